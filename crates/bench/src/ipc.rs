@@ -1,0 +1,7 @@
+//! ipc evaluator (in progress).
+use polyeval_core::eval::EvalOptions;
+use polyeval_core::Evaluator;
+
+pub fn evaluator(_opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
+    anyhow::bail!("the ipc evaluator is not implemented yet")
+}

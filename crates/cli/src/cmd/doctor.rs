@@ -1,0 +1,38 @@
+//! `polyeval doctor`: environment checks (toolchains, sandbox, GSL), or a
+//! benchmark's data checked for defects with `--bench`.
+//! The per-area logic lives in `doctor_env`, `doctor_ffi`, `doctor_oop`.
+
+use polyeval_core::Bench;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Check this benchmark's tasks for defects instead of the environment
+    /// (crosspl-ffi: run canonical solutions, find vacuous tasks; multioop/oop: find defective test lines).
+    #[arg(long)]
+    pub bench: Option<Bench>,
+    /// Benchmark data directory (else POLYEVAL_DATA or the config file).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Restrict to one language (multioop).
+    #[arg(long)]
+    pub lang: Option<String>,
+    /// Directory holding libgsl.so and libgslcblas.so (default: found via the linker's search path).
+    #[arg(long)]
+    pub gsl_dir: Option<PathBuf>,
+    /// Parallel sandbox workers (default: number of cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    match args.bench {
+        None => super::doctor_env::run(&args),
+        Some(Bench::CrossplFfi) => super::doctor_ffi::run(&args),
+        Some(Bench::MultiOop) | Some(Bench::Oop) => super::doctor_oop::run(&args),
+        Some(Bench::CrossplIpc) => super::doctor_ipc::run(&args),
+    }
+}

@@ -1,0 +1,8 @@
+//! `polyeval evaluate` (in progress).
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<()> {
+    anyhow::bail!("`polyeval evaluate` is not implemented yet")
+}

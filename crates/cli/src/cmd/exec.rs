@@ -1,0 +1,8 @@
+//! `polyeval exec` (in progress).
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<()> {
+    anyhow::bail!("`polyeval exec` is not implemented yet")
+}

@@ -1,0 +1,8 @@
+//! `polyeval generate` (in progress).
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<()> {
+    anyhow::bail!("`polyeval generate` is not implemented yet")
+}

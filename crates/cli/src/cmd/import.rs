@@ -1,0 +1,8 @@
+//! `polyeval import` (in progress).
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<()> {
+    anyhow::bail!("`polyeval import` is not implemented yet")
+}

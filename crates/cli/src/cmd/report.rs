@@ -1,0 +1,8 @@
+//! `polyeval report` (in progress).
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<()> {
+    anyhow::bail!("`polyeval report` is not implemented yet")
+}

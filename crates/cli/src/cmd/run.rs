@@ -1,0 +1,8 @@
+//! `polyeval run` (in progress).
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<()> {
+    anyhow::bail!("`polyeval run` is not implemented yet")
+}

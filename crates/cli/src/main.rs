@@ -1,0 +1,77 @@
+//! `polyeval`: the thin command-line front end. Each subcommand lives in its
+//! own module under `cmd/` and calls into the library crates.
+
+mod cmd;
+
+use clap::{Parser, Subcommand};
+
+/// Measure how well LLMs write code across programming languages.
+///
+/// polyeval runs the CrossPL (IPC + FFI) and MultiOOP/OOP benchmarks against
+/// any OpenAI-compatible model endpoint or against generations produced
+/// elsewhere, scores them (FSMs for IPC, sandboxed execution for FFI and
+/// OOP), and reports pass@k with confidence intervals, error breakdowns and
+/// plots. Runs live in a run directory (SQLite) and survive crashes.
+///
+/// Benchmark data is read from `--data DIR`, the `POLYEVAL_DATA` environment
+/// variable, or the `data` key of the config file
+/// (`$POLYEVAL_CONFIG`, default `~/.config/polyeval/config.toml`).
+#[derive(Parser)]
+#[command(name = "polyeval", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the embedded offline demo: evaluate project-written demo tasks with built-in models and print a report.
+    Demo(cmd::demo::Args),
+    /// Inspect benchmark tasks: dataset statistics, listings, single tasks.
+    Tasks(cmd::tasks::Args),
+    /// Import generations produced elsewhere into a run directory.
+    Import(cmd::import::Args),
+    /// Ask a model for completions and store them in a run directory.
+    Generate(cmd::generate::Args),
+    /// Score all pending samples of a run directory.
+    Evaluate(cmd::evaluate::Args),
+    /// Generate, evaluate and summarise in one resumable command.
+    Run(cmd::run::Args),
+    /// Report one or more runs: tables, plots, HTML, comparisons.
+    Report(cmd::report::Args),
+    /// Export every sample of a run with its verdicts (JSONL or CSV).
+    Export(cmd::export::Args),
+    /// Debug the CrossPL state machines (score one file, print the trace).
+    Fsm(cmd::fsm::Args),
+    /// Run one program in the sandbox and print the verdict.
+    Exec(cmd::exec::Args),
+    /// Check the environment (toolchains, sandbox, GSL) or a benchmark's data for defects.
+    Doctor(cmd::doctor::Args),
+}
+
+fn main() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("POLYEVAL_LOG").unwrap_or_else(|_| "warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Demo(a) => cmd::demo::run(a),
+        Command::Tasks(a) => cmd::tasks::run(a),
+        Command::Import(a) => cmd::import::run(a),
+        Command::Generate(a) => cmd::generate::run(a),
+        Command::Evaluate(a) => cmd::evaluate::run(a),
+        Command::Run(a) => cmd::run::run(a),
+        Command::Report(a) => cmd::report::run(a),
+        Command::Export(a) => cmd::export::run(a),
+        Command::Fsm(a) => cmd::fsm::run(a),
+        Command::Exec(a) => cmd::exec::run(a),
+        Command::Doctor(a) => cmd::doctor::run(a),
+    };
+    if let Err(e) = result {
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,54 @@
+//! The trait every benchmark evaluator implements. Adding a benchmark = one
+//! module in `polyeval-bench` implementing this.
+
+use crate::{Bench, Task, Verdict};
+
+/// One sample to score.
+#[derive(Debug, Clone)]
+pub struct EvalItem<'a> {
+    pub task: &'a Task,
+    /// The program extracted from the model's answer (post-processed completion).
+    pub code: &'a str,
+}
+
+pub trait Evaluator: Send + Sync {
+    fn bench(&self) -> Bench;
+    /// A short name of the evaluation mode stored with verdicts (e.g. `compat`, `strict`, `sound`).
+    fn mode(&self) -> &str;
+    /// Score a batch. Implementations parallelise internally (rayon / the
+    /// sandbox worker pool) and call `progress` once per finished item.
+    fn evaluate_batch(&self, items: &[EvalItem<'_>], progress: &(dyn Fn() + Sync)) -> Vec<Verdict>;
+}
+
+/// Options every evaluator may read; each uses the fields that concern it.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct EvalOptions {
+    /// Evaluation mode: IPC `compat` (default) or `strict`; executed benchmarks `sound` (default).
+    pub mode: Option<String>,
+    /// Worker threads / sandbox processes (default: number of cores).
+    pub jobs: Option<usize>,
+    /// Per-program wall-clock timeout in seconds (benchmark default when None).
+    pub timeout_secs: Option<f64>,
+    /// Per-program memory limit in MiB (engine default when None).
+    pub memory_mb: Option<u64>,
+    /// Directory holding libgsl.so / libgslcblas.so (FFI); auto-detected when None.
+    pub gsl_dir: Option<String>,
+    /// MultiOOP JavaScript: use strict deep equality instead of upstream's loose `assert.deepEqual`.
+    pub js_strict_equality: bool,
+    /// Show a progress bar.
+    pub progress: bool,
+}
+
+impl Default for EvalOptions {
+    fn default() -> Self {
+        EvalOptions {
+            mode: None,
+            jobs: None,
+            timeout_secs: None,
+            memory_mb: None,
+            gsl_dir: None,
+            js_strict_equality: false,
+            progress: true,
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! One task model for every benchmark.
+
+use crate::Language;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Bench {
+    #[serde(rename = "crosspl-ipc")]
+    CrossplIpc,
+    #[serde(rename = "crosspl-ffi")]
+    CrossplFfi,
+    #[serde(rename = "multioop")]
+    MultiOop,
+    #[serde(rename = "oop")]
+    Oop,
+}
+
+impl Bench {
+    pub const ALL: [Bench; 4] = [Bench::CrossplIpc, Bench::CrossplFfi, Bench::MultiOop, Bench::Oop];
+    pub fn key(self) -> &'static str {
+        match self {
+            Bench::CrossplIpc => "crosspl-ipc",
+            Bench::CrossplFfi => "crosspl-ffi",
+            Bench::MultiOop => "multioop",
+            Bench::Oop => "oop",
+        }
+    }
+}
+
+impl fmt::Display for Bench {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+impl FromStr for Bench {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s.to_ascii_lowercase().as_str() {
+            "crosspl-ipc" | "ipc" => Bench::CrossplIpc,
+            "crosspl-ffi" | "ffi" => Bench::CrossplFfi,
+            "multioop" => Bench::MultiOop,
+            "oop" => Bench::Oop,
+            _ => return Err(format!("unknown benchmark `{s}` (expected crosspl-ipc, crosspl-ffi, multioop or oop)")),
+        })
+    }
+}
+
+/// A benchmark task. `key` is unique within a task set; `task_id` is the id
+/// as upstream spells it (CrossPL `Task_id` number, `OOP/<n>`), which repeats
+/// across languages.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Task {
+    pub bench: Bench,
+    /// Unique within the task set: `<language key>/<task_id>` (e.g. `java/17`, `cpp/OOP/3`, `python/1` for FFI).
+    pub key: String,
+    pub task_id: String,
+    pub language: Language,
+    /// The prompt text (CrossPL `Instruction`, MultiOOP `question`).
+    pub instruction: String,
+    pub canonical_solution: Option<String>,
+    /// The file the task came from, for error messages.
+    pub source_path: String,
+    pub meta: TaskMeta,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TaskMeta {
+    Ipc {
+        suffix: String,
+        fsm_id: usize,
+        interface: String,
+        /// `Class-level` or `Function-level` as upstream spells it.
+        code_level: String,
+        /// One of: HTTP, TCP, UDP, WebSocket, Pipe, gRPC, Message Queue.
+        technique: String,
+        github_project: String,
+    },
+    Ffi {
+        /// The `assert_test` function extracted from the canonical solution.
+        assert_test: String,
+    },
+    Oop {
+        /// Test lines in the target language (already decoded from upstream's list repr; JSON-list lines flattened).
+        test_list: Vec<String>,
+        test_function: String,
+        entry_point: String,
+        /// pass@o keyword lists; the first list is required (Python: any of the lists).
+        keywords: Vec<Vec<String>>,
+    },
+}
+
+/// A loaded set of tasks of one benchmark, with a fingerprint of the data it was made from.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TaskSet {
+    pub bench: Bench,
+    pub data_dir: String,
+    /// Hex SHA-256 over the canonical serialisation of all tasks.
+    pub fingerprint: String,
+    pub tasks: Vec<Task>,
+}
+
+impl TaskSet {
+    pub fn get(&self, key: &str) -> Option<&Task> {
+        self.tasks.iter().find(|t| t.key == key)
+    }
+}

@@ -1,0 +1,1 @@
+//! Run store: see crates/store/README or the module docs.
