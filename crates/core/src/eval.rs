@@ -7,7 +7,9 @@ use crate::{Bench, Task, Verdict};
 #[derive(Debug, Clone)]
 pub struct EvalItem<'a> {
     pub task: &'a Task,
-    /// The program extracted from the model's answer (post-processed completion).
+    /// The completion as stored (the raw model answer, or imported text).
+    /// Evaluators extract the program themselves (`crate::extract`, or the
+    /// FFI JSON decoder), so imported and generated samples are treated alike.
     pub code: &'a str,
 }
 

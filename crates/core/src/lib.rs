@@ -4,10 +4,12 @@
 
 pub mod data;
 pub mod eval;
+pub mod extract;
 pub mod language;
 pub mod loaders;
 pub mod metrics;
 pub mod pylit;
+pub mod pysrc;
 pub mod task;
 pub mod verdict;
 

@@ -1,0 +1,2 @@
+//! Response post-processing shared by all benchmarks: reasoning-block
+//! stripping and code-block extraction.
