@@ -1,1 +1,14 @@
-//! Model client.
+//! Model client for polyeval: an OpenAI-compatible chat-completions client
+//! (bounded concurrency, retries with backoff, `n` detection), the project's
+//! prompts per benchmark, and a small loopback test server.
+//!
+//! Post-processing of answers (reasoning removal, code extraction, FFI JSON
+//! decoding) lives with the evaluators so imported and generated samples are
+//! treated alike; this crate returns the raw completion text.
+
+pub mod client;
+pub mod mock;
+pub mod prompts;
+
+pub use client::{ChatResponse, Client, ClientConfig, ClientError, Generation, Message, Sampling};
+pub use prompts::{build_messages, PromptMode};

@@ -1,1 +1,324 @@
-//! TODO
+//! pass@k metrics: the unbiased per-task estimator (Chen et al. 2021),
+//! pooled and macro averages, percentile-bootstrap confidence intervals over
+//! tasks and a paired bootstrap for comparing two runs on the same tasks.
+//!
+//! Every resampling function takes an explicit seed so reports are
+//! reproducible; the default number of resamples is the papers' 5,000.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+/// The papers' number of bootstrap resamples.
+pub const DEFAULT_RESAMPLES: usize = 5_000;
+/// Default bootstrap seed when the user gives none.
+pub const DEFAULT_SEED: u64 = 20_240_601;
+
+/// Unbiased pass@k of one task with `n` samples of which `c` passed:
+/// `1 − C(n−c, k) / C(n, k)`, computed as `1 − Π_{i=n−c+1}^{n} (1 − k/i)`,
+/// which never forms a binomial coefficient (no overflow, no cancellation
+/// for large n). `None` when `k == 0`, `n == 0` or `k > n` (not estimable).
+/// `c > n` is clamped to `n`.
+pub fn pass_at_k(n: u64, c: u64, k: u64) -> Option<f64> {
+    if k == 0 || n == 0 || k > n {
+        return None;
+    }
+    let c = c.min(n);
+    if n - c < k {
+        return Some(1.0);
+    }
+    let mut prob_all_fail = 1.0f64;
+    for i in (n - c + 1)..=n {
+        prob_all_fail *= 1.0 - k as f64 / i as f64;
+    }
+    Some(1.0 - prob_all_fail)
+}
+
+/// Arithmetic mean; `None` for an empty slice.
+pub fn mean(values: &[f64]) -> Option<f64> {
+    if values.is_empty() {
+        None
+    } else {
+        Some(values.iter().sum::<f64>() / values.len() as f64)
+    }
+}
+
+/// How a score over several groups is averaged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Averaging {
+    /// Mean over all tasks of all groups (the papers' "Mean" column).
+    Pooled,
+    /// Mean of the per-group means (every group weighs the same).
+    Macro,
+}
+
+impl Averaging {
+    pub fn label(self) -> &'static str {
+        match self {
+            Averaging::Pooled => "pooled (mean over all tasks)",
+            Averaging::Macro => "macro (mean of group means)",
+        }
+    }
+}
+
+/// Pooled average of per-task scores grouped arbitrarily: the mean over all tasks.
+pub fn pooled_mean(groups: &[&[f64]]) -> Option<f64> {
+    let total: usize = groups.iter().map(|g| g.len()).sum();
+    if total == 0 {
+        return None;
+    }
+    Some(groups.iter().flat_map(|g| g.iter()).sum::<f64>() / total as f64)
+}
+
+/// Macro average: the mean of the non-empty groups' means.
+pub fn macro_mean(groups: &[&[f64]]) -> Option<f64> {
+    let means: Vec<f64> = groups.iter().filter_map(|g| mean(g)).collect();
+    mean(&means)
+}
+
+/// A point estimate with its 95 % percentile-bootstrap confidence interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    pub value: f64,
+    pub ci95: [f64; 2],
+}
+
+/// Linear-interpolated quantile of sorted data (`q` in [0, 1]).
+fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
+    debug_assert!(!sorted.is_empty());
+    let pos = q * (sorted.len() - 1) as f64;
+    let lo = pos.floor() as usize;
+    let hi = pos.ceil() as usize;
+    let frac = pos - lo as f64;
+    sorted[lo] + (sorted[hi] - sorted[lo]) * frac
+}
+
+fn sort_f64(v: &mut [f64]) {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+}
+
+/// Mean of per-task scores with a 95 % percentile-bootstrap CI (`resamples`
+/// resamples of the tasks with replacement). `None` for no tasks.
+pub fn bootstrap_mean(values: &[f64], resamples: usize, seed: u64) -> Option<Estimate> {
+    let value = mean(values)?;
+    if resamples == 0 || values.len() == 1 {
+        return Some(Estimate { value, ci95: [value, value] });
+    }
+    let mut rng = StdRng::seed_from_u64(seed);
+    let n = values.len();
+    let mut means = Vec::with_capacity(resamples);
+    for _ in 0..resamples {
+        let mut sum = 0.0;
+        for _ in 0..n {
+            sum += values[rng.gen_range(0..n)];
+        }
+        means.push(sum / n as f64);
+    }
+    sort_f64(&mut means);
+    Some(Estimate { value, ci95: [quantile_sorted(&means, 0.025), quantile_sorted(&means, 0.975)] })
+}
+
+/// Macro average (mean of group means) with a stratified bootstrap CI:
+/// each resample draws tasks with replacement within every group.
+pub fn bootstrap_macro(groups: &[&[f64]], resamples: usize, seed: u64) -> Option<Estimate> {
+    let groups: Vec<&[f64]> = groups.iter().copied().filter(|g| !g.is_empty()).collect();
+    let value = macro_mean(&groups)?;
+    if resamples == 0 {
+        return Some(Estimate { value, ci95: [value, value] });
+    }
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut stats = Vec::with_capacity(resamples);
+    for _ in 0..resamples {
+        let mut sum_of_means = 0.0;
+        for g in &groups {
+            let n = g.len();
+            let mut s = 0.0;
+            for _ in 0..n {
+                s += g[rng.gen_range(0..n)];
+            }
+            sum_of_means += s / n as f64;
+        }
+        stats.push(sum_of_means / groups.len() as f64);
+    }
+    sort_f64(&mut stats);
+    Some(Estimate { value, ci95: [quantile_sorted(&stats, 0.025), quantile_sorted(&stats, 0.975)] })
+}
+
+/// Result of comparing run B against run A on the same tasks.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PairedComparison {
+    /// mean(B) − mean(A).
+    pub delta: f64,
+    /// 95 % percentile-bootstrap CI of the delta.
+    pub ci95: [f64; 2],
+    /// Two-sided bootstrap p-value for "no difference":
+    /// 2 · min(P*(Δ ≤ 0), P*(Δ ≥ 0)), capped at 1.
+    pub p_value: f64,
+    pub tasks: usize,
+}
+
+impl PairedComparison {
+    /// Significant at the 5 % level (the CI excludes zero).
+    pub fn significant(&self) -> bool {
+        self.ci95[0] > 0.0 || self.ci95[1] < 0.0
+    }
+}
+
+/// Paired bootstrap over tasks: `a[i]` and `b[i]` are the two runs' scores on
+/// the same task `i`; each resample draws task indices with replacement and
+/// recomputes the mean difference. `None` when the slices are empty or differ in length.
+pub fn paired_bootstrap(a: &[f64], b: &[f64], resamples: usize, seed: u64) -> Option<PairedComparison> {
+    if a.is_empty() || a.len() != b.len() {
+        return None;
+    }
+    let diffs: Vec<f64> = b.iter().zip(a).map(|(y, x)| y - x).collect();
+    let delta = mean(&diffs)?;
+    if resamples == 0 {
+        return Some(PairedComparison { delta, ci95: [delta, delta], p_value: 1.0, tasks: a.len() });
+    }
+    let mut rng = StdRng::seed_from_u64(seed);
+    let n = diffs.len();
+    let mut stats = Vec::with_capacity(resamples);
+    let (mut at_most_zero, mut at_least_zero) = (0usize, 0usize);
+    for _ in 0..resamples {
+        let mut s = 0.0;
+        for _ in 0..n {
+            s += diffs[rng.gen_range(0..n)];
+        }
+        let m = s / n as f64;
+        // A small tolerance so that exactly-zero deltas count on both sides.
+        if m <= 1e-12 {
+            at_most_zero += 1;
+        }
+        if m >= -1e-12 {
+            at_least_zero += 1;
+        }
+        stats.push(m);
+    }
+    sort_f64(&mut stats);
+    let p = 2.0 * (at_most_zero.min(at_least_zero) as f64) / resamples as f64;
+    Some(PairedComparison {
+        delta,
+        ci95: [quantile_sorted(&stats, 0.025), quantile_sorted(&stats, 0.975)],
+        p_value: p.min(1.0),
+        tasks: n,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Exact binomial coefficient as f64 via u128 products (fine for n ≤ 60).
+    fn binom(n: u64, k: u64) -> f64 {
+        if k > n {
+            return 0.0;
+        }
+        let k = k.min(n - k);
+        let mut r: u128 = 1;
+        for i in 0..k {
+            r = r * (n - i) as u128 / (i + 1) as u128;
+        }
+        r as f64
+    }
+
+    fn closed_form(n: u64, c: u64, k: u64) -> f64 {
+        1.0 - binom(n - c, k) / binom(n, k)
+    }
+
+    #[test]
+    fn known_values() {
+        assert_eq!(pass_at_k(1, 1, 1), Some(1.0));
+        assert_eq!(pass_at_k(1, 0, 1), Some(0.0));
+        assert_eq!(pass_at_k(10, 0, 5), Some(0.0));
+        assert!((pass_at_k(10, 3, 1).unwrap() - 0.3).abs() < 1e-12);
+        // 1 - C(7,5)/C(10,5) = 1 - 21/252
+        assert!((pass_at_k(10, 3, 5).unwrap() - (1.0 - 21.0 / 252.0)).abs() < 1e-12);
+        assert_eq!(pass_at_k(10, 6, 5), Some(1.0));
+        assert_eq!(pass_at_k(4, 1, 5), None);
+        assert_eq!(pass_at_k(0, 0, 1), None);
+        assert_eq!(pass_at_k(5, 1, 0), None);
+    }
+
+    #[test]
+    fn large_n_is_finite_and_monotone() {
+        let a = pass_at_k(100_000, 10, 100).unwrap();
+        let b = pass_at_k(100_000, 11, 100).unwrap();
+        assert!(a.is_finite() && b.is_finite() && a < b && a > 0.0 && b < 1.0);
+    }
+
+    #[test]
+    fn pooled_and_macro_differ_on_unequal_groups() {
+        let g1 = [1.0, 1.0, 1.0, 1.0];
+        let g2 = [0.0];
+        assert!((pooled_mean(&[&g1, &g2]).unwrap() - 0.8).abs() < 1e-12);
+        assert!((macro_mean(&[&g1, &g2]).unwrap() - 0.5).abs() < 1e-12);
+        assert_eq!(pooled_mean(&[]), None);
+    }
+
+    #[test]
+    fn bootstrap_is_seeded_and_brackets_the_mean() {
+        let v: Vec<f64> = (0..200).map(|i| if i % 3 == 0 { 1.0 } else { 0.0 }).collect();
+        let e1 = bootstrap_mean(&v, 2000, 7).unwrap();
+        let e2 = bootstrap_mean(&v, 2000, 7).unwrap();
+        let e3 = bootstrap_mean(&v, 2000, 8).unwrap();
+        assert_eq!(e1, e2);
+        assert_ne!(e1.ci95, e3.ci95);
+        assert!(e1.ci95[0] < e1.value && e1.value < e1.ci95[1]);
+        // Normal approximation: sd = sqrt(p(1-p)/n) ≈ 0.0334, so half-width ≈ 0.065.
+        let half = (e1.ci95[1] - e1.ci95[0]) / 2.0;
+        assert!((half - 0.065).abs() < 0.012, "half width {half}");
+    }
+
+    #[test]
+    fn paired_bootstrap_detects_a_clear_improvement_and_not_noise() {
+        let a: Vec<f64> = (0..300).map(|i| if i % 2 == 0 { 1.0 } else { 0.0 }).collect();
+        let mut b = a.clone();
+        for x in b.iter_mut().skip(1).step_by(2).take(60) {
+            *x = 1.0; // B fixes 60 tasks A failed
+        }
+        let cmp = paired_bootstrap(&a, &b, 2000, 1).unwrap();
+        assert!((cmp.delta - 0.2).abs() < 1e-12);
+        assert!(cmp.significant() && cmp.p_value < 0.01);
+        let same = paired_bootstrap(&a, &a, 2000, 1).unwrap();
+        assert_eq!(same.delta, 0.0);
+        assert!(!same.significant() && same.p_value == 1.0);
+        assert!(paired_bootstrap(&a, &b[..10], 10, 1).is_none());
+    }
+
+    proptest! {
+        #[test]
+        fn matches_closed_form(n in 1u64..60, c_frac in 0.0f64..=1.0, k_frac in 0.0f64..=1.0) {
+            let c = ((n as f64) * c_frac).round() as u64;
+            let k = (((n as f64) * k_frac).round() as u64).clamp(1, n);
+            let ours = pass_at_k(n, c, k).unwrap();
+            let exact = closed_form(n, c, k);
+            prop_assert!((ours - exact).abs() < 1e-9, "n={} c={} k={} ours={} exact={}", n, c, k, ours, exact);
+            prop_assert!((0.0..=1.0).contains(&ours));
+        }
+
+        #[test]
+        fn monotone_in_c_and_k(n in 2u64..80, c in 0u64..80, k in 1u64..80) {
+            let c = c.min(n - 1);
+            let k = k.min(n - 1).max(1);
+            let base = pass_at_k(n, c, k).unwrap();
+            prop_assert!(pass_at_k(n, c + 1, k).unwrap() >= base - 1e-12);
+            prop_assert!(pass_at_k(n, c, k + 1).unwrap() >= base - 1e-12);
+        }
+
+        #[test]
+        fn pass_at_1_is_the_pass_fraction(n in 1u64..500, c in 0u64..500) {
+            let c = c.min(n);
+            prop_assert!((pass_at_k(n, c, 1).unwrap() - c as f64 / n as f64).abs() < 1e-9);
+        }
+
+        #[test]
+        fn bootstrap_ci_contains_point_and_stays_in_range(v in proptest::collection::vec(0.0f64..=1.0, 1..60), seed in any::<u64>()) {
+            let e = bootstrap_mean(&v, 300, seed).unwrap();
+            prop_assert!(e.ci95[0] <= e.value + 1e-9 && e.value <= e.ci95[1] + 1e-9);
+            prop_assert!(e.ci95[0] >= -1e-12 && e.ci95[1] <= 1.0 + 1e-12);
+        }
+    }
+}

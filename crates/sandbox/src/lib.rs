@@ -1,1 +1,431 @@
-//! Sandbox.
+//! Sandboxed execution of untrusted programs in seven languages.
+//!
+//! Every executed benchmark goes through [`Engine`]: a program text plus a
+//! [`Language`] is written to a private work directory, compiled (if the
+//! language needs it) and run inside bubblewrap with no network, its own
+//! PID/IPC/UTS/user namespaces, read-only system directories only, and
+//! rlimits (CPU, memory, processes, file size). Output is captured up to a
+//! cap; a wall-clock timeout kills the whole process tree. The result is an
+//! [`Outcome`] whose [`Status`] says precisely what happened.
+//!
+//! Integrity: each engine owns a random marker ([`Engine::marker`]). Test
+//! harnesses print it after their last check; with `Job::require_marker` a run
+//! passes only if it exited 0 *and* printed the marker, so an early
+//! `exit(0)` cannot pass.
+//!
+//! Languages live in [`toolchain`], one module each implementing
+//! [`toolchain::Toolchain`].
+
+pub mod gsl;
+mod process;
+mod sandbox;
+pub mod toolchain;
+
+use polyeval_core::{Language, Status};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+pub use sandbox::SandboxPaths;
+pub use toolchain::{toolchain_for, Toolchain, ToolchainInfo};
+
+/// Resource limits of one run (the compile step gets more generous limits,
+/// see [`Limits::for_compile`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Limits {
+    /// Wall-clock limit; the whole process tree is killed when it expires.
+    pub timeout: Duration,
+    /// CPU seconds per process (RLIMIT_CPU).
+    pub cpu_secs: u64,
+    /// Memory in MiB (RLIMIT_DATA: counts committed heap, not reserved
+    /// address space, so the JVM and mono still start; runtimes with their own
+    /// heap caps get them set from this too).
+    pub memory_mb: u64,
+    /// Processes + threads of the sandboxed user (RLIMIT_NPROC).
+    pub max_processes: u64,
+    /// Largest file the program may write (RLIMIT_FSIZE), MiB.
+    pub file_size_mb: u64,
+    /// Bytes kept per stream (stdout, stderr); more kills the run with
+    /// `OutputExceeded`.
+    pub output_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            timeout: Duration::from_secs(10),
+            cpu_secs: 10,
+            memory_mb: 1024,
+            max_processes: 256,
+            file_size_mb: 64,
+            output_bytes: 1 << 20,
+        }
+    }
+}
+
+impl Limits {
+    /// Limits for a compile step: compilers are trusted code running on
+    /// untrusted input, they need more memory and time than the program.
+    pub fn for_compile(&self) -> Limits {
+        Limits {
+            timeout: self.timeout.max(Duration::from_secs(60)),
+            cpu_secs: self.cpu_secs.max(60),
+            memory_mb: self.memory_mb.max(3072),
+            max_processes: self.max_processes.max(256),
+            file_size_mb: self.file_size_mb.max(256),
+            output_bytes: self.output_bytes.max(1 << 20),
+        }
+    }
+}
+
+/// Engine configuration.
+#[derive(Debug, Clone, Default)]
+pub struct EngineConfig {
+    /// Parallel workers for [`Engine::run_all`]; 0 = number of cores.
+    pub jobs: usize,
+    pub limits: Limits,
+    /// Reuse the outcome of an identical job (same language, program text,
+    /// toolchain version, limits, binds, env) instead of running it again.
+    pub cache: bool,
+    /// Show an indicatif progress bar in `run_all`.
+    pub progress: bool,
+}
+
+/// One program to run.
+#[derive(Debug, Clone, Default)]
+pub struct Job {
+    pub language: Language,
+    /// The whole program text.
+    pub source: String,
+    /// File name inside the work dir, e.g. "Problem.java"; default per language
+    /// (Java: the public class name).
+    pub file_name: Option<String>,
+    /// Pass only if exit 0 AND the engine's marker was printed on stdout.
+    pub require_marker: bool,
+    /// Extra read-only binds host path -> sandbox path. Targets may lie under
+    /// read-only system dirs (e.g. /usr/local/gsl/lib/libgsl.so).
+    pub ro_binds: Vec<(PathBuf, PathBuf)>,
+    /// Extra environment variables for the run step.
+    pub env: Vec<(String, String)>,
+    /// Override the engine limits for this job.
+    pub limits: Option<Limits>,
+}
+
+impl Default for Language {
+    fn default() -> Self {
+        Language::Python
+    }
+}
+
+/// What happened to one job.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub status: Status,
+    pub exit_code: Option<i32>,
+    pub signal: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    pub stdout_truncated: bool,
+    pub stderr_truncated: bool,
+    /// Compiler diagnostics (empty for interpreted languages).
+    pub compile_output: String,
+    pub compile_ms: u64,
+    pub run_ms: u64,
+    pub marker_seen: bool,
+    /// Served from the verdict cache.
+    pub cached: bool,
+}
+
+impl Outcome {
+    /// An outcome for a failure of the harness/environment (not the program).
+    pub fn environment_error(message: impl Into<String>) -> Outcome {
+        Outcome {
+            status: Status::Error,
+            exit_code: None,
+            signal: None,
+            stdout: String::new(),
+            stderr: message.into(),
+            stdout_truncated: false,
+            stderr_truncated: false,
+            compile_output: String::new(),
+            compile_ms: 0,
+            run_ms: 0,
+            marker_seen: false,
+            cached: false,
+        }
+    }
+
+    /// Name of the signal that killed the program, e.g. "SIGSEGV".
+    pub fn signal_name(&self) -> Option<String> {
+        self.signal.map(signal_name)
+    }
+
+    /// The last `max_chars` characters of stdout (char-boundary safe).
+    pub fn stdout_tail(&self, max_chars: usize) -> String {
+        tail(&self.stdout, max_chars)
+    }
+
+    /// The last `max_chars` characters of stderr (char-boundary safe).
+    pub fn stderr_tail(&self, max_chars: usize) -> String {
+        tail(&self.stderr, max_chars)
+    }
+}
+
+/// "SIGSEGV" for 11 etc.
+pub fn signal_name(signal: i32) -> String {
+    match nix::sys::signal::Signal::try_from(signal) {
+        Ok(s) => s.as_str().to_string(),
+        Err(_) => format!("signal {signal}"),
+    }
+}
+
+/// The last `max_chars` characters of `text`.
+pub fn tail(text: &str, max_chars: usize) -> String {
+    let count = text.chars().count();
+    if count <= max_chars {
+        text.to_string()
+    } else {
+        text.chars().skip(count - max_chars).collect()
+    }
+}
+
+type CacheKey = [u8; 32];
+
+/// The execution engine: a toolchain registry, a sandbox and a worker pool.
+pub struct Engine {
+    config: EngineConfig,
+    marker: String,
+    pool: rayon::ThreadPool,
+    paths: SandboxPaths,
+    /// Toolchain facts (version, prepared assets), computed on first use.
+    toolchains: HashMap<Language, OnceLock<Result<Arc<ToolchainInfo>, String>>>,
+    cache: Mutex<HashMap<CacheKey, Outcome>>,
+    uids: sandbox::UidPool,
+}
+
+impl Engine {
+    pub fn new(config: EngineConfig) -> anyhow::Result<Engine> {
+        let jobs = if config.jobs == 0 {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        } else {
+            config.jobs
+        };
+        let config = EngineConfig { jobs, ..config };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .thread_name(|i| format!("polyeval-sandbox-{i}"))
+            .build()?;
+        let paths = SandboxPaths::discover()?;
+        let mut bytes = [0u8; 16];
+        rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut bytes);
+        let marker = format!("POLYEVAL_OK_{}", hex::encode(bytes));
+        let toolchains = Language::ALL
+            .iter()
+            .map(|&l| (l, OnceLock::new()))
+            .collect();
+        Ok(Engine {
+            uids: sandbox::UidPool::new(jobs),
+            config,
+            marker,
+            pool,
+            paths,
+            toolchains,
+            cache: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Per-engine unpredictable success marker; harnesses print it (on its
+    /// own line, on stdout) after the last check.
+    pub fn marker(&self) -> &str {
+        &self.marker
+    }
+
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// Version and prepared assets of a language's toolchain (detected once).
+    pub fn toolchain_info(&self, language: Language) -> Result<Arc<ToolchainInfo>, String> {
+        let cell = self
+            .toolchains
+            .get(&language)
+            .expect("every Language has a toolchain slot");
+        cell.get_or_init(|| {
+            toolchain_for(language)
+                .prepare(&self.paths)
+                .map(Arc::new)
+                .map_err(|e| format!("{e:#}"))
+        })
+        .clone()
+    }
+
+    /// Run one job (cached if the engine has the cache enabled).
+    pub fn run(&self, job: &Job) -> Outcome {
+        let info = match self.toolchain_info(job.language) {
+            Ok(info) => info,
+            Err(e) => {
+                return Outcome::environment_error(format!(
+                    "{} toolchain unavailable: {e}",
+                    job.language
+                ))
+            }
+        };
+        let limits = job.limits.clone().unwrap_or_else(|| self.config.limits.clone());
+        if !self.config.cache {
+            return self.execute(job, &info, &limits);
+        }
+        let key = cache_key(job, &info, &limits);
+        if let Some(hit) = self.cache_get(&key) {
+            return hit;
+        }
+        let outcome = self.execute(job, &info, &limits);
+        // Errors of the environment are not the program's verdict: don't cache.
+        if outcome.status != Status::Error {
+            if let Ok(mut cache) = self.cache.lock() {
+                cache.insert(key, outcome.clone());
+            }
+        }
+        outcome
+    }
+
+    fn cache_get(&self, key: &CacheKey) -> Option<Outcome> {
+        let cache = self.cache.lock().ok()?;
+        cache.get(key).map(|o| Outcome {
+            cached: true,
+            ..o.clone()
+        })
+    }
+
+    /// Run many jobs on the worker pool; results in input order. Identical
+    /// jobs run once when the cache is enabled. `progress` is called once per
+    /// finished job (from worker threads).
+    pub fn run_all(&self, jobs: &[Job], progress: &(dyn Fn() + Sync)) -> Vec<Outcome> {
+        use rayon::prelude::*;
+        let bar = if self.config.progress {
+            let bar = indicatif::ProgressBar::new(jobs.len() as u64);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{spinner} running {pos}/{len} [{bar:40}] {per_sec} eta {eta}",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                .progress_chars("=> "),
+            );
+            Some(bar)
+        } else {
+            None
+        };
+        let tick = || {
+            progress();
+            if let Some(bar) = &bar {
+                bar.inc(1);
+            }
+        };
+        // Deduplicate up front so two workers never run the same program.
+        let mut first_index: HashMap<CacheKey, usize> = HashMap::new();
+        let mut source_of: Vec<usize> = Vec::with_capacity(jobs.len());
+        for (i, job) in jobs.iter().enumerate() {
+            let key = match (self.config.cache, self.toolchain_info(job.language)) {
+                (true, Ok(info)) => {
+                    let limits = job.limits.clone().unwrap_or_else(|| self.config.limits.clone());
+                    Some(cache_key(job, &info, &limits))
+                }
+                _ => None,
+            };
+            match key {
+                Some(k) => source_of.push(*first_index.entry(k).or_insert(i)),
+                None => source_of.push(i),
+            }
+        }
+        let unique: Vec<usize> = (0..jobs.len()).filter(|&i| source_of[i] == i).collect();
+        let results: Vec<(usize, Outcome)> = self.pool.install(|| {
+            unique
+                .par_iter()
+                .map(|&i| {
+                    let outcome = self.run(&jobs[i]);
+                    tick();
+                    (i, outcome)
+                })
+                .collect()
+        });
+        let mut by_index: HashMap<usize, Outcome> = results.into_iter().collect();
+        let out = (0..jobs.len())
+            .map(|i| {
+                let src = source_of[i];
+                if src == i {
+                    by_index.get(&i).cloned().unwrap_or_else(|| {
+                        Outcome::environment_error("internal error: missing outcome")
+                    })
+                } else {
+                    tick();
+                    let mut o = by_index.get(&src).cloned().unwrap_or_else(|| {
+                        Outcome::environment_error("internal error: missing outcome")
+                    });
+                    o.cached = true;
+                    o
+                }
+            })
+            .collect();
+        by_index.clear();
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        out
+    }
+
+    fn execute(&self, job: &Job, info: &ToolchainInfo, limits: &Limits) -> Outcome {
+        let uid = self.uids.acquire();
+        let result = sandbox::execute(&self.paths, info, job, limits, &self.marker, uid.uid());
+        drop(uid);
+        result.unwrap_or_else(|e| Outcome::environment_error(format!("sandbox error: {e:#}")))
+    }
+
+    /// Host paths the sandbox uses (support/cache dirs).
+    pub fn paths(&self) -> &SandboxPaths {
+        &self.paths
+    }
+}
+
+fn cache_key(job: &Job, info: &ToolchainInfo, limits: &Limits) -> CacheKey {
+    let mut h = Sha256::new();
+    let mut field = |bytes: &[u8]| {
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(bytes);
+    };
+    field(job.language.key().as_bytes());
+    field(job.source.as_bytes());
+    field(job.file_name.as_deref().unwrap_or("").as_bytes());
+    field(info.version.as_bytes());
+    field(format!("{limits:?}").as_bytes());
+    field(&[job.require_marker as u8]);
+    for (a, b) in &job.ro_binds {
+        field(a.as_os_str().as_encoded_bytes());
+        field(b.as_os_str().as_encoded_bytes());
+    }
+    for (k, v) in &job.env {
+        field(k.as_bytes());
+        field(v.as_bytes());
+    }
+    h.finalize().into()
+}
+
+/// Time a closure in whole milliseconds.
+pub(crate) fn timed<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    let start = Instant::now();
+    let v = f();
+    (v, start.elapsed().as_millis() as u64)
+}
+
+/// `path` relative to the sandbox work dir as seen inside.
+pub(crate) fn inside(name: &str) -> String {
+    format!("{}/{}", sandbox::WORK_DIR, name)
+}
+
+#[allow(dead_code)]
+pub(crate) fn exists(p: &Path) -> bool {
+    p.symlink_metadata().is_ok()
+}

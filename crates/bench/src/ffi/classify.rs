@@ -1,0 +1,270 @@
+//! The CrossPL-FFI failure taxonomy (paper Fig. 22), decided from the exit
+//! status, the signal and the Python traceback on stderr.
+
+use polyeval_core::Status;
+use regex::Regex;
+use std::sync::OnceLock;
+
+/// Failure classes, as stored in `Verdict::category`.
+pub const SYMBOL_RESOLUTION: &str = "symbol_resolution";
+pub const GSL_RUNTIME_ERROR: &str = "gsl_runtime_error";
+pub const CALLING_ERROR: &str = "calling_error";
+pub const NAME_ERROR: &str = "name_error";
+pub const ASSERTION_FAILURE: &str = "assertion_failure";
+pub const MEMORY_CRASH: &str = "memory_crash";
+pub const TIMEOUT: &str = "timeout";
+pub const SYNTAX_ERROR: &str = "syntax_error";
+pub const ENVIRONMENT: &str = "environment";
+pub const OTHER: &str = "other";
+
+/// Every class, in report order.
+pub const CATEGORIES: [&str; 10] = [
+    SYMBOL_RESOLUTION,
+    GSL_RUNTIME_ERROR,
+    CALLING_ERROR,
+    NAME_ERROR,
+    ASSERTION_FAILURE,
+    MEMORY_CRASH,
+    TIMEOUT,
+    SYNTAX_ERROR,
+    ENVIRONMENT,
+    OTHER,
+];
+
+const SIGABRT: i32 = 6;
+
+/// What a run looked like, independent of the sandbox's types.
+#[derive(Debug, Clone, Copy)]
+pub struct RunFacts<'a> {
+    pub status: Status,
+    pub exit_code: Option<i32>,
+    pub signal: Option<i32>,
+    pub stderr: &'a str,
+    pub marker_seen: bool,
+}
+
+/// The classification of one failed run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Classification {
+    /// `Status::Error` for environment defects, else the engine's status.
+    pub status: Status,
+    pub category: &'static str,
+    /// One line for humans.
+    pub detail: String,
+    /// The Python exception type, when there was a traceback.
+    pub exception: Option<String>,
+    /// The symbol that failed to resolve, for symbol_resolution / environment.
+    pub missing_symbol: Option<String>,
+}
+
+fn regex(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pattern).expect("static regex"))
+}
+
+/// `undefined symbol: NAME` (dlsym failures surface as AttributeError with this text).
+pub fn undefined_symbol(stderr: &str) -> Option<String> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    regex(&RE, r"undefined symbol: ([A-Za-z_][A-Za-z0-9_]*)")
+        .captures_iter(stderr)
+        .last()
+        .map(|c| c[1].to_string())
+}
+
+/// GSL's default error handler: `gsl: file.c:123: ERROR: message`.
+fn gsl_error(stderr: &str) -> Option<String> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    regex(&RE, r"(?m)^gsl: ([^:\n]*:\d+): ERROR: (.*)$").captures(stderr).map(|c| format!("GSL error at {}: {}", &c[1], c[2].trim()))
+}
+
+/// The final `Type: message` line of the last Python traceback on stderr.
+pub fn python_exception(stderr: &str) -> Option<(String, String)> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = regex(&RE, r"^([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)(?::\s?(.*))?$");
+    // SyntaxErrors are reported without "Traceback" when the file does not compile.
+    let start = stderr.rfind("Traceback (most recent call last)").unwrap_or(0);
+    let section = &stderr[start..];
+    section.lines().rev().filter(|l| !l.trim().is_empty() && !l.starts_with(' ')).find_map(|line| {
+        let c = re.captures(line.trim_end())?;
+        let kind = c[1].to_string();
+        let looks_like_exception = kind.ends_with("Error")
+            || kind.ends_with("Exception")
+            || kind.ends_with("Exit")
+            || kind.ends_with("Interrupt")
+            || kind.ends_with("Warning")
+            || kind == "ctypes.ArgumentError";
+        looks_like_exception.then(|| (kind, c.get(2).map(|m| m.as_str().trim().to_string()).unwrap_or_default()))
+    })
+}
+
+fn malloc_abort(stderr: &str) -> bool {
+    ["free(): ", "double free", "corrupted", "malloc(): ", "realloc(): ", "munmap_chunk", "stack smashing"]
+        .iter()
+        .any(|m| stderr.contains(m))
+}
+
+fn exception_category(kind: &str) -> &'static str {
+    let short = kind.rsplit('.').next().unwrap_or(kind);
+    match short {
+        "SyntaxError" | "IndentationError" | "TabError" => SYNTAX_ERROR,
+        "NameError" | "UnboundLocalError" | "ImportError" | "ModuleNotFoundError" => NAME_ERROR,
+        "AssertionError" => ASSERTION_FAILURE,
+        "TypeError" | "ArgumentError" | "ValueError" | "OverflowError" | "AttributeError" => CALLING_ERROR,
+        "MemoryError" => MEMORY_CRASH,
+        _ => OTHER,
+    }
+}
+
+fn one_line(s: &str, max: usize) -> String {
+    let s = s.lines().next().unwrap_or("").trim();
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(max).collect::<String>())
+    }
+}
+
+/// Classify a run that did not pass. `lacks_newer_symbol` says whether a
+/// missing symbol exists in the GSL the benchmark was built for (GSL 2.8) but
+/// not in the installed one — then it is an environment defect.
+pub fn classify(run: &RunFacts<'_>, lacks_newer_symbol: &dyn Fn(&str) -> bool) -> Classification {
+    let stderr = run.stderr;
+    let exception = python_exception(stderr);
+    let exception_kind = exception.as_ref().map(|(k, _)| k.clone());
+    let make = |category: &'static str, detail: String| Classification {
+        status: run.status,
+        category,
+        detail,
+        exception: exception_kind.clone(),
+        missing_symbol: None,
+    };
+    // An exit code of 128+N from a shell wrapper means signal N.
+    let signal = run.signal.or(run.exit_code.filter(|c| (129..=159).contains(c)).map(|c| c - 128));
+
+    if run.status == Status::Timeout {
+        return make(TIMEOUT, "did not finish within the time limit".into());
+    }
+    if run.status == Status::Error {
+        return make(ENVIRONMENT, format!("could not run the program: {}", one_line(stderr, 200)));
+    }
+    if let Some(symbol) = undefined_symbol(stderr) {
+        if lacks_newer_symbol(&symbol) {
+            return Classification {
+                status: Status::Error,
+                category: ENVIRONMENT,
+                detail: format!("the installed GSL lacks `{symbol}` (added in GSL 2.8); not the answer's fault"),
+                exception: exception_kind,
+                missing_symbol: Some(symbol),
+            };
+        }
+        let mut c = make(SYMBOL_RESOLUTION, format!("undefined symbol `{symbol}`: GSL does not export it"));
+        c.missing_symbol = Some(symbol);
+        return c;
+    }
+    if let Some(message) = gsl_error(stderr) {
+        return make(GSL_RUNTIME_ERROR, message);
+    }
+    if let Some(sig) = signal {
+        let name = polyeval_sandbox::signal_name(sig);
+        if sig == SIGABRT && !malloc_abort(stderr) {
+            // In these programs aborts come from GSL's default error handler.
+            return make(GSL_RUNTIME_ERROR, format!("aborted ({name}), GSL error handler"));
+        }
+        return make(MEMORY_CRASH, format!("killed by {name}"));
+    }
+    if run.status == Status::MemoryExceeded {
+        return make(MEMORY_CRASH, "exceeded the memory limit".into());
+    }
+    if let Some((kind, message)) = &exception {
+        let detail = if message.is_empty() { kind.clone() } else { format!("{kind}: {}", one_line(message, 200)) };
+        return make(exception_category(kind), detail);
+    }
+    if run.status == Status::OutputExceeded {
+        return make(OTHER, "produced more output than allowed".into());
+    }
+    if run.exit_code == Some(0) && !run.marker_seen {
+        return make(OTHER, "exited 0 before assert_test() completed (integrity marker missing)".into());
+    }
+    let last = stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+    make(OTHER, format!("exit code {}{}", run.exit_code.map_or("?".to_string(), |c| c.to_string()), if last.is_empty() { String::new() } else { format!(": {}", one_line(last, 200)) }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(status: Status, exit: Option<i32>, signal: Option<i32>, stderr: &str) -> RunFacts<'_> {
+        RunFacts { status, exit_code: exit, signal, stderr, marker_seen: false }
+    }
+    fn none(_: &str) -> bool {
+        false
+    }
+
+    const TB: &str = "Traceback (most recent call last):\n  File \"/w/main.py\", line 9, in <module>\n    assert_test()\n";
+
+    #[test]
+    fn symbol_resolution_and_environment() {
+        let err = format!("{TB}AttributeError: /usr/local/gsl/lib/libgsl.so: undefined symbol: gsl_made_up\n");
+        let c = classify(&facts(Status::Failed, Some(1), None, &err), &none);
+        assert_eq!((c.category, c.missing_symbol.as_deref(), c.status), (SYMBOL_RESOLUTION, Some("gsl_made_up"), Status::Failed));
+        let c = classify(&facts(Status::Failed, Some(1), None, &err), &|s| s == "gsl_made_up");
+        assert_eq!((c.category, c.status), (ENVIRONMENT, Status::Error));
+        assert!(c.detail.contains("gsl_made_up"));
+    }
+
+    #[test]
+    fn gsl_errors() {
+        let err = "gsl: oper_source.c:27: ERROR: vectors must have same length\nDefault GSL error handler invoked.\n";
+        let c = classify(&facts(Status::KilledBySignal, None, Some(6), err), &none);
+        assert_eq!(c.category, GSL_RUNTIME_ERROR);
+        assert!(c.detail.contains("vectors must have same length"));
+        assert_eq!(classify(&facts(Status::KilledBySignal, None, Some(6), ""), &none).category, GSL_RUNTIME_ERROR);
+        assert_eq!(classify(&facts(Status::KilledBySignal, None, Some(6), "free(): invalid pointer\n"), &none).category, MEMORY_CRASH);
+    }
+
+    #[test]
+    fn python_exceptions() {
+        let cases = [
+            ("NameError: name 'foo' is not defined", NAME_ERROR),
+            ("ModuleNotFoundError: No module named 'scipy'", NAME_ERROR),
+            ("AssertionError: First bin should have 2 counts", ASSERTION_FAILURE),
+            ("AssertionError", ASSERTION_FAILURE),
+            ("ctypes.ArgumentError: argument 1: TypeError: wrong type", CALLING_ERROR),
+            ("TypeError: f() takes 1 positional argument but 2 were given", CALLING_ERROR),
+            ("OverflowError: int too long to convert", CALLING_ERROR),
+            ("ZeroDivisionError: division by zero", OTHER),
+            ("RuntimeError: GSL failed", OTHER),
+        ];
+        for (line, want) in cases {
+            let err = format!("{TB}{line}\n");
+            let c = classify(&facts(Status::Failed, Some(1), None, &err), &none);
+            assert_eq!(c.category, want, "{line}");
+            assert_eq!(c.detail, line);
+        }
+    }
+
+    #[test]
+    fn exception_chains_use_the_last_traceback() {
+        let err = format!("{TB}ValueError: bad\n\nDuring handling of the above exception, another exception occurred:\n\n{TB}AssertionError: wrong\n");
+        assert_eq!(classify(&facts(Status::Failed, Some(1), None, &err), &none).category, ASSERTION_FAILURE);
+    }
+
+    #[test]
+    fn syntax_errors_without_traceback() {
+        let err = "  File \"/w/main.py\", line 3\n    def f(:\n          ^\nSyntaxError: invalid syntax\n";
+        assert_eq!(classify(&facts(Status::Failed, Some(1), None, err), &none).category, SYNTAX_ERROR);
+        let err = "  File \"/w/main.py\", line 4\n    x = 1\nIndentationError: unexpected indent\n";
+        assert_eq!(classify(&facts(Status::Failed, Some(1), None, err), &none).category, SYNTAX_ERROR);
+    }
+
+    #[test]
+    fn crashes_timeouts_and_others() {
+        assert_eq!(classify(&facts(Status::KilledBySignal, None, Some(11), ""), &none).category, MEMORY_CRASH);
+        assert_eq!(classify(&facts(Status::Failed, Some(139), None, ""), &none).category, MEMORY_CRASH);
+        assert_eq!(classify(&facts(Status::Timeout, None, Some(9), ""), &none).category, TIMEOUT);
+        let c = classify(&facts(Status::Failed, Some(0), None, ""), &none);
+        assert_eq!(c.category, OTHER);
+        assert!(c.detail.contains("marker"));
+        assert_eq!(classify(&facts(Status::Failed, Some(3), None, "boom\n"), &none).detail, "exit code 3: boom");
+        assert_eq!(classify(&facts(Status::Error, None, None, "bwrap failed"), &none).category, ENVIRONMENT);
+    }
+}

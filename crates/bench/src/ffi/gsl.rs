@@ -1,0 +1,402 @@
+//! Finding the GNU Scientific Library on the host and describing it: its
+//! version and the symbols it exports (read from the ELF dynamic symbol table,
+//! no `nm` needed), so a task that calls a symbol this GSL lacks can be told
+//! apart from a model that invented one.
+//!
+//! CrossPL-FFI tasks load `/usr/local/gsl/lib/libgslcblas.so` and
+//! `/usr/local/gsl/lib/libgsl.so`; the evaluator binds the libraries found
+//! here read-only at exactly those paths inside the sandbox.
+
+use anyhow::{bail, Context};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// Where the tasks expect GSL (inside the sandbox).
+pub const SANDBOX_LIBGSL: &str = "/usr/local/gsl/lib/libgsl.so";
+pub const SANDBOX_LIBGSLCBLAS: &str = "/usr/local/gsl/lib/libgslcblas.so";
+
+/// The GSL used for evaluation.
+#[derive(Debug, Clone)]
+pub struct GslInstall {
+    /// Host path of libgsl (symlinks resolved).
+    pub libgsl: PathBuf,
+    /// Host path of libgslcblas (symlinks resolved).
+    pub libgslcblas: PathBuf,
+    /// Version, e.g. "2.7.1", when it could be determined.
+    pub version: Option<String>,
+    /// How the version was determined (for `doctor`).
+    pub version_source: String,
+    /// Symbols libgsl exports (defined, global or weak).
+    pub symbols: HashSet<String>,
+}
+
+impl GslInstall {
+    /// Find GSL in `gsl_dir` (when given) or the dynamic linker's search path, and read it.
+    pub fn discover(gsl_dir: Option<&Path>) -> anyhow::Result<GslInstall> {
+        let (libgsl, libgslcblas) = find_libraries(gsl_dir)?;
+        let elf = std::fs::read(&libgsl).with_context(|| format!("{}: cannot read", libgsl.display()))?;
+        let dynsyms = dynamic_symbols(&elf).with_context(|| format!("{}: cannot read ELF dynamic symbols", libgsl.display()))?;
+        let (version, version_source) = match version_from_elf(&elf) {
+            Some(v) => (Some(v), "the gsl_version string in libgsl".to_string()),
+            None => match version_from_file_name(&libgsl) {
+                Some(v) => (Some(v), format!("the library file name {}", libgsl.display())),
+                None => (None, "unknown".to_string()),
+            },
+        };
+        let symbols = dynsyms.into_iter().filter(|s| s.defined).map(|s| s.name).collect();
+        Ok(GslInstall { libgsl, libgslcblas, version, version_source, symbols })
+    }
+
+    /// Read-only binds making the task paths resolve to this GSL inside the sandbox.
+    pub fn ro_binds(&self) -> Vec<(PathBuf, PathBuf)> {
+        vec![
+            (self.libgsl.clone(), PathBuf::from(SANDBOX_LIBGSL)),
+            (self.libgslcblas.clone(), PathBuf::from(SANDBOX_LIBGSLCBLAS)),
+        ]
+    }
+
+    pub fn exports(&self, symbol: &str) -> bool {
+        self.symbols.contains(symbol)
+    }
+
+    /// True when `symbol` is missing here but exists in GSL 2.8, i.e. the task
+    /// (or answer) is right and this installation is too old.
+    pub fn lacks_newer_symbol(&self, symbol: &str) -> bool {
+        !self.exports(symbol) && GSL_2_8_ADDED.contains(&symbol)
+    }
+}
+
+/// Functions that GSL 2.8 exports and GSL 2.7 does not (the rewritten B-spline
+/// module). CrossPL-FFI was built against GSL 2.8, so a call to one of these on
+/// an older GSL is an environment defect, not a hallucinated symbol.
+pub const GSL_2_8_ADDED: &[&str] = &[
+    "gsl_bspline_alloc_ncontrol",
+    "gsl_bspline_ncontrol",
+    "gsl_bspline_order",
+    "gsl_bspline_nbreak",
+    "gsl_bspline_init_augment",
+    "gsl_bspline_init_uniform",
+    "gsl_bspline_init_periodic",
+    "gsl_bspline_init",
+    "gsl_bspline_proj_rhs",
+    "gsl_bspline_find_interval",
+    "gsl_bspline_calc",
+    "gsl_bspline_calc_deriv",
+    "gsl_bspline_vector_calc",
+    "gsl_bspline_vector_calc_deriv",
+    "gsl_bspline_eval_basis",
+    "gsl_bspline_basis",
+    "gsl_bspline_eval_deriv_basis",
+    "gsl_bspline_basis_deriv",
+    "gsl_bspline_init_greville",
+    "gsl_bspline_gram",
+    "gsl_bspline_gram_interval",
+    "gsl_bspline_oprod",
+    "gsl_bspline_calc_integ",
+    "gsl_bspline_basis_integ",
+    "gsl_bspline_init_interp",
+    "gsl_bspline_init_hermite",
+    "gsl_bspline_col_interp",
+    "gsl_bspline_interp_chermite",
+    "gsl_bspline_lssolve",
+    "gsl_bspline_wlssolve",
+    "gsl_bspline_lsnormal",
+    "gsl_bspline_lsnormalm",
+    "gsl_bspline_plssolve",
+    "gsl_bspline_pwlssolve",
+    "gsl_bspline_plsqr",
+    "gsl_bspline_residuals",
+    "gsl_bspline_covariance",
+    "gsl_bspline_rcond",
+    "gsl_bspline_err",
+];
+
+/// Library directories the dynamic linker searches: `LD_LIBRARY_PATH`, the
+/// directories of `/etc/ld.so.conf` (with its includes), then the defaults.
+fn linker_search_dirs() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if let Some(path) = std::env::var_os("LD_LIBRARY_PATH") {
+        dirs.extend(std::env::split_paths(&path).filter(|p| !p.as_os_str().is_empty()));
+    }
+    read_ld_so_conf(Path::new("/etc/ld.so.conf"), &mut dirs, 0);
+    for d in ["/usr/local/lib", "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib"] {
+        dirs.push(PathBuf::from(d));
+    }
+    let mut seen = HashSet::new();
+    dirs.retain(|d| seen.insert(d.clone()));
+    dirs
+}
+
+fn read_ld_so_conf(path: &Path, dirs: &mut Vec<PathBuf>, depth: usize) {
+    let Ok(text) = std::fs::read_to_string(path) else { return };
+    if depth > 4 {
+        return;
+    }
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if let Some(pattern) = line.strip_prefix("include") {
+            let pattern = pattern.trim();
+            let pattern = if pattern.starts_with('/') {
+                PathBuf::from(pattern)
+            } else {
+                path.parent().unwrap_or(Path::new("/")).join(pattern)
+            };
+            for file in glob_star(&pattern) {
+                read_ld_so_conf(&file, dirs, depth + 1);
+            }
+        } else if line.starts_with('/') {
+            dirs.push(PathBuf::from(line));
+        }
+    }
+}
+
+/// Expand a `dir/*.conf`-style pattern (a `*` in the file name only), sorted.
+fn glob_star(pattern: &Path) -> Vec<PathBuf> {
+    let (Some(dir), Some(name)) = (pattern.parent(), pattern.file_name().and_then(|n| n.to_str())) else {
+        return Vec::new();
+    };
+    if !name.contains('*') {
+        return vec![pattern.to_path_buf()];
+    }
+    let (prefix, suffix) = name.split_once('*').unwrap_or((name, ""));
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.starts_with(prefix) && n.ends_with(suffix) && n.len() >= prefix.len() + suffix.len())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+/// `dir/libNAME.so`, else the highest-versioned `dir/libNAME.so.N…`.
+fn library_in(dir: &Path, stem: &str) -> Option<PathBuf> {
+    let plain = dir.join(format!("{stem}.so"));
+    if plain.is_file() && !is_linker_script(&plain) {
+        return Some(plain);
+    }
+    let prefix = format!("{stem}.so.");
+    let mut versioned: Vec<(Vec<u64>, PathBuf)> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().to_str()?.to_string();
+            let rest = name.strip_prefix(&prefix)?;
+            let version: Option<Vec<u64>> = rest.split('.').map(|p| p.parse().ok()).collect();
+            Some((version?, e.path()))
+        })
+        .filter(|(_, p)| p.is_file())
+        .collect();
+    versioned.sort();
+    versioned.pop().map(|(_, p)| p)
+}
+
+fn is_linker_script(path: &Path) -> bool {
+    std::fs::read(path).map(|b| !b.starts_with(b"\x7fELF")).unwrap_or(false)
+}
+
+fn find_libraries(gsl_dir: Option<&Path>) -> anyhow::Result<(PathBuf, PathBuf)> {
+    let resolve = |p: PathBuf| p.canonicalize().unwrap_or(p);
+    if let Some(dir) = gsl_dir {
+        if !dir.is_dir() {
+            bail!("--gsl-dir {}: not a directory", dir.display());
+        }
+        let gsl = library_in(dir, "libgsl").with_context(|| format!("--gsl-dir {}: no libgsl.so or libgsl.so.N in it", dir.display()))?;
+        let cblas = library_in(dir, "libgslcblas")
+            .with_context(|| format!("--gsl-dir {}: no libgslcblas.so or libgslcblas.so.N in it", dir.display()))?;
+        return Ok((resolve(gsl), resolve(cblas)));
+    }
+    let dirs = linker_search_dirs();
+    for dir in &dirs {
+        if let (Some(gsl), Some(cblas)) = (library_in(dir, "libgsl"), library_in(dir, "libgslcblas")) {
+            return Ok((resolve(gsl), resolve(cblas)));
+        }
+    }
+    bail!(
+        "GSL not found: no directory on the linker search path ({}) holds both libgsl.so and libgslcblas.so; \
+         install it (Debian/Ubuntu: apt-get install libgsl-dev) or pass --gsl-dir DIR",
+        dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+    )
+}
+
+/// One entry of an ELF `.dynsym` table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DynSymbol {
+    pub name: String,
+    /// Defined in this object (not an import) with global or weak binding.
+    pub defined: bool,
+    pub value: u64,
+}
+
+fn u16_at(b: &[u8], off: usize) -> Option<u16> {
+    Some(u16::from_le_bytes(b.get(off..off.checked_add(2)?)?.try_into().ok()?))
+}
+fn u32_at(b: &[u8], off: usize) -> Option<u32> {
+    Some(u32::from_le_bytes(b.get(off..off.checked_add(4)?)?.try_into().ok()?))
+}
+fn u64_at(b: &[u8], off: usize) -> Option<u64> {
+    Some(u64::from_le_bytes(b.get(off..off.checked_add(8)?)?.try_into().ok()?))
+}
+fn usize_at(b: &[u8], off: usize) -> Option<usize> {
+    usize::try_from(u64_at(b, off)?).ok()
+}
+
+struct Section {
+    kind: u32,
+    offset: usize,
+    size: usize,
+    link: usize,
+    entsize: usize,
+}
+
+fn sections(elf: &[u8]) -> anyhow::Result<Vec<Section>> {
+    if elf.get(0..4) != Some(b"\x7fELF") {
+        bail!("not an ELF file");
+    }
+    if elf.get(4) != Some(&2) || elf.get(5) != Some(&1) {
+        bail!("only 64-bit little-endian ELF files are supported");
+    }
+    let bad = || anyhow::anyhow!("truncated or malformed ELF header");
+    let shoff = usize_at(elf, 0x28).ok_or_else(bad)?;
+    let shentsize = usize::from(u16_at(elf, 0x3A).ok_or_else(bad)?);
+    let shnum = usize::from(u16_at(elf, 0x3C).ok_or_else(bad)?);
+    if shentsize < 64 {
+        bail!("malformed ELF section header size {shentsize}");
+    }
+    let mut out = Vec::with_capacity(shnum);
+    for k in 0..shnum {
+        let base = shoff.checked_add(k.checked_mul(shentsize).ok_or_else(bad)?).ok_or_else(bad)?;
+        out.push(Section {
+            kind: u32_at(elf, base + 4).ok_or_else(bad)?,
+            offset: usize_at(elf, base + 24).ok_or_else(bad)?,
+            size: usize_at(elf, base + 32).ok_or_else(bad)?,
+            link: u32_at(elf, base + 40).ok_or_else(bad)? as usize,
+            entsize: usize_at(elf, base + 56).ok_or_else(bad)?,
+        });
+    }
+    Ok(out)
+}
+
+fn c_string(b: &[u8], off: usize) -> Option<&str> {
+    let rest = b.get(off..)?;
+    let len = rest.iter().position(|&c| c == 0)?;
+    std::str::from_utf8(&rest[..len]).ok()
+}
+
+/// The dynamic symbol table of a 64-bit little-endian ELF shared object.
+pub fn dynamic_symbols(elf: &[u8]) -> anyhow::Result<Vec<DynSymbol>> {
+    const SHT_DYNSYM: u32 = 11;
+    let sections = sections(elf)?;
+    let dynsym = sections.iter().find(|s| s.kind == SHT_DYNSYM).context("no .dynsym section")?;
+    let strtab = sections.get(dynsym.link).context(".dynsym links to a missing string table")?;
+    let strings = elf
+        .get(strtab.offset..strtab.offset.saturating_add(strtab.size))
+        .context("string table lies outside the file")?;
+    let entsize = if dynsym.entsize == 0 { 24 } else { dynsym.entsize };
+    let mut out = Vec::new();
+    for k in 0..dynsym.size / entsize {
+        let base = dynsym.offset + k * entsize;
+        let (Some(name_off), Some(info), Some(shndx), Some(value)) =
+            (u32_at(elf, base), elf.get(base + 4), u16_at(elf, base + 6), u64_at(elf, base + 8))
+        else {
+            bail!("symbol table lies outside the file");
+        };
+        let Some(name) = c_string(strings, name_off as usize) else { continue };
+        if name.is_empty() {
+            continue;
+        }
+        let binding = info >> 4;
+        out.push(DynSymbol { name: name.to_string(), defined: shndx != 0 && (binding == 1 || binding == 2), value });
+    }
+    Ok(out)
+}
+
+/// File offset of a virtual address, through the PT_LOAD program headers.
+fn file_offset(elf: &[u8], vaddr: u64) -> Option<usize> {
+    let phoff = usize_at(elf, 0x20)?;
+    let phentsize = usize::from(u16_at(elf, 0x36)?);
+    let phnum = usize::from(u16_at(elf, 0x38)?);
+    for k in 0..phnum {
+        let base = phoff.checked_add(k.checked_mul(phentsize)?)?;
+        if u32_at(elf, base)? != 1 {
+            continue; // not PT_LOAD
+        }
+        let (offset, start, filesz) = (u64_at(elf, base + 8)?, u64_at(elf, base + 16)?, u64_at(elf, base + 32)?);
+        if vaddr >= start && vaddr < start.checked_add(filesz)? {
+            return usize::try_from(offset + (vaddr - start)).ok();
+        }
+    }
+    None
+}
+
+/// The string `gsl_version` points to. GSL defines `const char *gsl_version =
+/// "2.7.1"`; in a shared object the pointer is filled by an R_X86_64_RELATIVE
+/// relocation whose addend is the string's address.
+pub fn version_from_elf(elf: &[u8]) -> Option<String> {
+    const SHT_RELA: u32 = 4;
+    const R_X86_64_RELATIVE: u64 = 8;
+    let symbol = dynamic_symbols(elf).ok()?.into_iter().find(|s| s.name == "gsl_version" && s.defined)?;
+    let mut target = None;
+    for rela in sections(elf).ok()?.iter().filter(|s| s.kind == SHT_RELA) {
+        for k in 0..rela.size / 24 {
+            let base = rela.offset + k * 24;
+            if u64_at(elf, base)? == symbol.value && u64_at(elf, base + 8)? & 0xffff_ffff == R_X86_64_RELATIVE {
+                target = Some(u64_at(elf, base + 16)?);
+            }
+        }
+    }
+    // Without a relocation the pointer is stored in place (non-PIC builds).
+    let target = match target {
+        Some(t) => t,
+        None => u64_at(elf, file_offset(elf, symbol.value)?)?,
+    };
+    let text = c_string(elf, file_offset(elf, target)?)?;
+    let plausible = !text.is_empty() && text.len() < 16 && text.chars().all(|c| c.is_ascii_digit() || c == '.' || c.is_ascii_alphanumeric());
+    plausible.then(|| text.to_string())
+}
+
+/// GSL's library version numbers follow its releases: libgsl.so.27 is 2.7.x, libgsl.so.28 is 2.8.
+fn version_from_file_name(libgsl: &Path) -> Option<String> {
+    let name = libgsl.file_name()?.to_str()?;
+    let major: u32 = name.strip_prefix("libgsl.so.")?.split('.').next()?.parse().ok()?;
+    match major {
+        25 => Some("2.6".into()),
+        27 => Some("2.7".into()),
+        28 => Some("2.8".into()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn malformed_elf_is_an_error_not_a_panic() {
+        assert!(dynamic_symbols(b"").is_err());
+        assert!(dynamic_symbols(b"\x7fELF\x02\x01").is_err());
+        let mut junk = b"\x7fELF\x02\x01\x01".to_vec();
+        junk.resize(200, 0xff);
+        assert!(dynamic_symbols(&junk).is_err());
+        assert_eq!(version_from_elf(&junk), None);
+    }
+
+    #[test]
+    fn file_name_versions() {
+        assert_eq!(version_from_file_name(Path::new("/x/libgsl.so.27.0.0")).as_deref(), Some("2.7"));
+        assert_eq!(version_from_file_name(Path::new("/x/libgsl.so")), None);
+    }
+
+    #[test]
+    fn gsl_dir_without_libraries_names_the_dir() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = GslInstall::discover(Some(dir.path())).unwrap_err().to_string();
+        assert!(err.contains(&dir.path().display().to_string()) && err.contains("libgsl"), "{err}");
+    }
+}

@@ -1,0 +1,211 @@
+//! CrossPL-FFI: Python programs that call the GNU Scientific Library through
+//! ctypes, executed against the real library in the sandbox.
+//!
+//! A sample is scored by decoding the answer ([`decode_answer`]), appending
+//! the task's `assert_test` function and a main guard that calls it and then
+//! prints the engine's integrity marker ([`build_program`]), and running that
+//! as Python with the host's GSL bound read-only at the paths the tasks load
+//! (`/usr/local/gsl/lib/libgsl.so`, `…/libgslcblas.so`). Pass = exit 0 with
+//! the marker printed, within 60 s by default. Failures are classified with
+//! the paper's taxonomy ([`classify`]); a symbol this GSL lacks but GSL 2.8
+//! has is an environment defect (`Status::Error`, category `environment`).
+
+pub mod classify;
+pub mod decode;
+pub mod doctor;
+pub mod gsl;
+
+pub use decode::decode_answer;
+pub use gsl::GslInstall;
+
+use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
+use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, Outcome};
+use std::path::Path;
+use std::time::Duration;
+
+/// Upstream's limit for one program.
+pub const DEFAULT_TIMEOUT_SECS: f64 = 60.0;
+/// Characters of stdout/stderr kept in `Verdict::data`.
+const TAIL_CHARS: usize = 2000;
+
+/// The program run for a candidate: the candidate code, a newline, the task's
+/// `assert_test`, a newline and a main guard that calls it and then prints
+/// `marker` (so an early `exit(0)` in the candidate cannot pass).
+pub fn build_program(candidate: &str, assert_test: &str, marker: &str) -> String {
+    // A JSON string literal of an ASCII marker is a valid Python literal.
+    let marker_literal = serde_json::to_string(marker).unwrap_or_else(|_| "\"\"".to_string());
+    format!("{candidate}\n{assert_test}\n\nif __name__ == \"__main__\":\n    assert_test()\n    print({marker_literal})\n")
+}
+
+/// The task's `assert_test` function, or an error naming the task.
+pub fn assert_test_of(task: &Task) -> anyhow::Result<&str> {
+    match &task.meta {
+        TaskMeta::Ffi { assert_test } => Ok(assert_test),
+        _ => anyhow::bail!("task {} ({}) is not a CrossPL-FFI task", task.key, task.source_path),
+    }
+}
+
+/// Engine limits for FFI programs: `timeout_secs` of wall clock and as many CPU seconds.
+pub fn limits(timeout_secs: f64, memory_mb: Option<u64>) -> Limits {
+    let defaults = Limits::default();
+    let timeout = Duration::from_secs_f64(timeout_secs.max(0.05));
+    Limits {
+        timeout,
+        cpu_secs: timeout.as_secs_f64().ceil().max(1.0) as u64,
+        memory_mb: memory_mb.unwrap_or(defaults.memory_mb),
+        ..defaults
+    }
+}
+
+/// A sandbox job running `program` with GSL bound where the tasks expect it.
+pub fn job(program: String, gsl: &GslInstall, extra_env: Vec<(String, String)>) -> Job {
+    Job {
+        language: Language::Python,
+        source: program,
+        file_name: None,
+        require_marker: true,
+        ro_binds: gsl.ro_binds(),
+        env: extra_env,
+        limits: None,
+    }
+}
+
+/// The verdict for an engine outcome.
+pub fn verdict_from_outcome(outcome: &Outcome, gsl: &GslInstall) -> Verdict {
+    let mut data = serde_json::json!({
+        "exit_code": outcome.exit_code,
+        "signal": outcome.signal,
+        "stdout_tail": outcome.stdout_tail(TAIL_CHARS),
+        "stderr_tail": outcome.stderr_tail(TAIL_CHARS),
+        "compile_ms": outcome.compile_ms,
+        "run_ms": outcome.run_ms,
+        "cached": outcome.cached,
+        "marker_seen": outcome.marker_seen,
+        "gsl_version": gsl.version,
+    });
+    if outcome.status == Status::Passed {
+        return Verdict { status: Status::Passed, category: None, detail: "passed".into(), pass_o: None, data };
+    }
+    let facts = classify::RunFacts {
+        status: outcome.status,
+        exit_code: outcome.exit_code,
+        signal: outcome.signal,
+        stderr: &outcome.stderr,
+        marker_seen: outcome.marker_seen,
+    };
+    let c = classify::classify(&facts, &|symbol| gsl.lacks_newer_symbol(symbol));
+    data["exception"] = serde_json::json!(c.exception);
+    data["missing_symbol"] = serde_json::json!(c.missing_symbol);
+    Verdict { status: c.status, category: Some(c.category.to_string()), detail: c.detail, pass_o: None, data }
+}
+
+fn harness_error(detail: String) -> Verdict {
+    Verdict {
+        status: Status::Error,
+        category: Some("harness".into()),
+        detail,
+        pass_o: None,
+        data: serde_json::Value::Null,
+    }
+}
+
+/// The CrossPL-FFI evaluator (mode `sound`).
+pub struct FfiEvaluator {
+    engine: Engine,
+    gsl: GslInstall,
+}
+
+impl FfiEvaluator {
+    pub fn new(opts: &EvalOptions) -> anyhow::Result<FfiEvaluator> {
+        if let Some(mode) = opts.mode.as_deref().filter(|m| *m != "sound") {
+            anyhow::bail!("crosspl-ffi has one evaluation mode, `sound`; got --mode {mode}");
+        }
+        let gsl = GslInstall::discover(opts.gsl_dir.as_deref().map(Path::new))?;
+        let engine = Engine::new(EngineConfig {
+            jobs: opts.jobs.unwrap_or(0),
+            limits: limits(opts.timeout_secs.unwrap_or(DEFAULT_TIMEOUT_SECS), opts.memory_mb),
+            cache: true,
+            progress: opts.progress,
+        })?;
+        Ok(FfiEvaluator { engine, gsl })
+    }
+
+    pub fn gsl(&self) -> &GslInstall {
+        &self.gsl
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Run whole programs (already assembled) and classify them; used by
+    /// `doctor` for canonical solutions and probes.
+    pub fn run_programs(&self, programs: Vec<(String, Vec<(String, String)>)>, progress: &(dyn Fn() + Sync)) -> Vec<(Outcome, Verdict)> {
+        let jobs: Vec<Job> = programs.into_iter().map(|(p, env)| job(p, &self.gsl, env)).collect();
+        let outcomes = self.engine.run_all(&jobs, progress);
+        outcomes
+            .into_iter()
+            .map(|o| {
+                let v = verdict_from_outcome(&o, &self.gsl);
+                (o, v)
+            })
+            .collect()
+    }
+}
+
+impl Evaluator for FfiEvaluator {
+    fn bench(&self) -> Bench {
+        Bench::CrossplFfi
+    }
+
+    fn mode(&self) -> &str {
+        "sound"
+    }
+
+    fn evaluate_batch(&self, items: &[EvalItem<'_>], progress: &(dyn Fn() + Sync)) -> Vec<Verdict> {
+        let mut verdicts: Vec<Option<Verdict>> = vec![None; items.len()];
+        let mut jobs = Vec::new();
+        let mut job_slots = Vec::new();
+        for (slot, item) in items.iter().enumerate() {
+            match assert_test_of(item.task) {
+                Ok(assert_test) => {
+                    let program = build_program(&decode_answer(item.code), assert_test, self.engine.marker());
+                    jobs.push(job(program, &self.gsl, Vec::new()));
+                    job_slots.push(slot);
+                }
+                Err(e) => {
+                    verdicts[slot] = Some(harness_error(e.to_string()));
+                    progress();
+                }
+            }
+        }
+        let outcomes = self.engine.run_all(&jobs, progress);
+        for (slot, outcome) in job_slots.into_iter().zip(outcomes) {
+            verdicts[slot] = Some(verdict_from_outcome(&outcome, &self.gsl));
+        }
+        verdicts
+            .into_iter()
+            .map(|v| v.unwrap_or_else(|| harness_error("internal error: sample was not scored".into())))
+            .collect()
+    }
+}
+
+/// The registry entry for `Bench::CrossplFfi`.
+pub fn evaluator(opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
+    Ok(Box::new(FfiEvaluator::new(opts)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn program_layout() {
+        let p = build_program("def f():\n    return 1", "def assert_test():\n    assert f() == 1", "POLYEVAL_OK_ab");
+        assert_eq!(
+            p,
+            "def f():\n    return 1\ndef assert_test():\n    assert f() == 1\n\nif __name__ == \"__main__\":\n    assert_test()\n    print(\"POLYEVAL_OK_ab\")\n"
+        );
+    }
+}

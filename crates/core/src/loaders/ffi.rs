@@ -1,0 +1,46 @@
+//! CrossPL-FFI: `PolyBench/FFI_Bench/FFI_<n>.json` (Python → C via ctypes and GSL).
+
+use super::{parse_json, read_text, Record};
+use crate::{Bench, Language, Task, TaskMeta};
+use anyhow::{bail, Context};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+
+pub(super) fn load(root: &Path) -> anyhow::Result<Vec<Task>> {
+    let dir = root.join("PolyBench/FFI_Bench");
+    let mut files: Vec<PathBuf> = Vec::new();
+    for entry in std::fs::read_dir(&dir).with_context(|| format!("{}: cannot list", dir.display()))? {
+        let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
+        let name = entry.file_name().to_string_lossy().to_ascii_lowercase();
+        if name.starts_with("ffi_") && name.ends_with(".json") {
+            files.push(entry.path());
+        }
+    }
+    if files.is_empty() {
+        bail!("{}: no FFI_<n>.json task files found", dir.display());
+    }
+    files.par_iter().map(|p| load_file(p)).collect()
+}
+
+fn load_file(path: &Path) -> anyhow::Result<Task> {
+    let file = path.display().to_string();
+    let text = read_text(path)?;
+    let value = parse_json(&text, &file, None)?;
+    let mut rec = Record::new(&file, None, &value)?;
+    let task_id = rec.id("Task_id")?;
+    rec.task = Some(task_id.clone());
+    let canonical = rec.string("Canonical_solution")?;
+    // The harness appends this function (not the model's) to every candidate.
+    let assert_test = crate::pysrc::extract_top_level_function(canonical, "assert_test")
+        .ok_or_else(|| rec.error("Canonical_solution", "has no top-level `def assert_test():` function"))?;
+    Ok(Task {
+        bench: Bench::CrossplFfi,
+        key: format!("{}/{task_id}", Language::Python.key()),
+        language: Language::Python,
+        instruction: rec.string("Instruction")?.to_string(),
+        canonical_solution: Some(canonical.to_string()),
+        source_path: file.clone(),
+        meta: TaskMeta::Ffi { assert_test },
+        task_id,
+    })
+}

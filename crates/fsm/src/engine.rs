@@ -1,0 +1,457 @@
+//! Compiled machines and the line-by-line matching procedure.
+
+use crate::catalog::{Catalog, Machine};
+use crate::pyre::{self, LineMatcher};
+use crate::strip;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+
+/// How comments are handled before matching.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// The benchmark's own procedure, quirks included (published numbers).
+    #[default]
+    Compat,
+    /// Real per-language comment removal by a lexer that knows string
+    /// literals; no line-skipping heuristics.
+    Strict,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Compat => "compat",
+            Mode::Strict => "strict",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "compat" => Ok(Mode::Compat),
+            "strict" => Ok(Mode::Strict),
+            _ => Err(format!("unknown FSM mode `{s}` (expected compat or strict)")),
+        }
+    }
+}
+
+/// The compat procedure's comment rule, chosen by the task's file suffix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SkipRule {
+    /// `.py .rb .sh .r`: odd counter, `#` lines, lines containing `'''`/`"""`.
+    Hash,
+    /// C-like suffixes: `//` lines, odd counter, `/* … */` lines, lines starting `*/`.
+    CLike,
+    /// `.html .m .mm`: `<!-- … -->` lines, odd counter.
+    Markup,
+    /// Every other suffix, including `.go`: nothing is skipped.
+    Never,
+}
+
+impl SkipRule {
+    pub fn for_suffix(suffix: &str) -> SkipRule {
+        match suffix {
+            ".py" | ".rb" | ".sh" | ".r" => SkipRule::Hash,
+            ".cpp" | ".cc" | ".java" | ".c" | ".js" | ".ts" | ".php" | ".rs" | ".kt" | ".swift" | ".scala"
+            | ".dart" => SkipRule::CLike,
+            ".html" | ".m" | ".mm" => SkipRule::Markup,
+            _ => SkipRule::Never,
+        }
+    }
+}
+
+/// Python's `str.strip()` with no argument: strips every char for which
+/// `str.isspace()` is true (this includes U+001C..U+001F, which Rust's
+/// `char::is_whitespace` does not).
+#[inline]
+pub fn py_strip(s: &str) -> &str {
+    #[inline]
+    fn py_space(c: char) -> bool {
+        c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+    }
+    s.trim_matches(py_space)
+}
+
+/// Tracks the compat procedure's comment counter.
+#[derive(Debug, Default, Clone)]
+struct CommentCounter(u64);
+
+impl CommentCounter {
+    /// Apply the four counter tests to a stripped line, then decide whether
+    /// the rule skips it.
+    #[inline]
+    fn skip(&mut self, line: &str, rule: SkipRule) -> bool {
+        let starts = |p: &str| line.starts_with(p);
+        let ends = |p: &str| line.ends_with(p);
+        // Each test separately: one line can add several.
+        if starts("/*") || ends("*/") {
+            self.0 += 1;
+        }
+        if starts("'''") || ends("'''") {
+            self.0 += 1;
+        }
+        if starts("\"\"\"") || ends("\"\"\"") {
+            self.0 += 1;
+        }
+        if starts("<!--") || ends("-->") {
+            self.0 += 1;
+        }
+        let odd = self.0 % 2 == 1;
+        match rule {
+            SkipRule::Hash => odd || starts("#") || line.contains("'''") || line.contains("\"\"\""),
+            SkipRule::CLike => starts("//") || odd || (starts("/*") && ends("*/")) || starts("*/"),
+            SkipRule::Markup => (starts("<!--") && ends("-->")) || odd,
+            SkipRule::Never => false,
+        }
+    }
+}
+
+/// One compiled state.
+#[derive(Debug, Clone)]
+pub struct CompiledState {
+    pub matcher: LineMatcher,
+    /// Successor positions (indices into the machine's states).
+    pub next: Vec<usize>,
+    pub description: String,
+    pub pattern: String,
+}
+
+/// A machine ready to run: states by position (step = position + 1).
+#[derive(Debug, Clone)]
+pub struct CompiledMachine {
+    pub fsm_id: usize,
+    pub interface_name: String,
+    pub states: Vec<CompiledState>,
+    /// Initial state positions, in catalog order, without duplicates.
+    pub initial: Vec<usize>,
+}
+
+/// A pattern that failed to compile, or a structural defect, named by machine and state.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompileIssue {
+    pub catalog: String,
+    pub fsm_id: usize,
+    pub state_key: Option<usize>,
+    pub pattern: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for CompileIssue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} machine {}", self.catalog, self.fsm_id)?;
+        if let Some(k) = self.state_key {
+            write!(f, " state {k}")?;
+        }
+        if let Some(p) = &self.pattern {
+            write!(f, " pattern {p:?}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// One matched step in a trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepMatch {
+    /// 1-based step number (position in the machine's step order).
+    pub step: usize,
+    /// 1-based line number in the scored text.
+    pub line: usize,
+}
+
+/// The first step never matched.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unreached {
+    pub step: usize,
+    pub description: String,
+}
+
+/// What happened when a machine ran over a text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trace {
+    pub accepted: bool,
+    pub fsm_id: usize,
+    pub mode: Mode,
+    pub steps_total: usize,
+    /// Steps in the order they matched, with the line where each first matched.
+    pub matched: Vec<StepMatch>,
+    /// 1-based number of the deepest step matched (0 if none).
+    pub deepest_step: usize,
+    /// The first step (in step order) never matched; `None` when accepted.
+    pub first_unreached: Option<Unreached>,
+}
+
+impl Trace {
+    /// The line on which the run accepted.
+    pub fn accepting_line(&self) -> Option<usize> {
+        if self.accepted {
+            self.matched.last().map(|m| m.line)
+        } else {
+            None
+        }
+    }
+}
+
+impl CompiledMachine {
+    /// Compile one catalog machine; all problems are returned, none is fatal
+    /// to other machines.
+    pub fn compile(machine: &Machine, catalog_name: &str) -> Result<CompiledMachine, Vec<CompileIssue>> {
+        let mut issues = Vec::new();
+        let issue = |state_key: Option<usize>, pattern: Option<String>, message: String| CompileIssue {
+            catalog: catalog_name.to_string(),
+            fsm_id: machine.fsm_id,
+            state_key,
+            pattern,
+            message,
+        };
+        let position_of = |key: usize| machine.states.iter().position(|s| s.key == key);
+        let mut states = Vec::with_capacity(machine.states.len());
+        for s in &machine.states {
+            let matcher = match pyre::compile(s.pattern.as_deref()) {
+                Ok(m) => m,
+                Err(e) => {
+                    issues.push(issue(Some(s.key), s.pattern.clone(), e.message));
+                    LineMatcher::Always
+                }
+            };
+            let mut next = Vec::with_capacity(s.next.len());
+            for &k in &s.next {
+                match position_of(k) {
+                    Some(p) => {
+                        if !next.contains(&p) {
+                            next.push(p)
+                        }
+                    }
+                    None => issues.push(issue(Some(s.key), None, format!("successor key {k} does not exist"))),
+                }
+            }
+            states.push(CompiledState {
+                matcher,
+                next,
+                description: s.description.clone(),
+                pattern: s.pattern.clone().unwrap_or_default(),
+            });
+        }
+        let mut initial = Vec::with_capacity(machine.initial.len());
+        for &k in &machine.initial {
+            match position_of(k) {
+                Some(p) => {
+                    if !initial.contains(&p) {
+                        initial.push(p)
+                    }
+                }
+                None => issues.push(issue(None, None, format!("initial key {k} does not exist"))),
+            }
+        }
+        if machine.states.is_empty() {
+            issues.push(issue(None, None, "machine has no states".into()));
+        }
+        if issues.is_empty() {
+            Ok(CompiledMachine { fsm_id: machine.fsm_id, interface_name: machine.interface_name.clone(), states, initial })
+        } else {
+            Err(issues)
+        }
+    }
+
+    /// Score `code` written for a file with `suffix` (e.g. `.java`).
+    pub fn run(&self, code: &str, suffix: &str, mode: Mode) -> Trace {
+        match mode {
+            Mode::Compat => self.run_lines(code, SkipRule::for_suffix(suffix), mode),
+            Mode::Strict => match strip::Lang::for_suffix(suffix) {
+                Some(lang) => {
+                    let stripped = strip::strip_comments(code, lang);
+                    self.run_lines(&stripped, SkipRule::Never, mode)
+                }
+                // No lexer for this suffix: the compat heuristics are the best we have.
+                None => self.run_lines(code, SkipRule::for_suffix(suffix), mode),
+            },
+        }
+    }
+
+    /// Only the verdict, without building a trace (the fast path for bulk scoring).
+    pub fn accepts(&self, code: &str, suffix: &str, mode: Mode) -> bool {
+        match mode {
+            Mode::Compat => self.walk(code, SkipRule::for_suffix(suffix), |_, _| {}),
+            Mode::Strict => self.run(code, suffix, mode).accepted,
+        }
+    }
+
+    fn run_lines(&self, code: &str, rule: SkipRule, mode: Mode) -> Trace {
+        let mut matched = Vec::new();
+        let accepted = self.walk(code, rule, |step, line| matched.push(StepMatch { step, line }));
+        let deepest_step = matched.iter().map(|m| m.step).max().unwrap_or(0);
+        let first_unreached = if accepted {
+            None
+        } else {
+            (1..=self.states.len()).find(|step| !matched.iter().any(|m| m.step == *step)).map(|step| Unreached {
+                step,
+                description: self.states[step - 1].description.clone(),
+            })
+        };
+        Trace { accepted, fsm_id: self.fsm_id, mode, steps_total: self.states.len(), matched, deepest_step, first_unreached }
+    }
+
+    /// The procedure itself. `on_match(step, line)` is called for each state
+    /// the first time it matches. Returns whether the machine accepted.
+    ///
+    /// A state that already matched is not tested again: matching it again
+    /// could only re-append successors that are already in the list, so the
+    /// verdict is the same as re-testing it on every line, only faster.
+    #[inline]
+    fn walk(&self, code: &str, rule: SkipRule, mut on_match: impl FnMut(usize, usize)) -> bool {
+        let n = self.states.len();
+        // Small machines: a stack array avoids allocation per sample.
+        const INLINE: usize = 64;
+        let mut in_list_buf = [false; INLINE];
+        let mut matched_buf = [false; INLINE];
+        let mut list_buf = [0usize; INLINE];
+        let mut in_list_heap;
+        let mut matched_heap;
+        let mut list_heap;
+        let (in_list, matched, list): (&mut [bool], &mut [bool], &mut [usize]) = if n <= INLINE {
+            (&mut in_list_buf[..n], &mut matched_buf[..n], &mut list_buf[..n])
+        } else {
+            in_list_heap = vec![false; n];
+            matched_heap = vec![false; n];
+            list_heap = vec![0usize; n];
+            (&mut in_list_heap[..], &mut matched_heap[..], &mut list_heap[..])
+        };
+        let mut len = 0usize;
+        for &p in &self.initial {
+            if !in_list[p] {
+                in_list[p] = true;
+                list[len] = p;
+                len += 1;
+            }
+        }
+        let mut pending = len; // active states not yet matched
+        let mut counter = CommentCounter::default();
+        for (index, raw) in code.split('\n').enumerate() {
+            if pending == 0 {
+                // Every reachable state has matched without accepting: nothing can change.
+                return false;
+            }
+            let line = py_strip(raw);
+            if line.is_empty() || counter.skip(line, rule) {
+                continue;
+            }
+            let mut i = 0;
+            while i < len {
+                let p = list[i];
+                i += 1;
+                if matched[p] {
+                    continue;
+                }
+                let state = &self.states[p];
+                if !state.matcher.is_match(line) {
+                    continue;
+                }
+                matched[p] = true;
+                pending -= 1;
+                on_match(p + 1, index + 1);
+                if state.next.is_empty() {
+                    return true;
+                }
+                for &q in &state.next {
+                    if !in_list[q] {
+                        in_list[q] = true;
+                        list[len] = q;
+                        len += 1;
+                        pending += 1;
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
+/// All machines of a catalog, compiled once.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    ipc: Vec<Option<CompiledMachine>>,
+    ffi: Vec<Option<CompiledMachine>>,
+    issues: Vec<CompileIssue>,
+    /// Number of patterns compiled (IPC + FFI).
+    pub patterns_total: usize,
+}
+
+/// Why a sample could not be scored.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FsmError {
+    #[error("FSM {0} is not in the catalog")]
+    UnknownMachine(usize),
+    #[error("FSM {fsm_id} cannot run: {}", issues.iter().map(|i| i.to_string()).collect::<Vec<_>>().join("; "))]
+    Broken { fsm_id: usize, issues: Vec<CompileIssue> },
+}
+
+impl Engine {
+    /// Compile every machine of the catalog. Never fails: machines with
+    /// problems are unusable and listed in [`Engine::issues`].
+    pub fn new(catalog: &Catalog) -> Engine {
+        let mut issues = Vec::new();
+        let mut compile_all = |machines: &[Machine], name: &str| -> Vec<Option<CompiledMachine>> {
+            let size = machines.iter().map(|m| m.fsm_id + 1).max().unwrap_or(0);
+            let mut out: Vec<Option<CompiledMachine>> = vec![None; size];
+            for m in machines {
+                match CompiledMachine::compile(m, name) {
+                    Ok(c) => out[m.fsm_id] = Some(c),
+                    Err(mut e) => issues.append(&mut e),
+                }
+            }
+            out
+        };
+        let ipc = compile_all(&catalog.ipc, "ipc");
+        let ffi = compile_all(&catalog.ffi, "ffi");
+        let patterns_total =
+            catalog.ipc.iter().chain(&catalog.ffi).map(|m| m.states.len()).sum();
+        Engine { ipc, ffi, issues, patterns_total }
+    }
+
+    /// Load and compile a catalog file.
+    pub fn load(path: &Path) -> anyhow::Result<Engine> {
+        Ok(Engine::new(&Catalog::load(path)?))
+    }
+
+    /// Every pattern that failed to compile and every structural defect.
+    pub fn issues(&self) -> &[CompileIssue] {
+        &self.issues
+    }
+
+    /// The IPC machine with this id, if it compiled.
+    pub fn machine(&self, fsm_id: usize) -> Result<&CompiledMachine, FsmError> {
+        match self.ipc.get(fsm_id) {
+            Some(Some(m)) => Ok(m),
+            Some(None) => Err(FsmError::Broken {
+                fsm_id,
+                issues: self.issues.iter().filter(|i| i.catalog == "ipc" && i.fsm_id == fsm_id).cloned().collect(),
+            }),
+            None => Err(FsmError::UnknownMachine(fsm_id)),
+        }
+    }
+
+    /// The FFI machine with this id, if it compiled.
+    pub fn ffi_machine(&self, fsm_id: usize) -> Option<&CompiledMachine> {
+        self.ffi.get(fsm_id).and_then(|m| m.as_ref())
+    }
+
+    /// Number of IPC machine slots (highest id + 1).
+    pub fn ipc_len(&self) -> usize {
+        self.ipc.len()
+    }
+
+    /// Score `code` (a file with `suffix`) with IPC machine `fsm_id`.
+    pub fn check(&self, fsm_id: usize, code: &str, suffix: &str, mode: Mode) -> Result<Trace, FsmError> {
+        Ok(self.machine(fsm_id)?.run(code, suffix, mode))
+    }
+}

@@ -1,0 +1,357 @@
+//! Python `re` patterns on Rust regex engines.
+//!
+//! Catalog patterns are written for Python's `re` (searched with
+//! `re.search`). Most of that syntax is shared with the `regex` crate; this
+//! module rewrites what differs so the linear-time `regex` engine can run the
+//! pattern, and falls back to `fancy-regex` (backtracking) only for features
+//! `regex` lacks by design (look-around, back-references, conditionals).
+//!
+//! Rewrites: literal `{`/`}` that do not form a quantifier are escaped
+//! (Python treats them as literals, `regex` rejects them); `{,n}` becomes
+//! `{0,n}`; `\Z` becomes `\z`; escaped punctuation that `regex` does not
+//! accept as an escape (`\'`, `\"`, `\/`, `\<` …) becomes the plain character;
+//! inside a class, `[`, `&`, `~` and a `-` before another `-` are escaped
+//! (they are set-operation syntax in `regex`), `\b` is a backspace; octal
+//! escapes become `\x{…}`; `(?#…)` comments are dropped.
+
+use std::fmt;
+
+/// A compiled pattern with Python `re.search` semantics on one line.
+#[derive(Debug, Clone)]
+pub enum LineMatcher {
+    /// Empty pattern: matches anything.
+    Always,
+    /// Linear-time engine (the common case).
+    Std(regex::Regex),
+    /// Backtracking engine, for look-around / back-references only.
+    Fancy(Box<fancy_regex::Regex>),
+}
+
+impl LineMatcher {
+    /// Whether the pattern is found anywhere in `line`.
+    #[inline]
+    pub fn is_match(&self, line: &str) -> bool {
+        match self {
+            LineMatcher::Always => true,
+            LineMatcher::Std(re) => re.is_match(line),
+            // A backtracking-limit error is treated as "not found" (Python would
+            // eventually answer; such patterns do not occur in the catalog).
+            LineMatcher::Fancy(re) => re.is_match(line).unwrap_or(false),
+        }
+    }
+
+    /// Which engine runs the pattern (for diagnostics).
+    pub fn engine_name(&self) -> &'static str {
+        match self {
+            LineMatcher::Always => "always",
+            LineMatcher::Std(_) => "regex",
+            LineMatcher::Fancy(_) => "fancy-regex",
+        }
+    }
+}
+
+/// Why a pattern could not be compiled.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PatternError {
+    pub pattern: String,
+    pub message: String,
+}
+
+impl fmt::Display for PatternError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "pattern {:?}: {}", self.pattern, self.message)
+    }
+}
+
+impl std::error::Error for PatternError {}
+
+/// Result of translating a Python pattern.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Translated {
+    /// The pattern in `regex`/`fancy-regex` syntax.
+    pub pattern: String,
+    /// Uses look-around, back-references or conditionals (needs `fancy-regex`).
+    pub needs_backtracking: bool,
+}
+
+/// Compile a Python `re` pattern (None or empty: matches anything).
+pub fn compile(pattern: Option<&str>) -> Result<LineMatcher, PatternError> {
+    let pattern = match pattern {
+        None | Some("") => return Ok(LineMatcher::Always),
+        Some(p) => p,
+    };
+    let err = |message: String| PatternError { pattern: pattern.to_string(), message };
+    let t = translate(pattern).map_err(err)?;
+    if !t.needs_backtracking {
+        match regex::Regex::new(&t.pattern) {
+            Ok(re) => return Ok(LineMatcher::Std(re)),
+            Err(std_err) => {
+                // Fall through to the backtracking engine, keeping the first error for the report.
+                return fancy_regex::Regex::new(&t.pattern)
+                    .map(|re| LineMatcher::Fancy(Box::new(re)))
+                    .map_err(|fancy_err| {
+                        err(format!(
+                            "translated to {:?}; regex: {std_err}; fancy-regex: {fancy_err}",
+                            t.pattern
+                        ))
+                    });
+            }
+        }
+    }
+    fancy_regex::Regex::new(&t.pattern)
+        .map(|re| LineMatcher::Fancy(Box::new(re)))
+        .map_err(|e| err(format!("translated to {:?}; fancy-regex: {e}", t.pattern)))
+}
+
+/// Characters that must stay escaped in `regex` syntax (outside a class).
+fn is_rust_meta(c: char) -> bool {
+    matches!(
+        c,
+        '\\' | '.' | '+' | '*' | '?' | '(' | ')' | '|' | '[' | ']' | '{' | '}' | '^' | '$' | '#' | '&' | '-' | '~'
+    )
+}
+
+/// Length in chars of a valid Python quantifier starting at `chars[i] == '{'`
+/// (`{m}`, `{m,}`, `{,n}`, `{m,n}`), and its `regex` spelling.
+fn quantifier_at(chars: &[char], i: usize) -> Option<(usize, String)> {
+    let mut j = i + 1;
+    let start_min = j;
+    while j < chars.len() && chars[j].is_ascii_digit() {
+        j += 1;
+    }
+    let min: String = chars[start_min..j].iter().collect();
+    if j < chars.len() && chars[j] == '}' {
+        return (!min.is_empty()).then(|| (j + 1 - i, format!("{{{min}}}")));
+    }
+    if j >= chars.len() || chars[j] != ',' {
+        return None;
+    }
+    j += 1;
+    let start_max = j;
+    while j < chars.len() && chars[j].is_ascii_digit() {
+        j += 1;
+    }
+    let max: String = chars[start_max..j].iter().collect();
+    if j >= chars.len() || chars[j] != '}' {
+        return None;
+    }
+    let min = if min.is_empty() { "0".to_string() } else { min };
+    Some((j + 1 - i, format!("{{{min},{max}}}")))
+}
+
+/// Translate Python `re` syntax to `regex` syntax. Errors for escapes Python
+/// itself rejects (unknown letter escapes).
+pub fn translate(pattern: &str) -> Result<Translated, String> {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut out = String::with_capacity(pattern.len() + 8);
+    let mut needs_backtracking = false;
+    let mut in_class = false;
+    // Index of the first char inside the current class (after `[` / `[^`).
+    let mut class_start = 0usize;
+    let mut i = 0usize;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\\' {
+            let Some(&e) = chars.get(i + 1) else {
+                return Err("bad escape (end of pattern)".into());
+            };
+            i += 2;
+            if e.is_ascii_digit() {
+                // Octal escape (\0, \0oo, or three octal digits) or a back-reference.
+                let mut digits = String::from(e);
+                while digits.len() < 3 && i < chars.len() && chars[i].is_digit(8) {
+                    digits.push(chars[i]);
+                    i += 1;
+                }
+                let is_octal = e == '0' || (digits.len() == 3 && digits.chars().all(|d| d.is_digit(8)));
+                if is_octal || in_class {
+                    let value = u32::from_str_radix(&digits, 8).map_err(|_| format!("bad escape \\{digits}"))?;
+                    out.push_str(&format!("\\x{{{value:x}}}"));
+                } else {
+                    // Back-reference: Python reads up to two digits.
+                    let mut reference: String = digits.chars().take(2).collect();
+                    if digits.len() > 2 {
+                        i -= digits.len() - 2;
+                    }
+                    if reference.len() == 2 && !reference.ends_with(|d: char| d.is_ascii_digit()) {
+                        reference.pop();
+                    }
+                    out.push('\\');
+                    out.push_str(&reference);
+                    needs_backtracking = true;
+                }
+                continue;
+            }
+            if e.is_ascii_alphabetic() {
+                match e {
+                    'Z' if !in_class => out.push_str("\\z"),
+                    'A' | 'B' if !in_class => {
+                        out.push('\\');
+                        out.push(e);
+                    }
+                    'b' if in_class => out.push_str("\\x08"),
+                    'b' => out.push_str("\\b"),
+                    'd' | 'D' | 's' | 'S' | 'w' | 'W' | 'n' | 't' | 'r' | 'f' | 'v' | 'a' => {
+                        out.push('\\');
+                        out.push(e);
+                    }
+                    'x' | 'u' | 'U' => {
+                        let width = match e {
+                            'x' => 2,
+                            'u' => 4,
+                            _ => 8,
+                        };
+                        let hex: String = chars.iter().skip(i).take(width).collect();
+                        if hex.len() != width || !hex.chars().all(|h| h.is_ascii_hexdigit()) {
+                            return Err(format!("bad escape \\{e}{hex}"));
+                        }
+                        i += width;
+                        out.push_str(&format!("\\x{{{hex}}}"));
+                    }
+                    _ => return Err(format!("bad escape \\{e}")),
+                }
+                continue;
+            }
+            // Escaped punctuation / other characters: keep escaped only where `regex` needs it.
+            if is_rust_meta(e) || (in_class && e == ']') {
+                out.push('\\');
+                out.push(e);
+            } else if e.is_whitespace() {
+                out.push_str(&format!("\\x{{{:x}}}", e as u32));
+            } else {
+                out.push(e);
+            }
+            continue;
+        }
+        if in_class {
+            match c {
+                ']' if i > class_start => {
+                    in_class = false;
+                    out.push(']');
+                }
+                '[' | '&' | '~' => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                '-' if chars.get(i + 1) == Some(&'-') => out.push_str("\\-"),
+                _ => out.push(c),
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            '[' => {
+                in_class = true;
+                out.push('[');
+                i += 1;
+                if chars.get(i) == Some(&'^') {
+                    out.push('^');
+                    i += 1;
+                }
+                class_start = i;
+                // Python: a `]` right after `[` / `[^` is literal.
+                if chars.get(i) == Some(&']') {
+                    out.push_str("\\]");
+                    i += 1;
+                }
+                continue;
+            }
+            '{' => match quantifier_at(&chars, i) {
+                Some((len, q)) => {
+                    out.push_str(&q);
+                    i += len;
+                    continue;
+                }
+                None => out.push_str("\\{"),
+            },
+            '}' => out.push_str("\\}"),
+            '(' if chars.get(i + 1) == Some(&'?') => {
+                let rest: String = chars[i + 2..].iter().take(3).collect();
+                if rest.starts_with('#') {
+                    // Comment group: drop through the closing parenthesis.
+                    match chars[i..].iter().position(|&ch| ch == ')') {
+                        Some(p) => i += p + 1,
+                        None => return Err("missing ), unterminated comment".into()),
+                    }
+                    continue;
+                }
+                if rest.starts_with('=')
+                    || rest.starts_with('!')
+                    || rest.starts_with("<=")
+                    || rest.starts_with("<!")
+                    || rest.starts_with("P=")
+                    || rest.starts_with('(')
+                    || rest.starts_with('>')
+                {
+                    needs_backtracking = true;
+                }
+                out.push('(');
+            }
+            _ => out.push(c),
+        }
+        i += 1;
+    }
+    if in_class {
+        return Err("unterminated character set".into());
+    }
+    Ok(Translated { pattern: out, needs_backtracking })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(p: &str) -> String {
+        translate(p).expect("translates").pattern
+    }
+
+    #[test]
+    fn rewrites_python_only_syntax() {
+        assert_eq!(t(r#"require\(['\"](ws)['\"]\)"#), r#"require\(['"](ws)['"]\)"#);
+        assert_eq!(t("a{b}"), "a\\{b\\}");
+        assert_eq!(t("a{2}"), "a{2}");
+        assert_eq!(t("a{,3}"), "a{0,3}");
+        assert_eq!(t("x{1,"), "x\\{1,");
+        assert_eq!(t("end\\Z"), "end\\z");
+        assert_eq!(t("[[a]"), "[\\[a]");
+        assert_eq!(t("[]a]"), "[\\]a]");
+        assert_eq!(t("[a&&b]"), "[a\\&\\&b]");
+        assert_eq!(t("a(?#note)b"), "ab");
+        assert_eq!(t("use Guzzle\\\\Client"), "use Guzzle\\\\Client");
+        assert_eq!(t("\\101"), "\\x{41}");
+        assert!(translate("\\q").is_err(), "Python rejects unknown letter escapes");
+        assert!(translate("[abc").is_err());
+    }
+
+    #[test]
+    fn look_around_and_back_references_use_the_backtracking_engine() {
+        assert!(translate("foo(?=bar)").unwrap().needs_backtracking);
+        assert!(translate("(?<!x)y").unwrap().needs_backtracking);
+        assert!(translate("(a)\\1").unwrap().needs_backtracking);
+        assert!(!translate("close()").unwrap().needs_backtracking);
+        let m = compile(Some("foo(?!bar)")).unwrap();
+        assert_eq!(m.engine_name(), "fancy-regex");
+        assert!(m.is_match("foobaz"));
+        assert!(!m.is_match("foobar"));
+        let m = compile(Some("(ab)x\\1")).unwrap();
+        assert!(m.is_match("zzabxab"));
+        assert!(!m.is_match("abxba"));
+    }
+
+    #[test]
+    fn search_semantics_match_python() {
+        let m = compile(Some("close()")).unwrap();
+        assert_eq!(m.engine_name(), "regex");
+        assert!(m.is_match("    socket.close();"));
+        assert!(!m.is_match("clos e"));
+        let m = compile(Some(r#"require\(['\"](ws)['\"]\)"#)).unwrap();
+        assert!(m.is_match("const WebSocket = require('ws');"));
+        assert!(m.is_match("const WebSocket = require(\"ws\");"));
+        assert!(!m.is_match("const WebSocket = require(`ws`);"));
+        let m = compile(Some("map{")).unwrap();
+        assert!(m.is_match("let map{x}"));
+        assert!(compile(Some("")).unwrap().is_match(""));
+        assert!(compile(None).unwrap().is_match("anything"));
+        assert!(compile(Some("(unclosed")).is_err());
+    }
+}

@@ -1,0 +1,395 @@
+//! Per-run numbers: pass@k by group with bootstrap CIs, agreement with the
+//! recorded verdicts, and failure analyses. `RunSummary` serialises to the
+//! stable JSON contract of `polyeval report --format json`.
+
+use crate::model::{Criterion, RunData, TaskRecord, VerdictSource};
+use polyeval_core::metrics::{self, Estimate};
+use polyeval_core::{Bench, Language};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Options shared by all report computations.
+#[derive(Debug, Clone)]
+pub struct ReportOptions {
+    /// The k of pass@k to report (1 is always included).
+    pub ks: Vec<u64>,
+    pub seed: u64,
+    pub resamples: usize,
+}
+
+impl Default for ReportOptions {
+    fn default() -> Self {
+        ReportOptions { ks: vec![1, 5], seed: metrics::DEFAULT_SEED, resamples: metrics::DEFAULT_RESAMPLES }
+    }
+}
+
+impl ReportOptions {
+    /// The ks to compute for a benchmark: the requested ones plus the
+    /// paper's (MultiOOP: 1, 8, 15; CrossPL: 1, 5), sorted and deduplicated.
+    pub fn ks_for(&self, bench: Bench) -> Vec<u64> {
+        let mut ks = self.ks.clone();
+        ks.push(1);
+        match bench {
+            Bench::MultiOop | Bench::Oop => ks.extend([8, 15]),
+            Bench::CrossplIpc | Bench::CrossplFfi => ks.push(5),
+        }
+        ks.retain(|&k| k > 0);
+        ks.sort_unstable();
+        ks.dedup();
+        ks
+    }
+}
+
+/// Metric name → estimate, e.g. `"pass@1"`, `"pass_o@8"`.
+pub type Metrics = BTreeMap<String, Estimate>;
+
+pub fn metric_name(k: u64, criterion: Criterion) -> String {
+    match criterion {
+        Criterion::Pass => format!("pass@{k}"),
+        Criterion::PassO => format!("pass_o@{k}"),
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct GroupSummary {
+    /// Tasks of the group with at least one scored sample.
+    pub tasks: usize,
+    #[serde(flatten)]
+    pub metrics: Metrics,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Agreement {
+    pub agree: usize,
+    pub total: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct StuckBucket {
+    /// Deepest FSM step reached (1-based; 0 = none).
+    pub deepest_step: u64,
+    pub steps_total: u64,
+    pub count: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MissingStep {
+    pub fsm_id: u64,
+    pub step: u64,
+    pub description: String,
+    pub count: usize,
+}
+
+/// Where rejected IPC generations got stuck in their state machine.
+#[derive(Debug, Clone, Serialize)]
+pub struct FsmAnalysis {
+    pub failures_analysed: usize,
+    /// Per language: "stuck at step k of n" counts.
+    pub stuck_by_language: BTreeMap<String, Vec<StuckBucket>>,
+    /// Per language: histogram of the deepest step reached.
+    pub deepest_step_by_language: BTreeMap<String, BTreeMap<u64, usize>>,
+    /// Per technique: the most common first-unreached steps.
+    pub missing_steps_by_technique: BTreeMap<String, Vec<MissingStep>>,
+}
+
+/// The scores restricted to tasks a defect list did not flag.
+#[derive(Debug, Clone, Serialize)]
+pub struct SoundSubset {
+    pub tasks: usize,
+    pub defective_tasks: usize,
+    pub overall: Metrics,
+    pub by_language: BTreeMap<String, GroupSummary>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RunSummary {
+    pub label: String,
+    pub bench: String,
+    pub model: String,
+    /// `ours` or `recorded`.
+    pub verdicts: String,
+    /// Mode of our verdicts used (`compat`, `strict`, `sound` …).
+    pub mode: Option<String>,
+    /// Tasks with at least one scored sample.
+    pub tasks: usize,
+    pub tasks_in_benchmark: usize,
+    /// Smallest number of scored samples of any task (the n of pass@k).
+    pub samples_per_task: u64,
+    pub samples_per_task_max: u64,
+    pub greedy_sample_index: Option<u32>,
+    /// The ks reported (those every task has enough samples for).
+    pub ks: Vec<u64>,
+    /// Requested ks that could not be estimated with this run's n.
+    pub ks_unavailable: Vec<u64>,
+    /// Pooled over all tasks (the papers' "Mean").
+    pub overall: Metrics,
+    /// Mean of the per-language means.
+    pub overall_macro_by_language: Metrics,
+    /// Mean of the per-technique means (IPC).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overall_macro_by_technique: Option<Metrics>,
+    pub by_language: BTreeMap<String, GroupSummary>,
+    pub by_technique: BTreeMap<String, GroupSummary>,
+    pub by_code_level: BTreeMap<String, GroupSummary>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sound_subset: Option<SoundSubset>,
+    /// Samples where both our verdict and a recorded verdict exist.
+    pub recorded_agreement: Option<Agreement>,
+    /// Our verdicts' statuses over all samples.
+    pub status_counts: BTreeMap<String, usize>,
+    /// Failure classes (verdict category, else status) of failed samples, per language.
+    pub failure_categories: BTreeMap<String, BTreeMap<String, usize>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fsm: Option<FsmAnalysis>,
+}
+
+impl RunSummary {
+    pub fn metric(&self, name: &str) -> Option<Estimate> {
+        self.overall.get(name).copied()
+    }
+}
+
+fn criteria(bench: Bench, source: VerdictSource) -> Vec<Criterion> {
+    match (bench, source) {
+        (Bench::MultiOop | Bench::Oop, VerdictSource::Ours) => vec![Criterion::Pass, Criterion::PassO],
+        _ => vec![Criterion::Pass],
+    }
+}
+
+/// Scores of a set of tasks for one metric (tasks without an estimate skipped).
+pub(crate) fn scores(run: &RunData, tasks: &[&TaskRecord], k: u64, criterion: Criterion) -> Vec<f64> {
+    tasks.iter().filter_map(|t| run.task_score(t, k, criterion)).collect()
+}
+
+fn group_metrics(run: &RunData, tasks: &[&TaskRecord], plan: &[(u64, Criterion)], opts: &ReportOptions) -> Metrics {
+    plan.par_iter()
+        .filter_map(|&(k, c)| {
+            let v = scores(run, tasks, k, c);
+            metrics::bootstrap_mean(&v, opts.resamples, opts.seed).map(|e| (metric_name(k, c), e))
+        })
+        .collect()
+}
+
+fn macro_metrics(
+    run: &RunData,
+    groups: &BTreeMap<String, Vec<&TaskRecord>>,
+    plan: &[(u64, Criterion)],
+    opts: &ReportOptions,
+) -> Metrics {
+    plan.par_iter()
+        .filter_map(|&(k, c)| {
+            let per_group: Vec<Vec<f64>> = groups.values().map(|ts| scores(run, ts, k, c)).collect();
+            let refs: Vec<&[f64]> = per_group.iter().map(|v| v.as_slice()).collect();
+            metrics::bootstrap_macro(&refs, opts.resamples, opts.seed).map(|e| (metric_name(k, c), e))
+        })
+        .collect()
+}
+
+fn by_group<'a>(
+    tasks: &[&'a TaskRecord],
+    key: impl Fn(&TaskRecord) -> Option<String>,
+) -> BTreeMap<String, Vec<&'a TaskRecord>> {
+    let mut m: BTreeMap<String, Vec<&TaskRecord>> = BTreeMap::new();
+    for t in tasks {
+        if let Some(k) = key(t) {
+            m.entry(k).or_default().push(t);
+        }
+    }
+    m
+}
+
+fn summarise_groups(
+    run: &RunData,
+    groups: &BTreeMap<String, Vec<&TaskRecord>>,
+    plan: &[(u64, Criterion)],
+    opts: &ReportOptions,
+) -> BTreeMap<String, GroupSummary> {
+    groups
+        .iter()
+        .map(|(name, ts)| (name.clone(), GroupSummary { tasks: ts.len(), metrics: group_metrics(run, ts, plan, opts) }))
+        .collect()
+}
+
+/// Compute the full summary of one run.
+pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
+    let all_scored: Vec<&TaskRecord> = run.scored_tasks().collect();
+    // `sound == false` tasks are kept in the main numbers unless the caller
+    // removed them (`--sound-only`); the sound subset is shown beside them.
+    let min_n_k1 = all_scored.iter().map(|t| run.scored_samples(t, false)).min().unwrap_or(0);
+    let max_n = all_scored.iter().map(|t| run.scored_samples(t, false)).max().unwrap_or(0);
+    let min_n_kbig = all_scored.iter().map(|t| run.scored_samples(t, true)).min().unwrap_or(0);
+    let requested = opts.ks_for(run.bench);
+    let (ks, ks_unavailable): (Vec<u64>, Vec<u64>) = requested.into_iter().partition(|&k| {
+        if k == 1 {
+            min_n_k1 >= 1
+        } else {
+            min_n_kbig >= k
+        }
+    });
+    let plan: Vec<(u64, Criterion)> =
+        criteria(run.bench, run.source).into_iter().flat_map(|c| ks.iter().map(move |&k| (k, c))).collect();
+
+    let by_lang = by_group(&all_scored, |t| Some(t.language.display_name().to_string()));
+    let by_tech = by_group(&all_scored, |t| t.technique.clone());
+    let by_level = by_group(&all_scored, |t| t.code_level.clone());
+
+    let sound_subset = if all_scored.iter().any(|t| !t.sound) {
+        let sound: Vec<&TaskRecord> = all_scored.iter().copied().filter(|t| t.sound).collect();
+        let sound_by_lang = by_group(&sound, |t| Some(t.language.display_name().to_string()));
+        Some(SoundSubset {
+            tasks: sound.len(),
+            defective_tasks: all_scored.len() - sound.len(),
+            overall: group_metrics(run, &sound, &plan, opts),
+            by_language: summarise_groups(run, &sound_by_lang, &plan, opts),
+        })
+    } else {
+        None
+    };
+
+    let mut agree = 0;
+    let mut total = 0;
+    let mut status_counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut failure_categories: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    for t in &run.tasks {
+        for s in &t.samples {
+            if let Some(v) = &s.verdict {
+                *status_counts.entry(v.status.as_str().to_string()).or_default() += 1;
+                if !v.passed() {
+                    let class = v.category.clone().unwrap_or_else(|| v.status.as_str().to_string());
+                    *failure_categories
+                        .entry(t.language.display_name().to_string())
+                        .or_default()
+                        .entry(class)
+                        .or_default() += 1;
+                }
+                if let Some(r) = s.recorded_passed {
+                    total += 1;
+                    agree += usize::from(r == v.passed());
+                }
+            }
+        }
+    }
+
+    RunSummary {
+        label: run.label.clone(),
+        bench: run.bench.key().to_string(),
+        model: run.model.clone(),
+        verdicts: run.source.as_str().to_string(),
+        mode: run.mode.clone(),
+        tasks: all_scored.len(),
+        tasks_in_benchmark: run.tasks_in_benchmark,
+        samples_per_task: min_n_k1,
+        samples_per_task_max: max_n,
+        greedy_sample_index: run.greedy_sample_index,
+        ks,
+        ks_unavailable,
+        overall: group_metrics(run, &all_scored, &plan, opts),
+        overall_macro_by_language: macro_metrics(run, &by_lang, &plan, opts),
+        overall_macro_by_technique: (!by_tech.is_empty()).then(|| macro_metrics(run, &by_tech, &plan, opts)),
+        by_language: summarise_groups(run, &by_lang, &plan, opts),
+        by_technique: summarise_groups(run, &by_tech, &plan, opts),
+        by_code_level: summarise_groups(run, &by_level, &plan, opts),
+        sound_subset,
+        recorded_agreement: (total > 0).then_some(Agreement { agree, total }),
+        status_counts,
+        failure_categories,
+        fsm: fsm_analysis(run),
+    }
+}
+
+/// The FSM failure analysis from our IPC verdicts' `data` (see the contract in
+/// notes/contracts.md); `None` when the run has no such verdicts.
+fn fsm_analysis(run: &RunData) -> Option<FsmAnalysis> {
+    if run.bench != Bench::CrossplIpc {
+        return None;
+    }
+    let mut analysed = 0;
+    let mut stuck: BTreeMap<String, BTreeMap<(u64, u64), usize>> = BTreeMap::new();
+    let mut deepest: BTreeMap<String, BTreeMap<u64, usize>> = BTreeMap::new();
+    let mut missing: BTreeMap<String, BTreeMap<(u64, u64), (String, usize)>> = BTreeMap::new();
+    for t in &run.tasks {
+        for s in &t.samples {
+            let Some(v) = &s.verdict else { continue };
+            if v.passed() {
+                continue;
+            }
+            let d = &v.data;
+            let (Some(total), Some(deep)) =
+                (d.get("steps_total").and_then(|x| x.as_u64()), d.get("deepest_step").and_then(|x| x.as_u64()))
+            else {
+                continue;
+            };
+            analysed += 1;
+            let lang = t.language.display_name().to_string();
+            *stuck.entry(lang.clone()).or_default().entry((deep, total)).or_default() += 1;
+            *deepest.entry(lang).or_default().entry(deep).or_default() += 1;
+            if let Some(fu) = d.get("first_unreached").filter(|x| !x.is_null()) {
+                let step = fu.get("step").and_then(|x| x.as_u64()).unwrap_or(0);
+                let desc = fu.get("description").and_then(|x| x.as_str()).unwrap_or("").to_string();
+                let fsm = d.get("fsm_id").and_then(|x| x.as_u64()).unwrap_or(0);
+                let tech = t.technique.clone().unwrap_or_else(|| "(unknown)".into());
+                let e = missing.entry(tech).or_default().entry((fsm, step)).or_insert((desc, 0));
+                e.1 += 1;
+            }
+        }
+    }
+    if analysed == 0 {
+        return None;
+    }
+    let stuck_by_language = stuck
+        .into_iter()
+        .map(|(lang, m)| {
+            let mut v: Vec<StuckBucket> = m
+                .into_iter()
+                .map(|((deepest_step, steps_total), count)| StuckBucket { deepest_step, steps_total, count })
+                .collect();
+            v.sort_by(|a, b| b.count.cmp(&a.count).then(a.deepest_step.cmp(&b.deepest_step)));
+            (lang, v)
+        })
+        .collect();
+    let missing_steps_by_technique = missing
+        .into_iter()
+        .map(|(tech, m)| {
+            let mut v: Vec<MissingStep> = m
+                .into_iter()
+                .map(|((fsm_id, step), (description, count))| MissingStep { fsm_id, step, description, count })
+                .collect();
+            v.sort_by(|a, b| b.count.cmp(&a.count).then(a.fsm_id.cmp(&b.fsm_id)).then(a.step.cmp(&b.step)));
+            v.truncate(5);
+            (tech, v)
+        })
+        .collect();
+    Some(FsmAnalysis {
+        failures_analysed: analysed,
+        stuck_by_language,
+        deepest_step_by_language: deepest,
+        missing_steps_by_technique,
+    })
+}
+
+/// Languages in the papers' column order (CrossPL: Java, Python, Go,
+/// JavaScript, PHP, C++; MultiOOP: Python, C++, Java, C#, PHP, JavaScript).
+pub fn paper_language_order(bench: Bench) -> Vec<Language> {
+    match bench {
+        Bench::CrossplIpc | Bench::CrossplFfi => vec![
+            Language::Java,
+            Language::Python,
+            Language::Go,
+            Language::JavaScript,
+            Language::Php,
+            Language::Cpp,
+        ],
+        Bench::MultiOop | Bench::Oop => vec![
+            Language::Python,
+            Language::Cpp,
+            Language::Java,
+            Language::CSharp,
+            Language::Php,
+            Language::JavaScript,
+        ],
+    }
+}
+
+/// The seven IPC techniques in the paper's column order.
+pub const TECHNIQUES: [&str; 7] = ["HTTP", "TCP", "UDP", "WebSocket", "Pipe", "gRPC", "Message Queue"];

@@ -1,0 +1,187 @@
+//! Spawning a command with rlimits, capped output capture and a wall-clock
+//! timeout that kills the whole process group.
+
+use nix::sys::resource::{setrlimit, Resource};
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::{Gid, Pid, Uid};
+use std::io::Read;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Limits applied in the child between fork and exec (inherited by bwrap and
+/// everything it starts).
+#[derive(Debug, Clone)]
+pub(crate) struct ChildLimits {
+    pub cpu_secs: u64,
+    pub data_bytes: u64,
+    pub file_size_bytes: u64,
+    pub nproc: u64,
+    /// Drop to this uid/gid (only when we are root: makes RLIMIT_NPROC bite,
+    /// which the kernel never enforces for root).
+    pub uid: Option<u32>,
+    pub umask: u32,
+}
+
+#[derive(Debug)]
+pub(crate) struct Captured {
+    pub status: ExitStatus,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub stdout_truncated: bool,
+    pub stderr_truncated: bool,
+    pub timed_out: bool,
+    pub output_exceeded: bool,
+    pub elapsed: Duration,
+}
+
+enum Event {
+    Eof,
+    Exceeded,
+}
+
+fn io_err(e: nix::Error) -> std::io::Error {
+    std::io::Error::from_raw_os_error(e as i32)
+}
+
+/// Read a pipe keeping at most `cap` bytes; report when more arrives.
+fn reader(mut pipe: impl Read, cap: usize, tx: mpsc::Sender<Event>) -> (Vec<u8>, bool) {
+    let mut kept = Vec::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut truncated = false;
+    loop {
+        match pipe.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                let room = cap.saturating_sub(kept.len());
+                kept.extend_from_slice(&buf[..n.min(room)]);
+                if n > room {
+                    truncated = true;
+                    let _ = tx.send(Event::Exceeded);
+                    break;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        }
+    }
+    let _ = tx.send(Event::Eof);
+    (kept, truncated)
+}
+
+/// Run `cmd` to completion under `limits`, capturing stdout/stderr up to
+/// `output_cap` bytes each. Kills the process group on timeout or when the
+/// output cap is exceeded.
+pub(crate) fn run_captured(
+    mut cmd: Command,
+    limits: ChildLimits,
+    timeout: Duration,
+    output_cap: usize,
+) -> std::io::Result<Captured> {
+    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let l = limits;
+    // SAFETY: only async-signal-safe syscalls (setpgid, setrlimit, setgroups,
+    // setgid, setuid, umask) run between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            nix::unistd::setpgid(Pid::from_raw(0), Pid::from_raw(0)).map_err(io_err)?;
+            setrlimit(Resource::RLIMIT_CPU, l.cpu_secs, l.cpu_secs + 1).map_err(io_err)?;
+            setrlimit(Resource::RLIMIT_DATA, l.data_bytes, l.data_bytes).map_err(io_err)?;
+            setrlimit(Resource::RLIMIT_FSIZE, l.file_size_bytes, l.file_size_bytes).map_err(io_err)?;
+            setrlimit(Resource::RLIMIT_CORE, 0, 0).map_err(io_err)?;
+            setrlimit(Resource::RLIMIT_NPROC, l.nproc, l.nproc).map_err(io_err)?;
+            if let Some(uid) = l.uid {
+                nix::unistd::setgroups(&[]).map_err(io_err)?;
+                nix::unistd::setgid(Gid::from_raw(uid)).map_err(io_err)?;
+                nix::unistd::setuid(Uid::from_raw(uid)).map_err(io_err)?;
+            }
+            nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(l.umask));
+            Ok(())
+        });
+    }
+    let start = Instant::now();
+    let deadline = start + timeout;
+    let mut child = cmd.spawn()?;
+    let pgid = Pid::from_raw(child.id() as i32);
+    let kill = || {
+        let _ = killpg(pgid, Signal::SIGKILL);
+    };
+    let (tx, rx) = mpsc::channel();
+    let out_pipe = child.stdout.take().expect("stdout is piped");
+    let err_pipe = child.stderr.take().expect("stderr is piped");
+    let tx2 = tx.clone();
+    let out_thread = std::thread::spawn(move || reader(out_pipe, output_cap, tx));
+    let err_thread = std::thread::spawn(move || reader(err_pipe, output_cap, tx2));
+
+    let mut timed_out = false;
+    let mut output_exceeded = false;
+    let mut eofs = 0;
+    // Phase 1: wait for both pipes to close (the sandbox is gone) or a limit.
+    while eofs < 2 {
+        let now = Instant::now();
+        if now >= deadline {
+            timed_out = true;
+            kill();
+            break;
+        }
+        match rx.recv_timeout(deadline - now) {
+            Ok(Event::Eof) => eofs += 1,
+            Ok(Event::Exceeded) => {
+                output_exceeded = true;
+                kill();
+                break;
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    // Phase 2: reap, still honouring the deadline (a program may close its
+    // output early and keep running).
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if Instant::now() >= deadline && !timed_out {
+            timed_out = true;
+            kill();
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    let elapsed = start.elapsed();
+    // bwrap is gone; with --die-with-parent its PID namespace is torn down, so
+    // nothing can hold the pipes open any more.
+    kill();
+    let (stdout, stdout_truncated) = out_thread.join().unwrap_or_default();
+    let (stderr, stderr_truncated) = err_thread.join().unwrap_or_default();
+    Ok(Captured {
+        status,
+        stdout,
+        stderr,
+        stdout_truncated,
+        stderr_truncated,
+        timed_out,
+        output_exceeded,
+        elapsed,
+    })
+}
+
+/// (exit code, signal) of the sandboxed program. bwrap reports a program
+/// killed by signal N as exit code 128+N.
+pub(crate) fn decode_status(status: &ExitStatus) -> (Option<i32>, Option<i32>) {
+    if let Some(sig) = status.signal() {
+        return (None, Some(sig));
+    }
+    match status.code() {
+        Some(code) if code > 128 && code < 128 + 65 && is_fatal_signal(code - 128) => (None, Some(code - 128)),
+        other => (other, None),
+    }
+}
+
+fn is_fatal_signal(sig: i32) -> bool {
+    use nix::libc::*;
+    matches!(
+        sig,
+        SIGSEGV | SIGABRT | SIGBUS | SIGFPE | SIGILL | SIGKILL | SIGTERM | SIGXCPU | SIGXFSZ | SIGPIPE | SIGSYS | SIGTRAP | SIGHUP | SIGINT | SIGQUIT | SIGALRM | SIGUSR1 | SIGUSR2
+    )
+}

@@ -1,0 +1,420 @@
+//! The bubblewrap sandbox: which host paths are visible, uid handling, and
+//! one compile+run of a job.
+
+use crate::process::{decode_status, run_captured, Captured, ChildLimits};
+use crate::toolchain::{classify_failure, toolchain_for, ToolchainInfo};
+use crate::{Job, Limits, Outcome};
+use anyhow::Context;
+use polyeval_core::Status;
+use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+
+/// The program's private writable work dir as seen inside the sandbox.
+pub const WORK_DIR: &str = "/sandbox";
+
+/// Read-only system directories visible inside (nothing else of the host is:
+/// not /work, /root, /home, the run store).
+const SYSTEM_DIRS: &[&str] = &["/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"];
+/// Pieces of /etc the toolchains need (dynamic linker cache, java/mono/php config).
+const ETC_ENTRIES: &[&str] = &[
+    "/etc/alternatives",
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/java-17-openjdk",
+    "/etc/mono",
+    "/etc/php",
+    "/etc/localtime",
+];
+
+/// Host paths the sandbox needs.
+#[derive(Debug, Clone)]
+pub struct SandboxPaths {
+    /// The bubblewrap executable.
+    pub bwrap: PathBuf,
+    /// Prepared toolchain assets (PCH, launcher, Go cache): world-readable
+    /// because sandboxed programs run under other uids.
+    pub cache_dir: PathBuf,
+    /// Where per-run work dirs are created.
+    pub work_root: PathBuf,
+}
+
+impl SandboxPaths {
+    /// Find bwrap and set up the asset cache dir (POLYEVAL_SANDBOX_CACHE or
+    /// `$TMPDIR/polyeval-sandbox-<uid>`).
+    pub fn discover() -> anyhow::Result<SandboxPaths> {
+        let bwrap = find_executable("bwrap").ok_or_else(|| {
+            anyhow::anyhow!("bubblewrap (bwrap) not found on PATH; install it with `apt-get install -y bubblewrap`")
+        })?;
+        let uid = nix::unistd::geteuid().as_raw();
+        let cache_dir = match std::env::var_os("POLYEVAL_SANDBOX_CACHE") {
+            Some(dir) => PathBuf::from(dir),
+            None => std::env::temp_dir().join(format!("polyeval-sandbox-{uid}")),
+        };
+        std::fs::create_dir_all(&cache_dir)
+            .with_context(|| format!("creating sandbox cache dir {}", cache_dir.display()))?;
+        let meta = std::fs::metadata(&cache_dir)?;
+        if std::os::unix::fs::MetadataExt::uid(&meta) != uid {
+            anyhow::bail!(
+                "sandbox cache dir {} belongs to another user; set POLYEVAL_SANDBOX_CACHE to a directory of yours",
+                cache_dir.display()
+            );
+        }
+        std::fs::set_permissions(&cache_dir, std::fs::Permissions::from_mode(0o755))?;
+        Ok(SandboxPaths {
+            bwrap,
+            cache_dir,
+            work_root: std::env::temp_dir(),
+        })
+    }
+}
+
+pub(crate) fn find_executable(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into());
+    std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/bin")])
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// Make a dir tree readable (and traversable) by everyone.
+pub(crate) fn make_world_readable(dir: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let ft = entry.file_type()?;
+        if ft.is_dir() {
+            make_world_readable(&entry.path())?;
+        } else if ft.is_file() {
+            let mode = entry.metadata()?.permissions().mode();
+            std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(mode | 0o444))?;
+        }
+    }
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755))
+}
+
+/// A dir every sandbox uid may write (shared build caches).
+pub(crate) fn make_shared_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777))
+}
+
+/// Unprivileged uids handed to concurrent jobs when we run as root, one per
+/// job so RLIMIT_NPROC counts only that job's processes.
+pub(crate) struct UidPool {
+    base: Option<u32>,
+    free: Mutex<Vec<u32>>,
+    next: AtomicU32,
+}
+
+pub(crate) struct UidLease<'a> {
+    pool: &'a UidPool,
+    uid: Option<u32>,
+}
+
+impl UidLease<'_> {
+    pub fn uid(&self) -> Option<u32> {
+        self.uid
+    }
+}
+
+impl Drop for UidLease<'_> {
+    fn drop(&mut self) {
+        if let Some(uid) = self.uid {
+            if let Ok(mut free) = self.pool.free.lock() {
+                free.push(uid);
+            }
+        }
+    }
+}
+
+impl UidPool {
+    pub fn new(_jobs: usize) -> UidPool {
+        let base = nix::unistd::geteuid().is_root().then(|| {
+            // A random block so two polyeval processes rarely share uids.
+            let block: u32 = rand::Rng::gen_range(&mut rand::thread_rng(), 0..4000);
+            3_000_000 + block * 1024
+        });
+        UidPool {
+            base,
+            free: Mutex::new(Vec::new()),
+            next: AtomicU32::new(0),
+        }
+    }
+    pub fn acquire(&self) -> UidLease<'_> {
+        let uid = self.base.map(|base| {
+            self.free
+                .lock()
+                .ok()
+                .and_then(|mut f| f.pop())
+                .unwrap_or_else(|| base + self.next.fetch_add(1, Ordering::Relaxed) % 1024)
+        });
+        UidLease { pool: self, uid }
+    }
+}
+
+/// Processes currently owned by `uid` (for RLIMIT_NPROC headroom when we
+/// can't switch uid).
+fn processes_of(uid: u32) -> u64 {
+    let Ok(dir) = std::fs::read_dir("/proc") else { return 0 };
+    dir.filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit()))
+        .filter_map(|e| std::fs::metadata(e.path()).ok())
+        .filter(|m| std::os::unix::fs::MetadataExt::uid(m) == uid)
+        .map(|_| 1u64)
+        .sum()
+}
+
+/// One sandboxed command.
+pub(crate) struct Spec<'a> {
+    pub argv: Vec<String>,
+    pub work: &'a Path,
+    pub ro_binds: Vec<(PathBuf, PathBuf)>,
+    pub rw_binds: Vec<(PathBuf, PathBuf)>,
+    pub env: Vec<(String, String)>,
+    pub limits: &'a Limits,
+    pub uid: Option<u32>,
+    pub umask: u32,
+}
+
+/// Which sandbox paths are read-only system binds (targets under them need
+/// the tmpfs overlay treatment).
+fn ro_roots() -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = SYSTEM_DIRS
+        .iter()
+        .map(PathBuf::from)
+        .filter(|p| p.is_dir() && !p.is_symlink())
+        .collect();
+    roots.extend(ETC_ENTRIES.iter().map(PathBuf::from).filter(|p| p.is_dir()));
+    roots
+}
+
+/// The bubblewrap arguments for `spec` (before `--` and the command).
+pub(crate) fn bwrap_args(spec: &Spec) -> Vec<OsString> {
+    let mut a: Vec<OsString> = Vec::new();
+    let mut push = |items: &[&dyn AsRef<std::ffi::OsStr>]| {
+        for i in items {
+            a.push(i.as_ref().to_os_string());
+        }
+    };
+    push(&[&"--unshare-all", &"--die-with-parent", &"--new-session", &"--hostname", &"polyeval"]);
+    for dir in SYSTEM_DIRS {
+        let p = Path::new(dir);
+        if let Ok(target) = std::fs::read_link(p) {
+            push(&[&"--symlink", &target, dir]);
+        } else if p.is_dir() {
+            push(&[&"--ro-bind", dir, dir]);
+        }
+    }
+    for entry in ETC_ENTRIES {
+        push(&[&"--ro-bind-try", entry, entry]);
+    }
+    push(&[&"--proc", &"/proc", &"--dev", &"/dev", &"--tmpfs", &"/tmp"]);
+    push(&[&"--bind", &spec.work, &WORK_DIR, &"--chdir", &WORK_DIR]);
+    for (host, inside) in &spec.rw_binds {
+        push(&[&"--bind", host, inside]);
+    }
+
+    // Read-only binds; a target under a read-only system dir that doesn't
+    // exist there can't be created (bwrap would mkdir in a read-only mount),
+    // so its nearest existing ancestor is replaced by a tmpfs re-populated
+    // with binds of the host entries, then the target is bound into it.
+    let roots = ro_roots();
+    let mut overlaid: BTreeSet<PathBuf> = BTreeSet::new();
+    let mut plan: Vec<(Option<PathBuf>, &PathBuf, &PathBuf)> = spec
+        .ro_binds
+        .iter()
+        .map(|(host, target)| {
+            let under_ro = roots.iter().any(|r| target.starts_with(r));
+            let anchor = if under_ro && target.symlink_metadata().is_err() {
+                target.ancestors().skip(1).find(|p| p.symlink_metadata().is_ok()).map(Path::to_path_buf)
+            } else {
+                None
+            };
+            (anchor, host, target)
+        })
+        .collect();
+    // Shallow overlays first so a deeper one isn't hidden by a later one.
+    plan.sort_by_key(|(anchor, _, _)| anchor.as_ref().map_or(0, |p| p.components().count()));
+    for (anchor, host, target) in plan {
+        if let Some(anchor) = anchor {
+            let already = overlaid.iter().any(|o| anchor.starts_with(o));
+            if !already {
+                push(&[&"--tmpfs", &anchor]);
+                if let Ok(entries) = std::fs::read_dir(&anchor) {
+                    for e in entries.flatten() {
+                        let p = e.path();
+                        if let Ok(link) = std::fs::read_link(&p) {
+                            push(&[&"--symlink", &link, &p]);
+                        } else {
+                            push(&[&"--ro-bind", &p, &p]);
+                        }
+                    }
+                }
+                overlaid.insert(anchor);
+            }
+        }
+        push(&[&"--ro-bind", host, target]);
+    }
+    for dir in &overlaid {
+        push(&[&"--remount-ro", dir]);
+    }
+    a
+}
+
+fn base_env() -> Vec<(String, String)> {
+    [
+        ("PATH", "/usr/bin:/bin"),
+        ("HOME", WORK_DIR),
+        ("LANG", "C.UTF-8"),
+        ("LC_ALL", "C.UTF-8"),
+        ("TMPDIR", "/tmp"),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect()
+}
+
+/// Run one command in the sandbox.
+pub(crate) fn run_sandboxed(bwrap: &Path, spec: &Spec) -> anyhow::Result<Captured> {
+    let mut cmd = Command::new(bwrap);
+    cmd.args(bwrap_args(spec)).arg("--").args(&spec.argv);
+    cmd.env_clear().envs(spec.env.iter().map(|(k, v)| (k, v)));
+    let nproc = match spec.uid {
+        Some(_) => spec.limits.max_processes,
+        // Same uid as us: the count includes our other processes.
+        None => processes_of(nix::unistd::geteuid().as_raw()) + spec.limits.max_processes,
+    };
+    let limits = ChildLimits {
+        cpu_secs: spec.limits.cpu_secs.max(1),
+        data_bytes: spec.limits.memory_mb.saturating_mul(1 << 20),
+        file_size_bytes: spec.limits.file_size_mb.saturating_mul(1 << 20),
+        nproc,
+        uid: spec.uid,
+        umask: spec.umask,
+    };
+    run_captured(cmd, limits, spec.limits.timeout, spec.limits.output_bytes)
+        .with_context(|| format!("starting {}", bwrap.display()))
+}
+
+fn validate_file_name(name: &str) -> anyhow::Result<()> {
+    if name.is_empty() || name.contains('/') || name == "." || name == ".." || name.contains('\0') {
+        anyhow::bail!("invalid source file name {name:?} (must be a plain file name)");
+    }
+    Ok(())
+}
+
+fn chown(path: &Path, uid: Option<u32>) -> anyhow::Result<()> {
+    if let Some(uid) = uid {
+        std::os::unix::fs::chown(path, Some(uid), Some(uid))
+            .with_context(|| format!("chown {} to {uid}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Compile (if needed) and run one job.
+pub(crate) fn execute(
+    paths: &SandboxPaths,
+    info: &ToolchainInfo,
+    job: &Job,
+    limits: &Limits,
+    marker: &str,
+    uid: Option<u32>,
+) -> anyhow::Result<Outcome> {
+    let tc = toolchain_for(job.language);
+    let file = job
+        .file_name
+        .clone()
+        .unwrap_or_else(|| tc.default_file_name(&job.source));
+    validate_file_name(&file)?;
+    let work = tempfile::Builder::new()
+        .prefix("polyeval-run-")
+        .tempdir_in(&paths.work_root)
+        .with_context(|| format!("creating a work dir in {}", paths.work_root.display()))?;
+    let src_path = work.path().join(&file);
+    std::fs::write(&src_path, &job.source).with_context(|| format!("writing {}", src_path.display()))?;
+    chown(work.path(), uid)?;
+    chown(&src_path, uid)?;
+    std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o700))?;
+
+    let mut env = base_env();
+    env.extend(tc.env(limits));
+    let mut outcome = Outcome::environment_error("");
+
+    if let Some(argv) = tc.compile_command(&file, &job.source, info, limits) {
+        let compile_limits = limits.for_compile();
+        let spec = Spec {
+            argv,
+            work: work.path(),
+            ro_binds: info.support_binds.clone(),
+            rw_binds: info.compile_rw_binds.clone(),
+            env: env.clone(),
+            limits: &compile_limits,
+            uid,
+            // Shared build caches must stay writable for other sandbox uids.
+            umask: if info.compile_rw_binds.is_empty() { 0o022 } else { 0 },
+        };
+        let cap = run_sandboxed(&paths.bwrap, &spec)?;
+        outcome.compile_ms = cap.elapsed.as_millis() as u64;
+        let mut text = String::from_utf8_lossy(&cap.stdout).into_owned();
+        text.push_str(&String::from_utf8_lossy(&cap.stderr));
+        if cap.timed_out {
+            text.push_str("\n[polyeval] the compiler exceeded its time limit\n");
+        }
+        outcome.compile_output = text;
+        if cap.timed_out || cap.output_exceeded || !cap.status.success() {
+            let (code, signal) = decode_status(&cap.status);
+            outcome.status = Status::CompileError;
+            outcome.exit_code = code;
+            outcome.signal = signal;
+            outcome.stderr = outcome.compile_output.clone();
+            return Ok(outcome);
+        }
+    }
+
+    let mut ro_binds = info.support_binds.clone();
+    ro_binds.extend(job.ro_binds.iter().cloned());
+    env.extend(job.env.iter().cloned());
+    let spec = Spec {
+        argv: tc.run_command(&file, &job.source, info, limits),
+        work: work.path(),
+        ro_binds,
+        rw_binds: Vec::new(),
+        env,
+        limits,
+        uid,
+        umask: 0o022,
+    };
+    let cap = run_sandboxed(&paths.bwrap, &spec)?;
+    let (code, signal) = decode_status(&cap.status);
+    outcome.run_ms = cap.elapsed.as_millis() as u64;
+    outcome.stdout = String::from_utf8_lossy(&cap.stdout).into_owned();
+    outcome.stderr = String::from_utf8_lossy(&cap.stderr).into_owned();
+    outcome.stdout_truncated = cap.stdout_truncated;
+    outcome.stderr_truncated = cap.stderr_truncated;
+    outcome.marker_seen = outcome.stdout.contains(marker);
+    outcome.exit_code = if cap.timed_out || cap.output_exceeded { None } else { code };
+    outcome.signal = if cap.timed_out || cap.output_exceeded { None } else { signal };
+    outcome.status = if cap.timed_out {
+        Status::Timeout
+    } else if cap.output_exceeded {
+        Status::OutputExceeded
+    } else if signal == Some(nix::libc::SIGXCPU) {
+        Status::Timeout
+    } else if signal == Some(nix::libc::SIGXFSZ) {
+        Status::OutputExceeded
+    } else if code == Some(0) {
+        if job.require_marker && !outcome.marker_seen {
+            Status::Failed
+        } else {
+            Status::Passed
+        }
+    } else {
+        classify_failure(tc, &outcome.stderr, signal)
+    };
+    Ok(outcome)
+}

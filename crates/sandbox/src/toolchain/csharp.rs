@@ -1,0 +1,113 @@
+//! C# on mono: `mcs -d:DEBUG -d:TRACE` so `Debug.Assert` is compiled in, run
+//! through a small launcher (built once per engine) that replaces the trace
+//! listeners with one that fails hard: mono's default listener only prints on
+//! a failed `Debug.Assert` and the program would go on and exit 0. The
+//! launcher also turns an uncaught exception into exit code 1 with mono's
+//! usual "Unhandled Exception:" report.
+
+use super::{build_asset_dir, host_command, s, short_hash, Toolchain, ToolchainInfo};
+use crate::{inside, Limits, SandboxPaths};
+use polyeval_core::Language;
+use std::path::PathBuf;
+
+pub struct CSharp;
+
+const MCS: &str = "/usr/bin/mcs";
+const MONO: &str = "/usr/bin/mono";
+const LAUNCHER_INSIDE: &str = "/polyeval/cs";
+
+const LAUNCHER_SRC: &str = r#"
+using System;
+using System.Diagnostics;
+using System.Reflection;
+
+class PolyevalFailListener : TraceListener {
+    public override void Write(string message) { }
+    public override void WriteLine(string message) { }
+    public override void Fail(string message) { Fail(message, null); }
+    public override void Fail(string message, string detail) {
+        try { Console.Out.Flush(); } catch { }
+        Console.Error.WriteLine("Debug.Assert failed: " + (message ?? "") + (detail != null ? " " + detail : ""));
+        Console.Error.WriteLine(new StackTrace(1, true).ToString());
+        Console.Error.Flush();
+        Environment.Exit(1);
+    }
+}
+
+static class PolyevalLauncher {
+    static int Main(string[] args) {
+        Trace.Listeners.Clear();
+        Trace.Listeners.Add(new PolyevalFailListener());
+        Assembly program = Assembly.LoadFrom(args[0]);
+        MethodInfo entry = program.EntryPoint;
+        if (entry == null) { Console.Error.WriteLine("error: the program has no Main method"); return 1; }
+        string[] rest = new string[args.Length - 1];
+        Array.Copy(args, 1, rest, 0, rest.Length);
+        object[] parameters = entry.GetParameters().Length == 0 ? null : new object[] { rest };
+        try {
+            object result = entry.Invoke(null, parameters);
+            Console.Out.Flush();
+            return result is int ? (int)result : 0;
+        } catch (TargetInvocationException e) {
+            try { Console.Out.Flush(); } catch { }
+            Console.Error.WriteLine("Unhandled Exception:");
+            Console.Error.WriteLine(e.InnerException != null ? e.InnerException.ToString() : e.ToString());
+            return 1;
+        }
+    }
+}
+"#;
+
+impl Toolchain for CSharp {
+    fn language(&self) -> Language {
+        Language::CSharp
+    }
+    fn binaries(&self) -> &'static [&'static str] {
+        &[MCS, MONO]
+    }
+    fn install_hint(&self) -> &'static str {
+        "apt-get install -y mono-mcs mono-runtime"
+    }
+    fn default_file_name(&self, _source: &str) -> String {
+        s("Program.cs")
+    }
+    fn version_command(&self) -> Vec<String> {
+        vec![s(MONO), s("--version")]
+    }
+    fn prepare(&self, paths: &SandboxPaths) -> anyhow::Result<ToolchainInfo> {
+        let mut info = ToolchainInfo::new(Language::CSharp, self.detect_version()?);
+        let dir: PathBuf = paths.cache_dir.join(format!("cs-launcher-{}", short_hash(&[&info.version, LAUNCHER_SRC])));
+        build_asset_dir(&dir, |tmp| {
+            std::fs::write(tmp.join("launcher.cs"), LAUNCHER_SRC)?;
+            host_command(&[MCS, "-out:launcher.exe", "launcher.cs"], tmp, &[])
+        })?;
+        info.support_binds.push((dir, PathBuf::from(LAUNCHER_INSIDE)));
+        info.features.push(s("assert-launcher"));
+        Ok(info)
+    }
+    fn compile_command(&self, file: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Option<Vec<String>> {
+        Some(vec![
+            s(MCS),
+            s("-d:DEBUG"),
+            s("-d:TRACE"),
+            s("-r:System.Numerics"),
+            format!("-out:{}", inside("prog.exe")),
+            inside(file),
+        ])
+    }
+    fn run_command(&self, _: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Vec<String> {
+        vec![s(MONO), format!("{LAUNCHER_INSIDE}/launcher.exe"), inside("prog.exe")]
+    }
+    fn env(&self, limits: &Limits) -> Vec<(String, String)> {
+        vec![(s("MONO_GC_PARAMS"), format!("max-heap-size={}m", (limits.memory_mb / 2).max(64)))]
+    }
+    fn is_assertion_failure(&self, stderr: &str) -> bool {
+        stderr.contains("Debug.Assert failed:")
+    }
+    fn is_runtime_error(&self, stderr: &str) -> bool {
+        stderr.contains("Unhandled Exception")
+    }
+    fn is_memory_exhaustion(&self, stderr: &str) -> bool {
+        stderr.contains("OutOfMemoryException") || stderr.contains("Out of memory")
+    }
+}

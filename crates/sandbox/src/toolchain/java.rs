@@ -1,0 +1,193 @@
+//! Java 17: javac then `java -ea` (assertions enabled). File naming: a
+//! top-level public class must live in `<Name>.java`, so the default file
+//! name is the public class name; the class run is the one declaring `main`.
+//! (Single-file source launch would save one JVM start but only runs the
+//! *first* class of the file, which in harness programs is rarely `main`'s.)
+
+use super::{s, Toolchain, ToolchainInfo};
+use crate::{inside, Limits};
+use polyeval_core::Language;
+
+pub struct Java;
+
+const JAVAC: &str = "/usr/lib/jvm/java-17-openjdk-amd64/bin/javac";
+const JAVA: &str = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java";
+/// Fast-start JVM flags: one GC thread family, C1 only, CDS archive, no perf file.
+const FAST_JVM: &[&str] = &["-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-XX:-UsePerfData"];
+
+/// Identifier following `keyword` at `pos` in `words`.
+fn declared_names(source: &str) -> Vec<(usize, bool, String)> {
+    // (byte offset, is public, name) of class/interface/enum/record declarations.
+    let code = strip_comments_and_strings(source);
+    let tokens: Vec<(usize, &str)> = tokenize(&code);
+    let mut out = Vec::new();
+    for (i, (off, tok)) in tokens.iter().enumerate() {
+        if matches!(*tok, "class" | "interface" | "enum" | "record") {
+            if let Some((_, name)) = tokens.get(i + 1) {
+                if name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') {
+                    // public among the modifiers just before the keyword?
+                    let public = tokens[i.saturating_sub(4)..i].iter().any(|(_, t)| *t == "public");
+                    out.push((*off, public, name.to_string()));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn tokenize(code: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in code.char_indices() {
+        let word = c.is_alphanumeric() || c == '_' || c == '$';
+        match (word, start) {
+            (true, None) => start = Some(i),
+            (false, Some(st)) => {
+                out.push((st, &code[st..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(st) = start {
+        out.push((st, &code[st..]));
+    }
+    out
+}
+
+/// Replace comments and string/char literals with spaces (offsets kept).
+fn strip_comments_and_strings(src: &str) -> String {
+    let b = src.as_bytes();
+    let mut out = b.to_vec();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                out[i] = b' ';
+                i += 1;
+            }
+        } else if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+            while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
+                out[i] = b' ';
+                i += 1;
+            }
+            for _ in 0..2 {
+                if i < b.len() {
+                    out[i] = b' ';
+                    i += 1;
+                }
+            }
+        } else if b[i] == b'"' || b[i] == b'\'' {
+            let q = b[i];
+            i += 1;
+            while i < b.len() && b[i] != q {
+                if b[i] == b'\\' {
+                    out[i] = b' ';
+                    i += 1;
+                }
+                if i < b.len() {
+                    out[i] = b' ';
+                    i += 1;
+                }
+            }
+            i += 1;
+        } else {
+            i += 1;
+        }
+    }
+    // Only ASCII bytes were replaced by spaces inside literals/comments; keep
+    // the result valid UTF-8 by replacing non-ASCII bytes there too.
+    String::from_utf8(out).unwrap_or_else(|e| {
+        e.into_bytes().into_iter().map(|c| if c.is_ascii() { c as char } else { ' ' }).collect()
+    })
+}
+
+/// The public top-level class name (file name must match it).
+pub fn public_class(source: &str) -> Option<String> {
+    declared_names(source).into_iter().find(|(_, public, _)| *public).map(|(_, _, n)| n)
+}
+
+/// The class declaring `static void main(`: the last declaration before it.
+pub fn main_class(source: &str) -> Option<String> {
+    let code = strip_comments_and_strings(source);
+    let re_pos = find_main(&code)?;
+    declared_names(source)
+        .into_iter()
+        .filter(|(off, _, _)| *off < re_pos)
+        .last()
+        .map(|(_, _, n)| n)
+}
+
+fn find_main(code: &str) -> Option<usize> {
+    let tokens = tokenize(code);
+    tokens.windows(3).find_map(|w| {
+        let after = &code[w[2].0 + w[2].1.len()..];
+        (w[0].1 == "static" && w[1].1 == "void" && w[2].1 == "main" && after.trim_start().starts_with('('))
+            .then_some(w[0].0)
+    })
+}
+
+impl Toolchain for Java {
+    fn language(&self) -> Language {
+        Language::Java
+    }
+    fn binaries(&self) -> &'static [&'static str] {
+        &[JAVAC, JAVA]
+    }
+    fn install_hint(&self) -> &'static str {
+        "apt-get install -y openjdk-17-jdk-headless"
+    }
+    fn default_file_name(&self, source: &str) -> String {
+        format!("{}.java", public_class(source).unwrap_or_else(|| s("Main")))
+    }
+    fn version_command(&self) -> Vec<String> {
+        vec![s(JAVAC), s("-version")]
+    }
+    fn compile_command(&self, file: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Option<Vec<String>> {
+        let mut argv = vec![s(JAVAC)];
+        argv.extend(FAST_JVM.iter().map(|f| format!("-J{f}")));
+        argv.extend([s("-J-Xmx1g"), s("-encoding"), s("UTF-8"), s("-nowarn"), s("-d"), inside("classes"), inside(file)]);
+        Some(argv)
+    }
+    fn run_command(&self, file: &str, source: &str, _: &ToolchainInfo, limits: &Limits) -> Vec<String> {
+        let main = main_class(source).unwrap_or_else(|| file.trim_end_matches(".java").to_string());
+        let mut argv = vec![s(JAVA), s("-ea")];
+        argv.extend(FAST_JVM.iter().map(|f| s(f)));
+        argv.extend([
+            format!("-Xmx{}m", (limits.memory_mb / 2).max(64)),
+            s("-XX:MaxMetaspaceSize=128m"),
+            s("-XX:ReservedCodeCacheSize=64m"),
+            s("-cp"),
+            inside("classes"),
+            main,
+        ]);
+        argv
+    }
+    fn is_assertion_failure(&self, stderr: &str) -> bool {
+        stderr.contains("java.lang.AssertionError")
+    }
+    fn is_runtime_error(&self, stderr: &str) -> bool {
+        stderr.contains("Exception in thread") || stderr.contains("Error: ")
+    }
+    fn is_memory_exhaustion(&self, stderr: &str) -> bool {
+        stderr.contains("java.lang.OutOfMemoryError")
+            || stderr.contains("Could not reserve enough space")
+            || stderr.contains("Native memory allocation")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_public_and_main_classes() {
+        let src = "import java.util.*;\n// public class Fake {}\nclass Helper { String s = \"class Nope\"; }\npublic class Problem {\n  public static void main(String[] a) {}\n}\n";
+        assert_eq!(public_class(src).as_deref(), Some("Problem"));
+        assert_eq!(main_class(src).as_deref(), Some("Problem"));
+        let src2 = "class A {}\nclass Main { public static void main(String[] args) { } }\nclass B {}";
+        assert_eq!(public_class(src2), None);
+        assert_eq!(main_class(src2).as_deref(), Some("Main"));
+        assert_eq!(Java.default_file_name(src2), "Main.java");
+    }
+}

@@ -1,0 +1,67 @@
+//! JavaScript on node. Assertion semantics: the `assert` module throws
+//! AssertionError, which is uncaught and exits 1 (Failed); `console.assert`
+//! only prints "Assertion failed" to stderr and does NOT fail the run — that is
+//! node's documented behaviour and we keep it (benchmarks that want it fatal
+//! must say so in their harness).
+
+use super::{s, Toolchain, ToolchainInfo};
+use crate::{inside, Limits};
+use polyeval_core::Language;
+
+pub struct JavaScript;
+
+const NODE: &str = "/usr/bin/node";
+
+/// The error line of node's uncaught-exception report (`Name: message`).
+fn error_line(stderr: &str) -> Option<&str> {
+    stderr.lines().find(|l| {
+        let head = l.split(':').next().unwrap_or("");
+        !head.is_empty()
+            && !head.starts_with(' ')
+            && (head.ends_with("Error") || head.ends_with("Exception"))
+            && head.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '[' || c == ']' || c == ' ')
+    })
+}
+
+impl Toolchain for JavaScript {
+    fn language(&self) -> Language {
+        Language::JavaScript
+    }
+    fn binaries(&self) -> &'static [&'static str] {
+        &[NODE]
+    }
+    fn install_hint(&self) -> &'static str {
+        "apt-get install -y nodejs"
+    }
+    fn default_file_name(&self, _source: &str) -> String {
+        s("main.js")
+    }
+    fn version_command(&self) -> Vec<String> {
+        vec![s(NODE), s("--version")]
+    }
+    fn compile_command(&self, _: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Option<Vec<String>> {
+        None
+    }
+    fn run_command(&self, file: &str, _: &str, _: &ToolchainInfo, limits: &Limits) -> Vec<String> {
+        vec![
+            s(NODE),
+            format!("--max-old-space-size={}", (limits.memory_mb / 2).max(64)),
+            inside(file),
+        ]
+    }
+    /// A SyntaxError whose stack has no frame in the program itself was raised
+    /// while compiling the file (a runtime `JSON.parse` SyntaxError has one).
+    fn is_compile_error(&self, stderr: &str) -> bool {
+        error_line(stderr).is_some_and(|l| l.starts_with("SyntaxError"))
+            && !stderr.lines().any(|l| l.trim_start().starts_with("at ") && l.contains("/sandbox/"))
+    }
+    fn is_assertion_failure(&self, stderr: &str) -> bool {
+        error_line(stderr).is_some_and(|l| l.starts_with("AssertionError"))
+    }
+    fn is_runtime_error(&self, stderr: &str) -> bool {
+        error_line(stderr).is_some() || stderr.contains("Uncaught")
+    }
+    fn is_memory_exhaustion(&self, stderr: &str) -> bool {
+        stderr.contains("heap out of memory") || stderr.contains("Allocation failed")
+    }
+}

@@ -1,0 +1,59 @@
+//! Python 3: the system interpreter (/usr/bin/python3, has numpy).
+
+use super::{s, Toolchain, ToolchainInfo};
+use crate::{inside, Limits};
+use polyeval_core::Language;
+
+pub struct Python;
+
+const PYTHON: &str = "/usr/bin/python3";
+
+/// The last non-empty stderr line (Python prints the exception there).
+fn last_line(stderr: &str) -> &str {
+    stderr.lines().rev().map(str::trim).find(|l| !l.is_empty()).unwrap_or("")
+}
+
+impl Toolchain for Python {
+    fn language(&self) -> Language {
+        Language::Python
+    }
+    fn binaries(&self) -> &'static [&'static str] {
+        &[PYTHON]
+    }
+    fn install_hint(&self) -> &'static str {
+        "apt-get install -y python3 python3-numpy"
+    }
+    fn default_file_name(&self, _source: &str) -> String {
+        s("main.py")
+    }
+    fn version_command(&self) -> Vec<String> {
+        vec![s(PYTHON), s("--version")]
+    }
+    fn compile_command(&self, _: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Option<Vec<String>> {
+        None
+    }
+    fn run_command(&self, file: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Vec<String> {
+        vec![s(PYTHON), s("-B"), inside(file)]
+    }
+    fn env(&self, _: &Limits) -> Vec<(String, String)> {
+        vec![
+            (s("PYTHONDONTWRITEBYTECODE"), s("1")),
+            (s("PYTHONIOENCODING"), s("utf-8")),
+        ]
+    }
+    /// A syntax error in the main file is reported without a traceback.
+    fn is_compile_error(&self, stderr: &str) -> bool {
+        let last = last_line(stderr);
+        !stderr.contains("Traceback (most recent call last)")
+            && (last.starts_with("SyntaxError") || last.starts_with("IndentationError") || last.starts_with("TabError"))
+    }
+    fn is_assertion_failure(&self, stderr: &str) -> bool {
+        last_line(stderr).starts_with("AssertionError")
+    }
+    fn is_runtime_error(&self, stderr: &str) -> bool {
+        stderr.contains("Traceback (most recent call last)")
+    }
+    fn is_memory_exhaustion(&self, stderr: &str) -> bool {
+        last_line(stderr).starts_with("MemoryError")
+    }
+}
