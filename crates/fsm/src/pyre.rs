@@ -19,8 +19,13 @@ use std::fmt;
 /// A compiled pattern with Python `re.search` semantics on one line.
 #[derive(Debug, Clone)]
 pub enum LineMatcher {
-    /// Empty pattern: matches anything.
+    /// Empty pattern (or one with an empty alternative): matches anything.
     Always,
+    /// A plain literal (most catalog patterns, e.g. `close()` = `close` plus an
+    /// empty group): a SIMD substring search without regex-engine overhead.
+    Literal(memchr::memmem::Finder<'static>),
+    /// An alternation of plain literals (`a|b|c`).
+    Literals(Box<aho_corasick::AhoCorasick>),
     /// Linear-time engine (the common case).
     Std(regex::Regex),
     /// Backtracking engine, for look-around / back-references only.
@@ -33,6 +38,8 @@ impl LineMatcher {
     pub fn is_match(&self, line: &str) -> bool {
         match self {
             LineMatcher::Always => true,
+            LineMatcher::Literal(f) => f.find(line.as_bytes()).is_some(),
+            LineMatcher::Literals(ac) => ac.is_match(line),
             LineMatcher::Std(re) => re.is_match(line),
             // A backtracking-limit error is treated as "not found" (Python would
             // eventually answer; such patterns do not occur in the catalog).
@@ -44,6 +51,8 @@ impl LineMatcher {
     pub fn engine_name(&self) -> &'static str {
         match self {
             LineMatcher::Always => "always",
+            LineMatcher::Literal(_) => "literal",
+            LineMatcher::Literals(_) => "aho-corasick",
             LineMatcher::Std(_) => "regex",
             LineMatcher::Fancy(_) => "fancy-regex",
         }
@@ -84,7 +93,7 @@ pub fn compile(pattern: Option<&str>) -> Result<LineMatcher, PatternError> {
     let t = translate(pattern).map_err(err)?;
     if !t.needs_backtracking {
         match regex::Regex::new(&t.pattern) {
-            Ok(re) => return Ok(LineMatcher::Std(re)),
+            Ok(re) => return Ok(literal_matcher(&t.pattern).unwrap_or(LineMatcher::Std(re))),
             Err(std_err) => {
                 // Fall through to the backtracking engine, keeping the first error for the report.
                 return fancy_regex::Regex::new(&t.pattern)
@@ -101,6 +110,62 @@ pub fn compile(pattern: Option<&str>) -> Result<LineMatcher, PatternError> {
     fancy_regex::Regex::new(&t.pattern)
         .map(|re| LineMatcher::Fancy(Box::new(re)))
         .map_err(|e| err(format!("translated to {:?}; fancy-regex: {e}", t.pattern)))
+}
+
+/// A faster equivalent for patterns that are only literals, alternations and
+/// groups (found = one of the literals occurs), if the pattern is one.
+fn literal_matcher(pattern: &str) -> Option<LineMatcher> {
+    let hir = regex_syntax::parse(pattern).ok()?;
+    let alternatives = literal_alternatives(&hir)?;
+    if alternatives.iter().any(|a| a.is_empty()) {
+        return Some(LineMatcher::Always);
+    }
+    if alternatives.len() == 1 {
+        return Some(LineMatcher::Literal(memchr::memmem::Finder::new(&alternatives[0]).into_owned()));
+    }
+    aho_corasick::AhoCorasick::new(&alternatives).ok().map(|ac| LineMatcher::Literals(Box::new(ac)))
+}
+
+/// The set of strings a literal-only pattern matches (bounded in size).
+fn literal_alternatives(hir: &regex_syntax::hir::Hir) -> Option<Vec<Vec<u8>>> {
+    use regex_syntax::hir::HirKind;
+    const MAX: usize = 64;
+    match hir.kind() {
+        HirKind::Empty => Some(vec![Vec::new()]),
+        HirKind::Literal(lit) => Some(vec![lit.0.to_vec()]),
+        HirKind::Capture(c) => literal_alternatives(&c.sub),
+        HirKind::Concat(parts) => {
+            let mut acc: Vec<Vec<u8>> = vec![Vec::new()];
+            for part in parts {
+                let alts = literal_alternatives(part)?;
+                if acc.len() * alts.len() > MAX {
+                    return None;
+                }
+                acc = acc
+                    .iter()
+                    .flat_map(|prefix| {
+                        alts.iter().map(move |a| {
+                            let mut v = prefix.clone();
+                            v.extend_from_slice(a);
+                            v
+                        })
+                    })
+                    .collect();
+            }
+            Some(acc)
+        }
+        HirKind::Alternation(branches) => {
+            let mut all = Vec::new();
+            for b in branches {
+                all.extend(literal_alternatives(b)?);
+                if all.len() > MAX {
+                    return None;
+                }
+            }
+            Some(all)
+        }
+        _ => None,
+    }
 }
 
 /// Characters that must stay escaped in `regex` syntax (outside a class).
@@ -339,9 +404,25 @@ mod tests {
     }
 
     #[test]
+    fn literal_patterns_take_the_fast_path_with_the_same_answers() {
+        let m = compile(Some("clear()|flip()|put()")).unwrap();
+        assert_eq!(m.engine_name(), "aho-corasick");
+        assert!(m.is_match("buf.flip();"));
+        assert!(!m.is_match("buf.fl ip();"));
+        assert_eq!(compile(Some("a|")).unwrap().engine_name(), "always");
+        let m = compile(Some("defer .*Close()")).unwrap();
+        assert_eq!(m.engine_name(), "regex");
+        assert!(m.is_match("defer resp.Body.Close()"));
+        // Case-insensitive or class patterns stay on the regex engine.
+        assert_eq!(compile(Some("(?i)close")).unwrap().engine_name(), "regex");
+        let m = compile(Some("use Guzzle\\\\Client")).unwrap();
+        assert!(m.is_match("use Guzzle\\Client;"));
+    }
+
+    #[test]
     fn search_semantics_match_python() {
         let m = compile(Some("close()")).unwrap();
-        assert_eq!(m.engine_name(), "regex");
+        assert_eq!(m.engine_name(), "literal");
         assert!(m.is_match("    socket.close();"));
         assert!(!m.is_match("clos e"));
         let m = compile(Some(r#"require\(['\"](ws)['\"]\)"#)).unwrap();

@@ -25,9 +25,9 @@ use polyeval_core::{Language, Status};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub use sandbox::SandboxPaths;
 pub use toolchain::{toolchain_for, Toolchain, ToolchainInfo};
@@ -95,7 +95,7 @@ pub struct EngineConfig {
 }
 
 /// One program to run.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Job {
     pub language: Language,
     /// The whole program text.
@@ -114,9 +114,19 @@ pub struct Job {
     pub limits: Option<Limits>,
 }
 
-impl Default for Language {
-    fn default() -> Self {
-        Language::Python
+impl Job {
+    /// A job with the engine's defaults: default file name, no marker
+    /// requirement, no extra binds or env, engine limits.
+    pub fn new(language: Language, source: impl Into<String>) -> Job {
+        Job {
+            language,
+            source: source.into(),
+            file_name: None,
+            require_marker: false,
+            ro_binds: Vec::new(),
+            env: Vec::new(),
+            limits: None,
+        }
     }
 }
 
@@ -413,19 +423,7 @@ fn cache_key(job: &Job, info: &ToolchainInfo, limits: &Limits) -> CacheKey {
     h.finalize().into()
 }
 
-/// Time a closure in whole milliseconds.
-pub(crate) fn timed<T>(f: impl FnOnce() -> T) -> (T, u64) {
-    let start = Instant::now();
-    let v = f();
-    (v, start.elapsed().as_millis() as u64)
-}
-
-/// `path` relative to the sandbox work dir as seen inside.
+/// `name` in the sandbox work dir as seen inside.
 pub(crate) fn inside(name: &str) -> String {
     format!("{}/{}", sandbox::WORK_DIR, name)
-}
-
-#[allow(dead_code)]
-pub(crate) fn exists(p: &Path) -> bool {
-    p.symlink_metadata().is_ok()
 }

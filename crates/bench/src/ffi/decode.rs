@@ -115,7 +115,7 @@ fn fenced_blocks(text: &str) -> Vec<(String, String)> {
     while let Some(line) = lines.next() {
         let t = line.trim_start();
         let Some(rest) = t.strip_prefix("```") else { continue };
-        let tag = rest.trim_start_matches('`').trim().split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+        let tag = rest.trim_start_matches('`').split_whitespace().next().unwrap_or("").to_ascii_lowercase();
         let mut body = Vec::new();
         for inner in lines.by_ref() {
             if inner.trim() == "```" || inner.trim().starts_with("```") && inner.trim().trim_start_matches('`').is_empty() {

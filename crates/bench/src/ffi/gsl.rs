@@ -273,11 +273,11 @@ fn sections(elf: &[u8]) -> anyhow::Result<Vec<Section>> {
     for k in 0..shnum {
         let base = shoff.checked_add(k.checked_mul(shentsize).ok_or_else(bad)?).ok_or_else(bad)?;
         out.push(Section {
-            kind: u32_at(elf, base + 4).ok_or_else(bad)?,
-            offset: usize_at(elf, base + 24).ok_or_else(bad)?,
-            size: usize_at(elf, base + 32).ok_or_else(bad)?,
-            link: u32_at(elf, base + 40).ok_or_else(bad)? as usize,
-            entsize: usize_at(elf, base + 56).ok_or_else(bad)?,
+            kind: u32_at(elf, base.saturating_add(4)).ok_or_else(bad)?,
+            offset: usize_at(elf, base.saturating_add(24)).ok_or_else(bad)?,
+            size: usize_at(elf, base.saturating_add(32)).ok_or_else(bad)?,
+            link: u32_at(elf, base.saturating_add(40)).ok_or_else(bad)? as usize,
+            entsize: usize_at(elf, base.saturating_add(56)).ok_or_else(bad)?,
         });
     }
     Ok(out)
@@ -299,11 +299,14 @@ pub fn dynamic_symbols(elf: &[u8]) -> anyhow::Result<Vec<DynSymbol>> {
         .get(strtab.offset..strtab.offset.saturating_add(strtab.size))
         .context("string table lies outside the file")?;
     let entsize = if dynsym.entsize == 0 { 24 } else { dynsym.entsize };
+    if !matches!(dynsym.offset.checked_add(dynsym.size), Some(end) if end <= elf.len()) {
+        bail!("symbol table lies outside the file");
+    }
     let mut out = Vec::new();
     for k in 0..dynsym.size / entsize {
-        let base = dynsym.offset + k * entsize;
+        let base = dynsym.offset.saturating_add(k.saturating_mul(entsize));
         let (Some(name_off), Some(info), Some(shndx), Some(value)) =
-            (u32_at(elf, base), elf.get(base + 4), u16_at(elf, base + 6), u64_at(elf, base + 8))
+            (u32_at(elf, base), elf.get(base.saturating_add(4)), u16_at(elf, base.saturating_add(6)), u64_at(elf, base.saturating_add(8)))
         else {
             bail!("symbol table lies outside the file");
         };
@@ -327,9 +330,9 @@ fn file_offset(elf: &[u8], vaddr: u64) -> Option<usize> {
         if u32_at(elf, base)? != 1 {
             continue; // not PT_LOAD
         }
-        let (offset, start, filesz) = (u64_at(elf, base + 8)?, u64_at(elf, base + 16)?, u64_at(elf, base + 32)?);
+        let (offset, start, filesz) = (u64_at(elf, base.saturating_add(8))?, u64_at(elf, base.saturating_add(16))?, u64_at(elf, base.saturating_add(32))?);
         if vaddr >= start && vaddr < start.checked_add(filesz)? {
-            return usize::try_from(offset + (vaddr - start)).ok();
+            return usize::try_from(offset.checked_add(vaddr - start)?).ok();
         }
     }
     None
@@ -343,11 +346,12 @@ pub fn version_from_elf(elf: &[u8]) -> Option<String> {
     const R_X86_64_RELATIVE: u64 = 8;
     let symbol = dynamic_symbols(elf).ok()?.into_iter().find(|s| s.name == "gsl_version" && s.defined)?;
     let mut target = None;
-    for rela in sections(elf).ok()?.iter().filter(|s| s.kind == SHT_RELA) {
+    let in_file = |s: &&Section| s.offset.checked_add(s.size).is_some_and(|end| end <= elf.len());
+    for rela in sections(elf).ok()?.iter().filter(|s| s.kind == SHT_RELA).filter(in_file) {
         for k in 0..rela.size / 24 {
-            let base = rela.offset + k * 24;
-            if u64_at(elf, base)? == symbol.value && u64_at(elf, base + 8)? & 0xffff_ffff == R_X86_64_RELATIVE {
-                target = Some(u64_at(elf, base + 16)?);
+            let base = rela.offset.saturating_add(k.saturating_mul(24));
+            if u64_at(elf, base)? == symbol.value && u64_at(elf, base.saturating_add(8))? & 0xffff_ffff == R_X86_64_RELATIVE {
+                target = Some(u64_at(elf, base.saturating_add(16))?);
             }
         }
     }

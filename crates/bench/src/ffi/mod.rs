@@ -26,6 +26,11 @@ use std::time::Duration;
 
 /// Upstream's limit for one program.
 pub const DEFAULT_TIMEOUT_SECS: f64 = 60.0;
+/// Default data-segment limit (RLIMIT_DATA) of an FFI program, MiB. Large
+/// because CrossPL tasks *reserve* huge arrays without touching them (task 38
+/// asks GSL for a 10^9-point spline, 16 GB, and accepts success); RLIMIT_DATA
+/// counts reservations, so a smaller limit makes such references abort in GSL.
+pub const DEFAULT_MEMORY_MB: u64 = 20 * 1024;
 /// Characters of stdout/stderr kept in `Verdict::data`.
 const TAIL_CHARS: usize = 2000;
 
@@ -46,14 +51,15 @@ pub fn assert_test_of(task: &Task) -> anyhow::Result<&str> {
     }
 }
 
-/// Engine limits for FFI programs: `timeout_secs` of wall clock and as many CPU seconds.
+/// Engine limits for FFI programs: `timeout_secs` of wall clock, as many CPU
+/// seconds, and [`DEFAULT_MEMORY_MB`] unless `memory_mb` is given.
 pub fn limits(timeout_secs: f64, memory_mb: Option<u64>) -> Limits {
     let defaults = Limits::default();
     let timeout = Duration::from_secs_f64(timeout_secs.max(0.05));
     Limits {
         timeout,
         cpu_secs: timeout.as_secs_f64().ceil().max(1.0) as u64,
-        memory_mb: memory_mb.unwrap_or(defaults.memory_mb),
+        memory_mb: memory_mb.unwrap_or(DEFAULT_MEMORY_MB),
         ..defaults
     }
 }

@@ -107,7 +107,9 @@ fn job_for(program: &Program) -> Job {
         source: program.source.clone(),
         file_name: Some(program.file_name.clone()),
         require_marker: true,
-        ..Job::default()
+        ro_binds: Vec::new(),
+        env: Vec::new(),
+        limits: None,
     }
 }
 

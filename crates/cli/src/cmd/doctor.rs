@@ -26,6 +26,13 @@ pub struct Args {
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
+    /// multioop/oop: also save the defective-task list (JSON, read by `report --sound-only`) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// multioop/oop: directory of the Python reference solutions `OOP_<n>_cleaned.py`
+    /// (default: `<data>/python_reference` when it exists).
+    #[arg(long, value_name = "DIR")]
+    pub reference: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {

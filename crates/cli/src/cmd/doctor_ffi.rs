@@ -1,5 +1,64 @@
-//! `polyeval doctor` (ffi part, in progress).
+//! `polyeval doctor --bench crosspl-ffi`: report the GSL used, run every
+//! canonical solution as a candidate, and list the tasks that cannot score
+//! answers (reference fails, passes only by luck of heap addresses, vacuous
+//! `assert_test`). The checks live in `polyeval_bench::ffi::doctor`.
 
-pub fn run(_args: &super::doctor::Args) -> anyhow::Result<()> {
-    anyhow::bail!("`polyeval doctor` (ffi) is not implemented yet")
+use polyeval_bench::ffi::doctor::{self, DoctorOptions, DoctorReport};
+use polyeval_core::Bench;
+
+pub fn run(args: &super::doctor::Args) -> anyhow::Result<()> {
+    let data = polyeval_core::data::resolve(args.data.as_deref())?;
+    let taskset = polyeval_core::loaders::load(Bench::CrossplFfi, &data)?;
+    let options = DoctorOptions {
+        gsl_dir: args.gsl_dir.clone(),
+        jobs: args.jobs,
+        timeout_secs: None,
+        progress: !args.json,
+    };
+    if !args.json {
+        eprintln!("Checking {} CrossPL-FFI tasks from {} …", taskset.tasks.len(), taskset.data_dir);
+    }
+    let report = doctor::check(&taskset.tasks, &options)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", render(&report, &taskset.data_dir));
+    }
+    Ok(())
+}
+
+/// The human-readable report.
+pub fn render(report: &DoctorReport, data_dir: &str) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let g = &report.gsl;
+    let _ = writeln!(
+        out,
+        "GSL {} (version from {}; {} exported symbols)\n  libgsl:      {}\n  libgslcblas: {}",
+        g.version.as_deref().unwrap_or("of unknown version"),
+        g.version_source,
+        g.exported_symbols,
+        g.libgsl,
+        g.libgslcblas
+    );
+    let defective: Vec<_> = report.defective().collect();
+    let _ = writeln!(
+        out,
+        "\n{} tasks checked in {data_dir}: {} usable, {} defective.",
+        report.tasks.len(),
+        report.tasks.len() - defective.len(),
+        defective.len()
+    );
+    if defective.is_empty() {
+        return out;
+    }
+    let _ = writeln!(out, "\nDefective tasks:");
+    let width = defective.iter().map(|t| t.key.len()).max().unwrap_or(0);
+    for task in &defective {
+        for (k, defect) in task.defects.iter().enumerate() {
+            let key = if k == 0 { task.key.as_str() } else { "" };
+            let _ = writeln!(out, "  {key:<width$}  {}", defect.describe());
+        }
+    }
+    out
 }

@@ -1,8 +1,207 @@
-//! `polyeval evaluate` (in progress).
+//! `polyeval evaluate RUN`: score every pending sample of a run.
+//!
+//! The loop ([`evaluate_pending`]) is generic over benchmarks: it asks the
+//! registry for the benchmark's evaluator, feeds it the samples that have no
+//! verdict for the evaluator's mode in chunks, and stores each chunk's
+//! verdicts in one transaction. Killing the process loses at most the chunk
+//! in flight; running it again picks up where it stopped.
+
+use anyhow::{bail, Context};
+use indicatif::{ProgressBar, ProgressStyle};
+use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_core::{Task, TaskSet};
+use polyeval_store::{check_fingerprint, RunStore, RECORDED_MODE};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+/// Default number of samples scored and committed together.
+pub const DEFAULT_CHUNK: usize = 200;
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Run directory (created by `import`, `generate` or `run`).
+    pub run: PathBuf,
+    /// Benchmark data directory (default: the directory the run was made from).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Evaluation mode: `compat` (default) or `strict` for crosspl-ipc; `sound` for executed benchmarks.
+    #[arg(long)]
+    pub mode: Option<String>,
+    /// Parallel workers / sandbox processes (default: number of cores).
+    #[arg(short = 'j', long)]
+    pub jobs: Option<usize>,
+    /// Per-program wall-clock timeout in seconds (default: the benchmark's).
+    #[arg(long)]
+    pub timeout: Option<f64>,
+    /// Per-program memory limit in MiB (default: the sandbox's).
+    #[arg(long)]
+    pub memory_mb: Option<u64>,
+    /// Directory holding libgsl.so and libgslcblas.so for crosspl-ffi (default: auto-detected).
+    #[arg(long)]
+    pub gsl_dir: Option<String>,
+    /// MultiOOP JavaScript: compare with strict deep equality instead of upstream's loose `assert.deepEqual`.
+    #[arg(long)]
+    pub js_strict: bool,
+    /// Samples scored and committed per transaction.
+    #[arg(long, default_value_t = DEFAULT_CHUNK)]
+    pub chunk: usize,
+    /// Drop this mode's existing verdicts first and score every sample again.
+    #[arg(long)]
+    pub redo: bool,
+    /// Do not show a progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("`polyeval evaluate` is not implemented yet")
+/// What an evaluation pass did.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct EvalSummary {
+    pub mode: String,
+    /// Samples scored in this pass.
+    pub evaluated: usize,
+    /// Of those, how many passed.
+    pub passed: usize,
+    /// Scored in this pass, by status.
+    pub by_status: BTreeMap<String, usize>,
+    /// Samples of the run with a verdict for `mode` after this pass.
+    pub total_with_verdict: usize,
+    pub total_samples: usize,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let store = RunStore::open(&args.run)?;
+    let tasks = load_run_tasks(&store, args.data.as_deref())?;
+    let opts = EvalOptions {
+        mode: args.mode.clone(),
+        jobs: args.jobs,
+        timeout_secs: args.timeout,
+        memory_mb: args.memory_mb,
+        gsl_dir: args.gsl_dir.clone(),
+        js_strict_equality: args.js_strict,
+        progress: !args.no_progress,
+    };
+    if args.redo {
+        let evaluator = polyeval_bench::evaluator_for(tasks.bench, &opts)?;
+        let removed = store.clear_verdicts(evaluator.mode())?;
+        eprintln!("dropped {removed} existing `{}` verdicts", evaluator.mode());
+    }
+    let summary = evaluate_pending_chunked(&store, &tasks, &opts, args.chunk)?;
+    print_summary(&summary);
+    Ok(())
+}
+
+/// The tasks a run was made from: from `data` when given, else from the
+/// run's remembered data directory; refused when the fingerprint differs.
+pub fn load_run_tasks(store: &RunStore, data: Option<&Path>) -> anyhow::Result<TaskSet> {
+    let config = store.config();
+    let dir = match data {
+        Some(d) => polyeval_core::data::resolve(Some(d))?,
+        None => {
+            let remembered = PathBuf::from(&config.data_dir);
+            if !remembered.is_dir() {
+                bail!(
+                    "the run's data directory {} no longer exists; pass --data DIR pointing at the same {} data",
+                    remembered.display(),
+                    config.bench
+                );
+            }
+            remembered
+        }
+    };
+    let tasks = polyeval_core::loaders::load(config.bench, &dir)?;
+    check_fingerprint(config, &tasks).with_context(|| format!("cannot evaluate run {}", store.dir().display()))?;
+    Ok(tasks)
+}
+
+/// Score every sample of `store` that has no verdict for the evaluator's mode,
+/// committing every [`DEFAULT_CHUNK`] verdicts. Callable from `run`/`demo`.
+pub fn evaluate_pending(store: &RunStore, tasks: &TaskSet, opts: &EvalOptions) -> anyhow::Result<EvalSummary> {
+    evaluate_pending_chunked(store, tasks, opts, DEFAULT_CHUNK)
+}
+
+/// [`evaluate_pending`] with an explicit chunk size.
+pub fn evaluate_pending_chunked(
+    store: &RunStore,
+    tasks: &TaskSet,
+    opts: &EvalOptions,
+    chunk: usize,
+) -> anyhow::Result<EvalSummary> {
+    check_fingerprint(store.config(), tasks)?;
+    let evaluator = polyeval_bench::evaluator_for(tasks.bench, opts)?;
+    let mode = evaluator.mode().to_string();
+    if mode == RECORDED_MODE {
+        bail!("evaluator mode `{RECORDED_MODE}` is reserved for upstream-recorded verdicts");
+    }
+    let by_key: HashMap<&str, &Task> = tasks.tasks.iter().map(|t| (t.key.as_str(), t)).collect();
+    let pending = store.pending(&mode)?;
+    // Resolve every task first so a bad sample fails before any work is done.
+    let items: Vec<(String, EvalItem<'_>)> = pending
+        .iter()
+        .map(|s| {
+            let task = by_key
+                .get(s.task_key.as_str())
+                .with_context(|| format!("sample {}: task `{}` is not in the {} data", s.id, s.task_key, tasks.bench))?;
+            Ok((s.id.clone(), EvalItem { task, code: &s.completion }))
+        })
+        .collect::<anyhow::Result<_>>()?;
+
+    let bar = if opts.progress && !items.is_empty() {
+        let bar = ProgressBar::new(items.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} ({per_sec}, eta {eta})")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_prefix(format!("evaluate {} ({mode})", tasks.bench));
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut summary = EvalSummary { mode: mode.clone(), ..Default::default() };
+    for batch in items.chunks(chunk.max(1)) {
+        let eval_items: Vec<EvalItem<'_>> = batch.iter().map(|(_, item)| item.clone()).collect();
+        let inc = || bar.inc(1);
+        let verdicts = evaluator.evaluate_batch(&eval_items, &inc);
+        if verdicts.len() != batch.len() {
+            bail!(
+                "the {} evaluator returned {} verdicts for {} samples (evaluator bug)",
+                tasks.bench,
+                verdicts.len(),
+                batch.len()
+            );
+        }
+        let rows: Vec<(String, polyeval_core::Verdict)> =
+            batch.iter().map(|(id, _)| id.clone()).zip(verdicts).collect();
+        store.put_verdicts(&mode, &rows)?;
+        for (_, v) in &rows {
+            summary.evaluated += 1;
+            summary.passed += usize::from(v.passed());
+            *summary.by_status.entry(v.status.as_str().to_string()).or_insert(0) += 1;
+        }
+        // Keep the bar honest even if an evaluator forgot to report progress.
+        bar.set_position(summary.evaluated as u64);
+    }
+    bar.finish_and_clear();
+    summary.total_samples = store.sample_count()?;
+    summary.total_with_verdict = store.verdicts(&mode)?.len();
+    Ok(summary)
+}
+
+pub fn print_summary(s: &EvalSummary) {
+    if s.evaluated == 0 {
+        println!(
+            "nothing to evaluate: all {} samples already have `{}` verdicts (use --redo to score again)",
+            s.total_samples, s.mode
+        );
+        return;
+    }
+    let statuses: Vec<String> = s.by_status.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    println!(
+        "evaluated {} samples in mode `{}`: {} passed ({:.2} %); {}",
+        s.evaluated,
+        s.mode,
+        s.passed,
+        100.0 * s.passed as f64 / s.evaluated as f64,
+        statuses.join(", ")
+    );
+    println!("{}/{} samples of the run now have `{}` verdicts", s.total_with_verdict, s.total_samples, s.mode);
 }

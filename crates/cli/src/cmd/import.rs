@@ -1,8 +1,537 @@
-//! `polyeval import` (in progress).
+//! `polyeval import`: turn generations produced elsewhere into a run.
+//!
+//! - `crosspl-results`: the CrossPL authors' recorded generations
+//!   (`<Lang>_ipc/<model>/greedy_pass.json`, `greedy_fail.json`,
+//!   `results_10.json`), keeping their verdicts as *recorded* verdicts.
+//! - `samples`: a JSONL file of `{"task_id", "completion", "language"?, "sample_index"?}`.
+
+use anyhow::{bail, Context};
+use clap::{Subcommand, ValueEnum};
+use polyeval_core::loaders::{self, load};
+use polyeval_core::{Bench, Language, Task, TaskMeta, TaskSet};
+use polyeval_store::{NewSample, RunConfig, RunStore};
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    #[command(subcommand)]
+    source: Source,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("`polyeval import` is not implemented yet")
+#[derive(Subcommand)]
+enum Source {
+    /// Import the CrossPL authors' recorded IPC generations and verdicts
+    /// (`results/<Lang>_ipc/<model>/greedy_pass.json`, `greedy_fail.json`, `results_10.json`).
+    ///
+    /// The greedy generation of each task becomes sample 0 with the authors'
+    /// pass/fail as its recorded verdict. With `--samples n10`, the ten
+    /// temperature-0.2 generations of `results_10.json` become samples 0..9
+    /// instead (matched_results first, then unmatched_results, in file
+    /// order); they form a separate run because they come from a different
+    /// sampling configuration.
+    CrossplResults(CrossplArgs),
+    /// Import completions from a JSONL file: one object per line with
+    /// `task_id` (as upstream spells it: the CrossPL `Task_id` number,
+    /// `OOP/<n>` for MultiOOP), `completion`, `language` (required where ids
+    /// repeat across languages: crosspl-ipc, multioop; any spelling such as
+    /// `Java`, `C++`, `cpp`, `cs`, `js`, `java_ipc`) and optional
+    /// `sample_index` (default: 0, 1, 2 … per task in file order).
+    Samples(SamplesArgs),
+}
+
+/// Which recorded CrossPL generations to import.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RecordedSet {
+    /// One greedy (temperature 0) generation per task: greedy_pass/greedy_fail.
+    Greedy,
+    /// Ten generations per task at temperature 0.2, top-p 0.95: results_10.json.
+    N10,
+}
+
+#[derive(clap::Args)]
+pub struct CrossplArgs {
+    /// The recorded results directory (holding `<lang>_ipc/<model>/`), e.g. crosspl/results.
+    pub results_dir: PathBuf,
+    /// Model directory name; an exact match is preferred, else a unique case-insensitive prefix match per language.
+    #[arg(long)]
+    pub model: String,
+    /// Run directory to create or add to.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// File-name suffix selecting a recorded variant, e.g. `_nonethink` reads greedy_pass_nonethink.json.
+    #[arg(long, default_value = "")]
+    pub variant: String,
+    /// Which recorded generations to import.
+    #[arg(long, value_enum, default_value_t = RecordedSet::Greedy)]
+    pub samples: RecordedSet,
+    /// Benchmark data directory (CrossPL root or its parent). Default: $POLYEVAL_DATA,
+    /// the config file, else the parent of RESULTS_DIR when it holds PolyBench/.
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Overwrite the stored configuration of an existing run that differs.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(clap::Args)]
+pub struct SamplesArgs {
+    /// JSONL file of completions.
+    pub file: PathBuf,
+    /// Benchmark the completions answer: crosspl-ipc, crosspl-ffi, multioop or oop.
+    #[arg(long)]
+    pub bench: Bench,
+    /// Run directory to create or add to.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Model name recorded in the run (default: the file name without extension).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Benchmark data directory (default: $POLYEVAL_DATA, then the config file).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Overwrite the stored configuration of an existing run that differs.
+    #[arg(long)]
+    pub force: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    match args.source {
+        Source::CrossplResults(a) => {
+            let summary = import_crosspl_results(&a)?;
+            print!("{}", summary.text);
+            Ok(())
+        }
+        Source::Samples(a) => {
+            let (added, total) = import_samples(&a)?;
+            println!(
+                "imported {total} samples from {} into {} ({added} new, {} already present)",
+                a.file.display(),
+                a.out.display(),
+                total - added
+            );
+            Ok(())
+        }
+    }
+}
+
+/// Open the run at `out` for an import, creating it if needed. When the run
+/// exists and was made from the same tasks, its stored data path is kept so
+/// that the same data reached through another path is not a conflict.
+pub fn open_run_for_import(
+    out: &Path,
+    tasks: &TaskSet,
+    model: &str,
+    params: Value,
+    force: bool,
+) -> anyhow::Result<RunStore> {
+    let mut config = RunConfig {
+        bench: tasks.bench,
+        model: model.to_string(),
+        data_dir: tasks.data_dir.clone(),
+        task_fingerprint: tasks.fingerprint.clone(),
+        params,
+    };
+    if RunStore::exists(out) {
+        let existing = RunStore::open(out)?;
+        if existing.config().task_fingerprint == tasks.fingerprint {
+            config.data_dir = existing.config().data_dir.clone();
+        }
+    }
+    RunStore::open_or_create(out, &config, force)
+}
+
+/// Result of a CrossPL results import.
+pub struct CrossplImportSummary {
+    pub added: usize,
+    pub total: usize,
+    /// Human-readable report of what was found per language.
+    pub text: String,
+}
+
+fn crosspl_data_dir(a: &CrossplArgs) -> anyhow::Result<PathBuf> {
+    if let Some(d) = &a.data {
+        return polyeval_core::data::resolve(Some(d));
+    }
+    match polyeval_core::data::resolve(None) {
+        Ok(d) => Ok(d),
+        Err(e) => {
+            // Upstream keeps results/ beside PolyBench/ in the CrossPL checkout.
+            let parent = a.results_dir.canonicalize().ok().and_then(|p| p.parent().map(Path::to_path_buf));
+            match parent {
+                Some(p) if p.join("PolyBench/IPC_Bench").is_dir() => Ok(p),
+                _ => Err(e),
+            }
+        }
+    }
+}
+
+pub fn import_crosspl_results(a: &CrossplArgs) -> anyhow::Result<CrossplImportSummary> {
+    let data = crosspl_data_dir(a)?;
+    let tasks = load(Bench::CrossplIpc, &data)?;
+    if !a.results_dir.is_dir() {
+        bail!("results directory {} does not exist", a.results_dir.display());
+    }
+    let mut lang_dirs: BTreeMap<Language, PathBuf> = BTreeMap::new();
+    let mut ignored = Vec::new();
+    for entry in std::fs::read_dir(&a.results_dir).with_context(|| format!("{}: cannot list", a.results_dir.display()))? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !entry.path().is_dir() || name.starts_with('.') {
+            continue;
+        }
+        match loaders::ipc_language_of_dir(&name) {
+            Some(lang) => {
+                if let Some(prev) = lang_dirs.insert(lang, entry.path()) {
+                    bail!("{}: two directories hold {lang} results: {} and {name}", a.results_dir.display(), prev.display());
+                }
+            }
+            None => ignored.push(name),
+        }
+    }
+    if lang_dirs.is_empty() {
+        bail!(
+            "{}: no <lang>_ipc result directories found (expected e.g. java_ipc/, C++_ipc/)",
+            a.results_dir.display()
+        );
+    }
+
+    let by_key: HashMap<&str, &Task> = tasks.tasks.iter().map(|t| (t.key.as_str(), t)).collect();
+    let mut text = String::new();
+    let mut samples: Vec<NewSample> = Vec::new();
+    let mut found_any = false;
+    let mut available: BTreeMap<String, ()> = BTreeMap::new();
+    for (lang, dir) in &lang_dirs {
+        let models = subdirs(dir)?;
+        for m in &models {
+            available.insert(m.clone(), ());
+        }
+        let chosen = match match_model(&a.model, &models) {
+            Ok(Some(m)) => m,
+            Ok(None) => {
+                text.push_str(&format!("{:<10} no model directory matching `{}` in {}\n", lang.display_name(), a.model, dir.display()));
+                continue;
+            }
+            Err(candidates) => bail!(
+                "{}: model `{}` is ambiguous: {} (give the full directory name)",
+                dir.display(),
+                a.model,
+                candidates.join(", ")
+            ),
+        };
+        found_any = true;
+        let model_dir = dir.join(&chosen);
+        let before = samples.len();
+        let note = match a.samples {
+            RecordedSet::Greedy => read_greedy(&model_dir, *lang, &a.variant, &by_key, &mut samples)?,
+            RecordedSet::N10 => read_n10(&model_dir, *lang, &a.variant, &by_key, &mut samples)?,
+        };
+        let lang_tasks = tasks.tasks.iter().filter(|t| t.language == *lang).count();
+        let covered: HashSet<&str> = samples[before..].iter().map(|s| s.task_key.as_str()).collect();
+        let name_note = if chosen == a.model { String::new() } else { format!(" (matched `{chosen}`)") };
+        text.push_str(&format!(
+            "{:<10} {}{name_note}: {note}; {}/{lang_tasks} tasks covered\n",
+            lang.display_name(),
+            model_dir.display(),
+            covered.len()
+        ));
+    }
+    if !found_any {
+        bail!(
+            "{}: no model directory matches `{}` in any language (available: {})",
+            a.results_dir.display(),
+            a.model,
+            available.keys().cloned().collect::<Vec<_>>().join(", ")
+        );
+    }
+    if !ignored.is_empty() {
+        text.push_str(&format!("ignored directories that are not <lang>_ipc: {}\n", ignored.join(", ")));
+    }
+    let params = serde_json::json!({
+        "source": "crosspl-results",
+        "samples": match a.samples { RecordedSet::Greedy => "greedy", RecordedSet::N10 => "n10" },
+        "variant": a.variant,
+        "temperature": match a.samples { RecordedSet::Greedy => 0.0, RecordedSet::N10 => 0.2 },
+    });
+    let store = open_run_for_import(&a.out, &tasks, &a.model, params, a.force)?;
+    let added = store.insert_samples(&samples)?;
+    text.push_str(&format!(
+        "imported {} samples into {} ({added} new, {} already present)\n",
+        samples.len(),
+        a.out.display(),
+        samples.len() - added
+    ));
+    Ok(CrossplImportSummary { added, total: samples.len(), text })
+}
+
+fn subdirs(dir: &Path) -> anyhow::Result<Vec<String>> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).with_context(|| format!("{}: cannot list", dir.display()))? {
+        let e = e?;
+        if e.path().is_dir() {
+            out.push(e.file_name().to_string_lossy().into_owned());
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Exact name, else case-insensitive exact, else the unique directory whose
+/// name starts with `wanted` (case-insensitively). `Err` lists ambiguous candidates.
+pub fn match_model(wanted: &str, dirs: &[String]) -> Result<Option<String>, Vec<String>> {
+    if let Some(d) = dirs.iter().find(|d| *d == wanted) {
+        return Ok(Some(d.clone()));
+    }
+    let lower = wanted.to_lowercase();
+    let same: Vec<&String> = dirs.iter().filter(|d| d.to_lowercase() == lower).collect();
+    if same.len() == 1 {
+        return Ok(Some(same[0].clone()));
+    }
+    let prefixed: Vec<String> = dirs.iter().filter(|d| d.to_lowercase().starts_with(&lower)).cloned().collect();
+    match prefixed.len() {
+        0 => Ok(None),
+        1 => Ok(prefixed.into_iter().next()),
+        _ => Err(prefixed),
+    }
+}
+
+fn read_json_list(path: &Path) -> anyhow::Result<Vec<Value>> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).with_context(|| format!("{file}: cannot read"))?;
+    let value: Value = serde_json::from_str(&text).map_err(|e| {
+        let kind = if e.is_eof() { "truncated or incomplete JSON" } else { "malformed JSON" };
+        anyhow::anyhow!("{file}: {kind} at line {} column {}: {e}", e.line(), e.column())
+    })?;
+    match value {
+        Value::Array(items) => Ok(items),
+        _ => bail!("{file}: expected a JSON list of task records"),
+    }
+}
+
+/// The task a recorded entry answers, checked against the loaded data.
+fn recorded_task<'a>(
+    entry: &Value,
+    file: &str,
+    i: usize,
+    lang: Language,
+    by_key: &HashMap<&str, &'a Task>,
+) -> anyhow::Result<&'a Task> {
+    let id = match entry.get("Task_id") {
+        Some(Value::Number(n)) => n.to_string(),
+        Some(Value::String(s)) => s.trim().to_string(),
+        Some(_) => bail!("{file}: entry {i}: field `Task_id`: expected a number or string"),
+        None => bail!("{file}: entry {i}: field `Task_id`: missing"),
+    };
+    let key = format!("{}/{id}", lang.key());
+    let task = by_key
+        .get(key.as_str())
+        .copied()
+        .with_context(|| format!("{file}: entry {i}: task {id}: no {lang} task with this Task_id in the benchmark data"))?;
+    // A differing FSM id means the results were made from another version of the data.
+    if let (Some(recorded), TaskMeta::Ipc { fsm_id, .. }) = (entry.get("FSMID_for_test").and_then(as_index), &task.meta) {
+        if recorded != *fsm_id {
+            bail!(
+                "{file}: entry {i}: task {id}: field `FSMID_for_test` is {recorded} but the benchmark data says {fsm_id} (results from another data version?)"
+            );
+        }
+    }
+    Ok(task)
+}
+
+fn as_index(v: &Value) -> Option<usize> {
+    match v {
+        Value::Number(n) => n.as_u64().map(|x| x as usize),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+fn read_greedy(
+    dir: &Path,
+    lang: Language,
+    variant: &str,
+    by_key: &HashMap<&str, &Task>,
+    out: &mut Vec<NewSample>,
+) -> anyhow::Result<String> {
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut counts = Vec::new();
+    for (stem, field, passed) in [("greedy_pass", "right_result", true), ("greedy_fail", "wrong_result", false)] {
+        let path = dir.join(format!("{stem}{variant}.json"));
+        if !path.is_file() {
+            counts.push(format!("{stem}{variant}.json missing"));
+            continue;
+        }
+        let file = path.display().to_string();
+        let entries = read_json_list(&path)?;
+        for (i, entry) in entries.iter().enumerate() {
+            let task = recorded_task(entry, &file, i, lang, by_key)?;
+            let completion = match entry.get(field) {
+                Some(Value::String(s)) => s.clone(),
+                Some(Value::Null) | None => bail!("{file}: entry {i}: task {}: field `{field}`: missing", task.task_id),
+                Some(_) => bail!("{file}: entry {i}: task {}: field `{field}`: expected a string", task.task_id),
+            };
+            if !seen.insert(task.key.clone()) {
+                bail!("{file}: entry {i}: task {} has more than one greedy generation recorded", task.task_id);
+            }
+            let mut s = NewSample::new(task.key.clone(), 0, completion);
+            s.recorded_passed = Some(passed);
+            out.push(s);
+        }
+        counts.push(format!("{} {}", entries.len(), if passed { "passed" } else { "failed" }));
+    }
+    if seen.is_empty() {
+        bail!("{}: no greedy_pass{variant}.json or greedy_fail{variant}.json with entries", dir.display());
+    }
+    Ok(format!("greedy {}", counts.join(", ")))
+}
+
+/// `matched_results` / `unmatched_results`: a JSON list of strings, or a
+/// string holding a Python list repr.
+fn string_list(entry: &Value, field: &str, file: &str, i: usize) -> anyhow::Result<Vec<String>> {
+    match entry.get(field) {
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(j, v)| {
+                v.as_str()
+                    .map(str::to_string)
+                    .with_context(|| format!("{file}: entry {i}: field `{field}`[{j}]: expected a string"))
+            })
+            .collect(),
+        Some(Value::String(s)) => polyeval_core::pylit::parse_string_list(s)
+            .map_err(|e| anyhow::anyhow!("{file}: entry {i}: field `{field}`: {e}")),
+        Some(Value::Null) | None => Ok(Vec::new()),
+        Some(_) => bail!("{file}: entry {i}: field `{field}`: expected a list of strings"),
+    }
+}
+
+fn read_n10(
+    dir: &Path,
+    lang: Language,
+    variant: &str,
+    by_key: &HashMap<&str, &Task>,
+    out: &mut Vec<NewSample>,
+) -> anyhow::Result<String> {
+    let path = dir.join(format!("results_10{variant}.json"));
+    if !path.is_file() {
+        return Ok(format!("results_10{variant}.json not present"));
+    }
+    let file = path.display().to_string();
+    let entries = read_json_list(&path)?;
+    let mut seen = HashSet::new();
+    let mut total = 0;
+    for (i, entry) in entries.iter().enumerate() {
+        let task = recorded_task(entry, &file, i, lang, by_key)?;
+        if !seen.insert(task.key.clone()) {
+            bail!("{file}: entry {i}: task {} appears twice", task.task_id);
+        }
+        let matched = string_list(entry, "matched_results", &file, i)?;
+        let unmatched = string_list(entry, "unmatched_results", &file, i)?;
+        for (idx, (code, passed)) in
+            matched.into_iter().map(|c| (c, true)).chain(unmatched.into_iter().map(|c| (c, false))).enumerate()
+        {
+            let mut s = NewSample::new(task.key.clone(), idx as u32, code);
+            s.recorded_passed = Some(passed);
+            out.push(s);
+            total += 1;
+        }
+    }
+    Ok(format!("results_10: {total} generations for {} tasks", entries.len()))
+}
+
+/// Import a JSONL file of completions. Returns (new samples, samples in file).
+pub fn import_samples(a: &SamplesArgs) -> anyhow::Result<(usize, usize)> {
+    let data = polyeval_core::data::resolve(a.data.as_deref())?;
+    let tasks = load(a.bench, &data)?;
+    let samples = parse_samples_file(&a.file, &tasks)?;
+    let model = match &a.model {
+        Some(m) => m.clone(),
+        None => a.file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "imported".into()),
+    };
+    let params = serde_json::json!({ "source": "samples" });
+    let store = open_run_for_import(&a.out, &tasks, &model, params, a.force)?;
+    let added = store.insert_samples(&samples)?;
+    Ok((added, samples.len()))
+}
+
+/// Parse a samples JSONL file against a task set; errors name the line.
+pub fn parse_samples_file(path: &Path, tasks: &TaskSet) -> anyhow::Result<Vec<NewSample>> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).with_context(|| format!("{file}: cannot read"))?;
+    let mut by_id: HashMap<(Language, &str), &Task> = HashMap::new();
+    let mut langs_of_id: HashMap<&str, Vec<Language>> = HashMap::new();
+    for t in &tasks.tasks {
+        by_id.insert((t.language, t.task_id.as_str()), t);
+        langs_of_id.entry(t.task_id.as_str()).or_default().push(t.language);
+    }
+    let mut next_index: HashMap<String, u32> = HashMap::new();
+    let mut seen: HashSet<(String, u32)> = HashSet::new();
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let lineno = n + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = format!("{file}:{lineno}");
+        let v: Value = serde_json::from_str(line).map_err(|e| anyhow::anyhow!("{at}: malformed JSON: {e}"))?;
+        let obj = v.as_object().with_context(|| format!("{at}: expected a JSON object"))?;
+        let task_id = match obj.get("task_id") {
+            Some(Value::String(s)) => s.trim().to_string(),
+            Some(Value::Number(n)) => n.to_string(),
+            Some(_) => bail!("{at}: field `task_id`: expected a string or number"),
+            None => bail!("{at}: field `task_id`: missing"),
+        };
+        let completion = match obj.get("completion") {
+            Some(Value::String(s)) => s.clone(),
+            Some(_) => bail!("{at}: field `completion`: expected a string"),
+            None => bail!("{at}: field `completion`: missing"),
+        };
+        let language = match obj.get("language") {
+            Some(Value::String(s)) => {
+                Some(parse_language_spelling(s).with_context(|| format!("{at}: field `language`: unknown language `{s}`"))?)
+            }
+            Some(Value::Null) | None => None,
+            Some(_) => bail!("{at}: field `language`: expected a string"),
+        };
+        let candidates = langs_of_id.get(task_id.as_str()).map(Vec::as_slice).unwrap_or(&[]);
+        let lang = match (language, candidates) {
+            (_, []) => bail!("{at}: unknown task `{task_id}` for {} (field `task_id`)", tasks.bench),
+            (Some(l), _) => l,
+            (None, [only]) => *only,
+            (None, many) => bail!(
+                "{at}: field `language` is required: task `{task_id}` exists in {} languages ({})",
+                many.len(),
+                many.iter().map(|l| l.key()).collect::<Vec<_>>().join(", ")
+            ),
+        };
+        let task = by_id
+            .get(&(lang, task_id.as_str()))
+            .with_context(|| format!("{at}: unknown task `{task_id}` for language {lang} in {}", tasks.bench))?;
+        let index = match obj.get("sample_index") {
+            Some(Value::Number(n)) => {
+                let i = n.as_u64().filter(|&i| i <= u32::MAX as u64).with_context(|| {
+                    format!("{at}: field `sample_index`: expected a non-negative integer, found {n}")
+                })?;
+                i as u32
+            }
+            Some(Value::Null) | None => *next_index.get(&task.key).unwrap_or(&0),
+            Some(_) => bail!("{at}: field `sample_index`: expected a non-negative integer"),
+        };
+        if !seen.insert((task.key.clone(), index)) {
+            bail!("{at}: task {} sample {index} appears more than once in the file", task.key);
+        }
+        let next = next_index.entry(task.key.clone()).or_insert(0);
+        *next = (*next).max(index + 1);
+        out.push(NewSample::new(task.key.clone(), index, completion));
+    }
+    if out.is_empty() {
+        bail!("{file}: no samples in the file");
+    }
+    Ok(out)
+}
+
+/// Any language spelling users and upstream use, including directory names like `java_ipc`.
+pub fn parse_language_spelling(s: &str) -> Option<Language> {
+    Language::parse(s).or_else(|| loaders::ipc_language_of_dir(s.trim()))
 }

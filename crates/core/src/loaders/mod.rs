@@ -16,7 +16,7 @@ mod ffi;
 mod ipc;
 mod oop;
 
-pub use ipc::{technique_for_interface, TECHNIQUES};
+pub use ipc::{language_of_dir as ipc_language_of_dir, technique_for_interface, TECHNIQUES};
 
 use crate::{Bench, Task, TaskSet};
 use anyhow::{bail, Context};

@@ -165,7 +165,7 @@ pub(crate) fn build_asset_dir(
         .tempdir_in(parent)?;
     build(tmp.path())?;
     crate::sandbox::make_world_readable(tmp.path())?;
-    let tmp_path = tmp.into_path();
+    let tmp_path = tmp.keep();
     if std::fs::rename(&tmp_path, dest).is_err() {
         let _ = std::fs::remove_dir_all(&tmp_path);
         if !dest.is_dir() {

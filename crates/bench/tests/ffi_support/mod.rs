@@ -1,0 +1,39 @@
+//! Helpers shared by the CrossPL-FFI integration tests.
+#![allow(dead_code)]
+
+use polyeval_bench::ffi::FfiEvaluator;
+use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_core::{Bench, Evaluator, Task, TaskSet, Verdict};
+use std::path::PathBuf;
+
+/// The task fixtures written for these tests (upstream FFI JSON layout).
+pub fn fixture_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ffi")
+}
+
+pub fn fixture_tasks() -> TaskSet {
+    polyeval_core::loaders::load(Bench::CrossplFfi, &fixture_dir()).expect("fixture tasks load")
+}
+
+pub fn shared_tasks() -> TaskSet {
+    polyeval_core::loaders::load(Bench::CrossplFfi, &polyeval_core::data::shared_test_data()).expect("shared FFI tasks load")
+}
+
+pub fn task<'a>(set: &'a TaskSet, task_id: &str) -> &'a Task {
+    set.tasks.iter().find(|t| t.task_id == task_id).unwrap_or_else(|| panic!("task {task_id} missing"))
+}
+
+pub fn evaluator(timeout_secs: f64) -> FfiEvaluator {
+    FfiEvaluator::new(&EvalOptions { timeout_secs: Some(timeout_secs), progress: false, ..EvalOptions::default() })
+        .expect("FFI evaluator (needs bwrap and GSL)")
+}
+
+/// Score (task, answer text) pairs in one batch.
+pub fn score(ev: &FfiEvaluator, samples: &[(&Task, String)]) -> Vec<Verdict> {
+    let items: Vec<EvalItem<'_>> = samples.iter().map(|(task, code)| EvalItem { task, code }).collect();
+    ev.evaluate_batch(&items, &|| {})
+}
+
+pub fn canonical(task: &Task) -> &str {
+    task.canonical_solution.as_deref().expect("canonical solution")
+}

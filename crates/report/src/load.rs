@@ -1,0 +1,284 @@
+//! Filling [`RunData`] from a run directory (run store + task data), and
+//! reading MultiOOP defect lists for `--sound-only`.
+
+use crate::model::{RunData, SampleRecord, TaskRecord, VerdictSource};
+use anyhow::{bail, Context, Result};
+use polyeval_core::{Bench, Language, Task, TaskMeta};
+use polyeval_store::{RunStore, RECORDED_MODE};
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone)]
+pub struct LoadOptions {
+    pub verdicts: VerdictSource,
+    /// Mode of our verdicts; default: the run's only mode, else the benchmark's default mode.
+    pub mode: Option<String>,
+    /// Task data directory; default: the one the run remembers.
+    pub data_dir: Option<PathBuf>,
+    /// Defect list (tasks flagged by `polyeval doctor`).
+    pub defects: Option<PathBuf>,
+    /// Drop defective tasks entirely.
+    pub sound_only: bool,
+}
+
+/// The benchmark's default evaluation mode (what `evaluate` uses without `--mode`).
+fn default_mode(bench: Bench) -> &'static str {
+    match bench {
+        Bench::CrossplIpc => "compat",
+        _ => "sound",
+    }
+}
+
+/// Choose the mode of our verdicts to report.
+pub fn pick_mode(bench: Bench, modes: &[String], requested: Option<&str>, dir: &Path) -> Result<Option<String>> {
+    let ours: Vec<&String> = modes.iter().filter(|m| m.as_str() != RECORDED_MODE).collect();
+    if let Some(r) = requested {
+        if !ours.iter().any(|m| m.as_str() == r) {
+            bail!(
+                "run {} has no verdicts in mode `{r}` (modes with verdicts: {}); run `polyeval evaluate {} --mode {r}` first",
+                dir.display(),
+                if ours.is_empty() { "none".to_string() } else { ours.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ") },
+                dir.display()
+            );
+        }
+        return Ok(Some(r.to_string()));
+    }
+    Ok(match ours.as_slice() {
+        [] => None,
+        [only] => Some(only.to_string()),
+        many => {
+            let d = default_mode(bench);
+            Some(many.iter().find(|m| m.as_str() == d).unwrap_or(&many[0]).to_string())
+        }
+    })
+}
+
+fn record_for(task: &Task) -> TaskRecord {
+    let (technique, code_level) = match &task.meta {
+        TaskMeta::Ipc { technique, code_level, .. } => (Some(technique.clone()), Some(code_level.clone())),
+        _ => (None, None),
+    };
+    TaskRecord {
+        key: task.key.clone(),
+        task_id: task.task_id.clone(),
+        language: task.language,
+        technique,
+        code_level,
+        instruction: task.instruction.clone(),
+        sound: true,
+        samples: Vec::new(),
+    }
+}
+
+/// Load one run directory for reporting.
+pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
+    let store = RunStore::open(dir)?;
+    let config = store.config().clone();
+    let modes = store.modes().with_context(|| format!("reading the verdict modes of run {}", dir.display()))?;
+    let mode = pick_mode(config.bench, &modes, opts.mode.as_deref(), dir)?;
+    if opts.verdicts == VerdictSource::Ours && mode.is_none() {
+        bail!(
+            "run {} has no verdicts of ours yet: run `polyeval evaluate {}` first{}",
+            dir.display(),
+            dir.display(),
+            if modes.iter().any(|m| m == RECORDED_MODE) {
+                ", or report the recorded verdicts with `--verdicts recorded`"
+            } else {
+                ""
+            }
+        );
+    }
+    if opts.verdicts == VerdictSource::Recorded && !modes.iter().any(|m| m == RECORDED_MODE) {
+        bail!("run {} has no recorded verdicts (only imported upstream results carry them)", dir.display());
+    }
+    let data_dir = opts.data_dir.clone().unwrap_or_else(|| PathBuf::from(&config.data_dir));
+    let taskset = polyeval_core::loaders::load(config.bench, &data_dir)
+        .with_context(|| format!("loading the {} tasks of run {} from {}", config.bench, dir.display(), data_dir.display()))?;
+    polyeval_store::check_fingerprint(&config, &taskset)
+        .with_context(|| format!("run {} was made from different task data than {}", dir.display(), data_dir.display()))?;
+
+    let verdicts = match &mode {
+        Some(m) => store.verdicts(m).with_context(|| format!("reading verdicts of run {}", dir.display()))?,
+        None => HashMap::new(),
+    };
+    let mut tasks: Vec<TaskRecord> = taskset.tasks.iter().map(record_for).collect();
+    let index: HashMap<String, usize> = tasks.iter().enumerate().map(|(i, t)| (t.key.clone(), i)).collect();
+    let mut unknown = 0usize;
+    for s in store.samples().with_context(|| format!("reading samples of run {}", dir.display()))? {
+        let Some(&i) = index.get(&s.task_key) else {
+            unknown += 1;
+            continue;
+        };
+        tasks[i].samples.push(SampleRecord {
+            index: s.sample_index,
+            verdict: verdicts.get(&s.id).cloned(),
+            recorded_passed: s.recorded_passed,
+            completion: s.completion,
+        });
+    }
+    if unknown > 0 {
+        bail!("run {}: {unknown} samples refer to tasks not in the task data at {}", dir.display(), data_dir.display());
+    }
+    if let Some(path) = &opts.defects {
+        let defective = read_defects(path)?;
+        let mut matched = 0;
+        for t in &mut tasks {
+            if defective.contains(&(t.language, t.task_id.clone())) {
+                t.sound = false;
+                matched += 1;
+            }
+        }
+        if matched == 0 && !defective.is_empty() {
+            bail!(
+                "none of the {} defective tasks listed in {} belongs to run {} ({}); is it the defect list of another benchmark?",
+                defective.len(),
+                path.display(),
+                dir.display(),
+                config.bench
+            );
+        }
+        if opts.sound_only {
+            tasks.retain(|t| t.sound);
+        }
+    } else if opts.sound_only {
+        bail!("--sound-only needs --defects FILE (the defect list written by `polyeval doctor --bench multioop`)");
+    }
+    let greedy_sample_index =
+        config.params.get("greedy_sample_index").and_then(|v| v.as_u64()).and_then(|v| u32::try_from(v).ok());
+    let label = dir
+        .canonicalize()
+        .ok()
+        .as_deref()
+        .unwrap_or(dir)
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    Ok(RunData {
+        label,
+        bench: config.bench,
+        model: config.model.clone(),
+        mode,
+        source: opts.verdicts,
+        greedy_sample_index,
+        tasks_in_benchmark: taskset.tasks.len(),
+        tasks,
+    })
+}
+
+/// Read a defect list: the set of (language, task id) flagged as defective.
+///
+/// Accepted shapes (so the file written by `polyeval doctor` and hand-made
+/// lists both work): JSON or JSON Lines in which any object carrying a
+/// `task_id` (and a `language`/`lang`, or nested under a key that names a
+/// language) is a defective task, and strings like `OOP/12` listed under a
+/// language key count too; or plain text with one `LANG TASK_ID` or
+/// `LANG/TASK_ID` per line (`#` comments allowed). Lists under keys saying a
+/// task is fine (`sound`, `passable`, `ok`) are ignored.
+pub fn read_defects(path: &Path) -> Result<HashSet<(Language, String)>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading defect list {}", path.display()))?;
+    let mut out = HashSet::new();
+    if let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) {
+        walk(&v, None, &mut out);
+    } else if text.lines().filter(|l| !l.trim().is_empty()).all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok()) {
+        for l in text.lines().filter(|l| !l.trim().is_empty()) {
+            if let Ok(v) = serde_json::from_str::<serde_json::Value>(l) {
+                walk(&v, None, &mut out);
+            }
+        }
+    } else {
+        for (no, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let (lang, id) = match line.split_once(char::is_whitespace) {
+                Some((l, id)) => (l, id.trim()),
+                None => line.split_once('/').with_context(|| {
+                    format!("{}:{}: expected `LANG TASK_ID` or `LANG/TASK_ID`, found `{line}`", path.display(), no + 1)
+                })?,
+            };
+            let language = Language::parse(lang)
+                .with_context(|| format!("{}:{}: unknown language `{lang}`", path.display(), no + 1))?;
+            out.insert((language, id.to_string()));
+        }
+    }
+    Ok(out)
+}
+
+fn walk(v: &serde_json::Value, lang: Option<Language>, out: &mut HashSet<(Language, String)>) {
+    use serde_json::Value;
+    match v {
+        Value::Object(map) => {
+            let own_lang = ["language", "lang"]
+                .iter()
+                .find_map(|k| map.get(*k).and_then(|x| x.as_str()).and_then(Language::parse))
+                .or(lang);
+            if let (Some(id), Some(l)) = (map.get("task_id").and_then(|x| x.as_str()), own_lang) {
+                out.insert((l, id.to_string()));
+                return;
+            }
+            for (k, child) in map {
+                let lower = k.to_ascii_lowercase();
+                if ["sound", "passable", "ok", "clean", "sound_tasks", "passable_tasks"].contains(&lower.as_str()) {
+                    continue;
+                }
+                walk(child, Language::parse(k).or(own_lang), out);
+            }
+        }
+        Value::Array(items) => {
+            for i in items {
+                walk(i, lang, out);
+            }
+        }
+        Value::String(s) if lang.is_some() && s.starts_with("OOP/") => {
+            if let Some(l) = lang {
+                out.insert((l, s.clone()));
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defect_lists_in_several_shapes() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("d.json");
+        std::fs::write(
+            &p,
+            r#"{"languages":{"cpp":{"defective":[{"task_id":"OOP/3","class":"literal_mismatch","line":"x"}],"sound":["OOP/4"]},
+                "cs":["OOP/5"]},"extra":[{"language":"js","task_id":"OOP/9"}]}"#,
+        )
+        .unwrap();
+        let d = read_defects(&p).unwrap();
+        let expect: HashSet<(Language, String)> = [
+            (Language::Cpp, "OOP/3".to_string()),
+            (Language::CSharp, "OOP/5".to_string()),
+            (Language::JavaScript, "OOP/9".to_string()),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(d, expect);
+        let t = dir.path().join("d.txt");
+        std::fs::write(&t, "# defects\ncpp OOP/3\npython/OOP/7\n").unwrap();
+        let d = read_defects(&t).unwrap();
+        assert!(d.contains(&(Language::Cpp, "OOP/3".into())) && d.contains(&(Language::Python, "OOP/7".into())));
+        std::fs::write(&t, "klingon OOP/3\n").unwrap();
+        let e = read_defects(&t).unwrap_err().to_string();
+        assert!(e.contains("d.txt:1") && e.contains("klingon"), "{e}");
+    }
+
+    #[test]
+    fn mode_choice() {
+        let d = Path::new("runs/x");
+        let m = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(pick_mode(Bench::CrossplIpc, &m(&["strict"]), None, d).unwrap().as_deref(), Some("strict"));
+        assert_eq!(pick_mode(Bench::CrossplIpc, &m(&["compat", "strict"]), None, d).unwrap().as_deref(), Some("compat"));
+        assert_eq!(pick_mode(Bench::CrossplIpc, &m(&["recorded"]), None, d).unwrap(), None);
+        let e = pick_mode(Bench::CrossplIpc, &m(&["compat"]), Some("strict"), d).unwrap_err().to_string();
+        assert!(e.contains("no verdicts in mode `strict`") && e.contains("compat"), "{e}");
+    }
+}
