@@ -117,6 +117,19 @@ impl CommentCounter {
     }
 }
 
+/// For each line of `code` (1-based numbers), whether the compat procedure
+/// reads it: `false` for empty lines and lines its comment rule skips.
+pub fn compat_lines_read(code: &str, suffix: &str) -> Vec<bool> {
+    let rule = SkipRule::for_suffix(suffix);
+    let mut counter = CommentCounter::default();
+    code.split('\n')
+        .map(|raw| {
+            let line = py_strip(raw);
+            !line.is_empty() && !counter.skip(line, rule)
+        })
+        .collect()
+}
+
 /// One compiled state.
 #[derive(Debug, Clone)]
 pub struct CompiledState {

@@ -85,12 +85,6 @@ impl Lexer<'_> {
         self.out.extend_from_slice(&self.src[self.pos..end]);
         self.pos = end;
     }
-    /// Replace `n` source bytes by spaces (one per character), keeping newlines.
-    fn blank(&mut self, n: usize) {
-        let end = (self.pos + n).min(self.src.len());
-        blank_into(&mut self.out, &self.src[self.pos..end]);
-        self.pos = end;
-    }
     /// Blank up to (not including) the end of the line.
     fn blank_line_comment(&mut self, backslash_continues: bool, php_close: bool) {
         let start = self.pos;

@@ -394,6 +394,12 @@ impl Engine {
         result.unwrap_or_else(|e| Outcome::environment_error(format!("sandbox error: {e:#}")))
     }
 
+    /// True when each job runs under its own unprivileged uid (we are root):
+    /// RLIMIT_NPROC then counts only that job's processes.
+    pub fn uses_private_uids(&self) -> bool {
+        self.uids.private()
+    }
+
     /// Host paths the sandbox uses (support/cache dirs).
     pub fn paths(&self) -> &SandboxPaths {
         &self.paths

@@ -145,6 +145,9 @@ impl UidPool {
             next: AtomicU32::new(0),
         }
     }
+    pub fn private(&self) -> bool {
+        self.base.is_some()
+    }
     pub fn acquire(&self) -> UidLease<'_> {
         let uid = self.base.map(|base| {
             self.free
@@ -263,6 +266,9 @@ pub(crate) fn bwrap_args(spec: &Spec) -> Vec<OsString> {
     for dir in &overlaid {
         push(&[&"--remount-ro", dir]);
     }
+    // The sandbox root is a tmpfs bwrap built; freeze it (non-recursive: the
+    // work dir and /tmp stay writable).
+    push(&[&"--remount-ro", &"/"]);
     a
 }
 

@@ -29,6 +29,7 @@ pub fn decode_answer(text: &str) -> String {
     let trimmed = text.trim();
     let code = from_json_text(trimmed)
         .or_else(|| fenced_blocks(trimmed).into_iter().find_map(|(_, body)| from_json_text(body.trim())))
+        .or_else(|| embedded_json_object(trimmed))
         .or_else(|| lenient_field(trimmed))
         .or_else(|| bare_quoted_string(trimmed))
         .or_else(|| escaped_one_liner(trimmed))
@@ -68,6 +69,18 @@ fn code_from_value(value: &Value) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// A JSON object with stray text before and/or after it: parse one value from
+/// each of the first few `{` and take the first that holds the code.
+fn embedded_json_object(text: &str) -> Option<String> {
+    text.match_indices('{').take(16).find_map(|(at, _)| {
+        let mut stream = serde_json::Deserializer::from_str(&text[at..]).into_iter::<Value>();
+        match stream.next() {
+            Some(Ok(value @ Value::Object(_))) => code_from_value(&value),
+            _ => None,
+        }
+    })
 }
 
 /// Escape raw newlines, carriage returns and tabs that occur inside JSON
@@ -269,6 +282,19 @@ mod tests {
     #[test]
     fn json_with_raw_newlines_unescaped_quotes_and_stray_text() {
         let answer = format!("Here you go:\n{{\n  \"Candidate_solution\": \"{CODE}\"\n}}\nThat's all.");
+        assert_eq!(decode_answer(&answer), CODE);
+    }
+
+    #[test]
+    fn valid_json_with_stray_text_and_python_escapes() {
+        let code = "print(\"a\\nb\")\nx = {'k': 1}";
+        let answer = format!("Sure {{ok}}:\n{}\nThe code prints two lines.", serde_json::json!({ "Candidate_solution": code }));
+        assert_eq!(decode_answer(&answer), code);
+    }
+
+    #[test]
+    fn raw_newlines_inside_a_json_fence() {
+        let answer = format!("```json\n{{\"Candidate_solution\": \"{}\"}}\n```", CODE.replace('"', "\\\""));
         assert_eq!(decode_answer(&answer), CODE);
     }
 

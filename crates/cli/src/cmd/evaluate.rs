@@ -205,3 +205,61 @@ pub fn print_summary(s: &EvalSummary) {
     );
     println!("{}/{} samples of the run now have `{}` verdicts", s.total_with_verdict, s.total_samples, s.mode);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cmd::import::{import_crosspl_results, CrossplArgs, RecordedSet};
+    use polyeval_core::data::shared_test_data;
+
+    #[test]
+    fn evaluates_imported_ipc_run_and_resumes() {
+        let data = shared_test_data();
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("run");
+        import_crosspl_results(&CrossplArgs {
+            results_dir: data.join("crosspl/results"),
+            model: "GPT-4o".into(),
+            out: out.clone(),
+            variant: String::new(),
+            samples: RecordedSet::Greedy,
+            data: Some(data.clone()),
+            force: false,
+        })
+        .unwrap();
+        let store = RunStore::open(&out).unwrap();
+        let tasks = load_run_tasks(&store, None).unwrap();
+        let opts = EvalOptions { progress: false, ..Default::default() };
+        let s = evaluate_pending_chunked(&store, &tasks, &opts, 300).unwrap();
+        assert_eq!(s.mode, "compat");
+        assert_eq!((s.evaluated, s.total_with_verdict, s.total_samples), (1982, 1982, 1982));
+        // Our compat verdicts reproduce the authors' recorded ones (the brief: 31,757 of 31,763 over 20 models).
+        let ours = store.verdicts("compat").unwrap();
+        let recorded = store.verdicts(RECORDED_MODE).unwrap();
+        let agree = ours.iter().filter(|(id, v)| recorded[*id].passed() == v.passed()).count();
+        assert!(agree >= 1976, "only {agree}/1982 verdicts agree with the recorded ones");
+        assert_eq!(s.passed, ours.values().filter(|v| v.passed()).count());
+        // Nothing left to do on a second pass.
+        let again = evaluate_pending(&store, &tasks, &opts).unwrap();
+        assert_eq!(again.evaluated, 0);
+    }
+
+    #[test]
+    fn refuses_other_task_data() {
+        let data = shared_test_data();
+        let tmp = tempfile::tempdir().unwrap();
+        let tasks = polyeval_core::loaders::load(polyeval_core::Bench::CrossplIpc, &data).unwrap();
+        let config = polyeval_store::RunConfig {
+            bench: tasks.bench,
+            model: "m".into(),
+            data_dir: tasks.data_dir.clone(),
+            task_fingerprint: "0".repeat(64),
+            params: serde_json::json!({}),
+        };
+        let store = RunStore::create(tmp.path(), &config).unwrap();
+        let e = format!("{:#}", load_run_tasks(&store, None).unwrap_err());
+        assert!(e.contains("differs from the data this run was made from"), "{e}");
+        let e = format!("{:#}", evaluate_pending(&store, &tasks, &EvalOptions::default()).unwrap_err());
+        assert!(e.contains("differs"), "{e}");
+    }
+}

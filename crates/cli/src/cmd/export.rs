@@ -179,3 +179,75 @@ pub fn write_records(w: &mut dyn Write, records: &[ExportRecord], format: Format
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use polyeval_core::{Bench, Status};
+    use polyeval_store::{NewSample, RunConfig};
+
+    fn store(dir: &std::path::Path) -> RunStore {
+        let cfg = RunConfig {
+            bench: Bench::MultiOop,
+            model: "m".into(),
+            data_dir: "/d".into(),
+            task_fingerprint: "f".into(),
+            params: serde_json::json!({}),
+        };
+        let s = RunStore::create(dir, &cfg).unwrap();
+        let mut a = NewSample::new("cpp/OOP/3", 0, "int main() {\n  puts(\"a,b\");\n}");
+        a.recorded_passed = Some(false);
+        s.insert_samples(&[a, NewSample::new("csharp/OOP/3", 1, "class A {}")]).unwrap();
+        s
+    }
+
+    #[test]
+    fn jsonl_and_csv_carry_every_field() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = store(tmp.path());
+        assert_eq!(choose_mode(&s, None).unwrap(), None);
+        let v = Verdict {
+            status: Status::CompileError,
+            category: Some("undeclared_identifier".into()),
+            detail: "error: 'x' was not declared".into(),
+            pass_o: Some(false),
+            data: serde_json::json!({}),
+        };
+        s.put_verdicts("sound", &[("cpp/OOP/3#0".into(), v)]).unwrap();
+        assert_eq!(choose_mode(&s, None).unwrap().as_deref(), Some("sound"));
+        let recs = records(&s, Some("sound")).unwrap();
+        assert_eq!(recs.len(), 2);
+        assert_eq!(recs[0].task_id, "OOP/3");
+        assert_eq!(recs[0].language, "C++");
+        assert_eq!(recs[0].status.as_deref(), Some("compile_error"));
+        assert_eq!(recs[0].recorded_passed, Some(false));
+        assert_eq!(recs[1].language, "C#");
+        assert_eq!(recs[1].status, None);
+
+        let mut buf = Vec::new();
+        write_records(&mut buf, &recs, Format::Jsonl).unwrap();
+        let lines: Vec<serde_json::Value> =
+            String::from_utf8(buf).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(lines[0]["category"], "undeclared_identifier");
+        assert_eq!(lines[0]["completion"], "int main() {\n  puts(\"a,b\");\n}");
+
+        let mut buf = Vec::new();
+        write_records(&mut buf, &recs, Format::Csv).unwrap();
+        let mut reader = csv::Reader::from_reader(buf.as_slice());
+        assert_eq!(reader.headers().unwrap().iter().collect::<Vec<_>>(), CSV_HEADER);
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(&rows[0][11], "int main() {\n  puts(\"a,b\");\n}");
+        assert_eq!(&rows[0][6], "compile_error");
+        assert_eq!(&rows[0][10], "false");
+        assert_eq!(&rows[1][6], "");
+
+        s.put_verdicts("other", &[]).unwrap();
+        s.put_verdicts("strict", &[("csharp/OOP/3#1".into(), recs_verdict())]).unwrap();
+        assert!(choose_mode(&s, None).unwrap_err().to_string().contains("--mode"));
+        assert!(choose_mode(&s, Some("nope")).unwrap_err().to_string().contains("no `nope` verdicts"));
+    }
+
+    fn recs_verdict() -> Verdict {
+        Verdict { status: Status::Passed, category: None, detail: String::new(), pass_o: None, data: serde_json::json!({}) }
+    }
+}

@@ -535,3 +535,184 @@ pub fn parse_samples_file(path: &Path, tasks: &TaskSet) -> anyhow::Result<Vec<Ne
 pub fn parse_language_spelling(s: &str) -> Option<Language> {
     Language::parse(s).or_else(|| loaders::ipc_language_of_dir(s.trim()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use polyeval_core::data::shared_test_data;
+    use polyeval_store::RECORDED_MODE;
+
+    fn crosspl_args(model: &str, out: &Path, samples: RecordedSet) -> CrossplArgs {
+        let data = shared_test_data();
+        CrossplArgs {
+            results_dir: data.join("crosspl/results"),
+            model: model.into(),
+            out: out.to_path_buf(),
+            variant: String::new(),
+            samples,
+            data: Some(data),
+            force: false,
+        }
+    }
+
+    /// Recorded pass rate (percent, 2 decimals) per group, from the store.
+    fn recorded_rates(store: &RunStore, tasks: &TaskSet, group: impl Fn(&Task) -> String) -> BTreeMap<String, String> {
+        let verdicts = store.verdicts(RECORDED_MODE).unwrap();
+        let mut counts: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        for t in &tasks.tasks {
+            let passed = verdicts.get(&polyeval_store::sample_id(&t.key, 0)).is_some_and(|v| v.passed());
+            let e = counts.entry(group(t)).or_default();
+            e.0 += usize::from(passed);
+            e.1 += 1;
+        }
+        counts.into_iter().map(|(k, (p, n))| (k, format!("{:.2}", 100.0 * p as f64 / n as f64))).collect()
+    }
+
+    fn technique(t: &Task) -> String {
+        match &t.meta {
+            TaskMeta::Ipc { technique, .. } => technique.clone(),
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn gpt4o_recorded_verdicts_reproduce_tables_3_and_5() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("gpt4o");
+        let summary = import_crosspl_results(&crosspl_args("GPT-4o", &out, RecordedSet::Greedy)).unwrap();
+        assert_eq!((summary.added, summary.total), (1982, 1982));
+        assert!(summary.text.contains("C++") && summary.text.contains("51/51 tasks covered"), "{}", summary.text);
+        let store = RunStore::open(&out).unwrap();
+        let tasks = load(Bench::CrossplIpc, &shared_test_data()).unwrap();
+        let by_lang = recorded_rates(&store, &tasks, |t| t.language.display_name().to_string());
+        let expect: BTreeMap<String, String> = [
+            ("Java", "75.12"),
+            ("Python", "67.13"),
+            ("Go", "71.94"),
+            ("JavaScript", "77.86"),
+            ("PHP", "82.12"),
+            ("C++", "92.16"),
+        ]
+        .into_iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        assert_eq!(by_lang, expect);
+        let by_tech = recorded_rates(&store, &tasks, technique);
+        let expect: BTreeMap<String, String> = [
+            ("HTTP", "71.63"),
+            ("TCP", "71.13"),
+            ("UDP", "82.61"),
+            ("WebSocket", "82.32"),
+            ("Pipe", "64.05"),
+            ("gRPC", "86.82"),
+            ("Message Queue", "74.75"),
+        ]
+        .into_iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        assert_eq!(by_tech, expect);
+        assert_eq!(recorded_rates(&store, &tasks, |_| "all".into())["all"], "73.81");
+        assert_eq!(store.config().task_fingerprint, tasks.fingerprint);
+        drop(store);
+
+        // Importing again adds nothing.
+        let again = import_crosspl_results(&crosspl_args("GPT-4o", &out, RecordedSet::Greedy)).unwrap();
+        assert_eq!((again.added, again.total), (0, 1982));
+        assert_eq!(RunStore::open(&out).unwrap().sample_count().unwrap(), 1982);
+    }
+
+    #[test]
+    fn qwen_by_prefix_and_n10_samples() {
+        let tmp = tempfile::tempdir().unwrap();
+        // A unique case-insensitive prefix finds `Qwen2.5-coder-7b-instruct`.
+        let summary = import_crosspl_results(&crosspl_args("qwen2.5", &tmp.path().join("q"), RecordedSet::Greedy)).unwrap();
+        assert_eq!(summary.total, 1982);
+        assert!(summary.text.contains("matched `Qwen2.5-coder-7b-instruct`"), "{}", summary.text);
+
+        let out = tmp.path().join("n10");
+        let s = import_crosspl_results(&crosspl_args("GPT-4o", &out, RecordedSet::N10)).unwrap();
+        // results_10.json exists for C++ (51 tasks) and PHP (151 tasks), 10 generations each.
+        assert_eq!(s.total, 10 * (51 + 151));
+        let store = RunStore::open(&out).unwrap();
+        let rec = store.verdicts(RECORDED_MODE).unwrap();
+        // C++ recorded 426 matched generations of 510.
+        let cpp_passed = rec.iter().filter(|(id, v)| id.starts_with("cpp/") && v.passed()).count();
+        assert_eq!(cpp_passed, 426);
+        assert!(store.has_sample("php/1", 9).unwrap() && !store.has_sample("php/1", 10).unwrap());
+        assert_eq!(store.config().params["samples"], "n10");
+    }
+
+    #[test]
+    fn model_matching_rules() {
+        let dirs: Vec<String> = ["Qwen3-235b-a22b", "Qwen3-32b", "GPT-4o", "gpt-4o-mini"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(match_model("GPT-4o", &dirs), Ok(Some("GPT-4o".into())));
+        assert_eq!(match_model("qwen3-235b", &dirs), Ok(Some("Qwen3-235b-a22b".into())));
+        assert_eq!(match_model("Qwen3", &dirs), Err(vec!["Qwen3-235b-a22b".into(), "Qwen3-32b".into()]));
+        assert_eq!(match_model("llama", &dirs), Ok(None));
+        let e = import_crosspl_results(&crosspl_args("no-such-model", &PathBuf::from("/nonexistent/run"), RecordedSet::Greedy))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("no model directory matches") && e.contains("GPT-4o"), "{e}");
+    }
+
+    #[test]
+    fn samples_file_parsing_and_errors() {
+        let tasks = load(Bench::MultiOop, &shared_test_data()).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let f = tmp.path().join("s.jsonl");
+        let write = |text: &str| std::fs::write(&f, text).unwrap();
+        write(concat!(
+            "{\"task_id\":\"OOP/3\",\"language\":\"C#\",\"completion\":\"a\"}\n",
+            "{\"task_id\":\"OOP/3\",\"language\":\"cs\",\"completion\":\"b\"}\n",
+            "\n",
+            "{\"task_id\":\"OOP/3\",\"language\":\"JS\",\"completion\":\"c\",\"sample_index\":7}\n",
+            "{\"task_id\":\"OOP/3\",\"language\":\"javascript\",\"completion\":\"d\"}\n",
+        ));
+        let s = parse_samples_file(&f, &tasks).unwrap();
+        let got: Vec<(String, u32)> = s.iter().map(|s| (s.task_key.clone(), s.sample_index)).collect();
+        assert_eq!(
+            got,
+            [
+                ("csharp/OOP/3".to_string(), 0),
+                ("csharp/OOP/3".to_string(), 1),
+                ("javascript/OOP/3".to_string(), 7),
+                ("javascript/OOP/3".to_string(), 8)
+            ]
+        );
+
+        let err = |text: &str| {
+            write(text);
+            parse_samples_file(&f, &tasks).err().unwrap().to_string()
+        };
+        let e = err("{\"task_id\":\"OOP/3\",\"language\":\"cs\",\"completion\":\"a\"}\n{\"task_id\":\"OOP/9999\",\"language\":\"cs\",\"completion\":\"a\"}\n");
+        assert!(e.contains("s.jsonl:2") && e.contains("unknown task `OOP/9999`"), "{e}");
+        let e = err("{\"task_id\":\"OOP/3\",\"language\":\"cobol\",\"completion\":\"a\"}\n");
+        assert!(e.contains("s.jsonl:1") && e.contains("unknown language `cobol`"), "{e}");
+        let e = err("{\"task_id\":\"OOP/3\",\"completion\":\"a\"}\n");
+        assert!(e.contains("`language` is required"), "{e}");
+        let e = err("{\"task_id\":\"OOP/3\",\"language\":\"go\",\"completion\":\"a\"}\n");
+        assert!(e.contains("unknown task `OOP/3` for language Go"), "{e}");
+        let e = err("{\"task_id\":\"OOP/3\",\"language\":\"cs\"}\n");
+        assert!(e.contains("`completion`: missing"), "{e}");
+        let e = err("{\"task_id\":\"OOP/3\",\"language\":\"cs\",\"completion\":\"a\",\"sample_index\":0}\n{\"task_id\":\"OOP/3\",\"language\":\"cs\",\"completion\":\"b\",\"sample_index\":0}\n");
+        assert!(e.contains("s.jsonl:2") && e.contains("more than once"), "{e}");
+        let e = err("{\"task_id\": \n");
+        assert!(e.contains("s.jsonl:1") && e.contains("malformed JSON"), "{e}");
+    }
+
+    #[test]
+    fn ipc_samples_accept_directory_spellings_and_numeric_ids() {
+        let tasks = load(Bench::CrossplIpc, &shared_test_data()).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let f = tmp.path().join("s.jsonl");
+        std::fs::write(
+            &f,
+            "{\"task_id\":17,\"language\":\"java_ipc\",\"completion\":\"x\"}\n{\"task_id\":\"5\",\"language\":\"C++\",\"completion\":\"y\"}\n",
+        )
+        .unwrap();
+        let s = parse_samples_file(&f, &tasks).unwrap();
+        assert_eq!(s[0].task_key, "java/17");
+        assert_eq!(s[1].task_key, "cpp/5");
+    }
+}

@@ -1,0 +1,57 @@
+//! Small hand-made runs for report tests (no benchmark data copied).
+#![allow(dead_code)]
+
+use polyeval_core::{Bench, Language, Status, Verdict};
+use polyeval_report::{RunData, SampleRecord, TaskRecord, VerdictSource};
+
+pub const EVIL: &str = "print('hi')\n<script>document.title='PWNED';var d=document.createElement('div');d.id='pwned';document.body.appendChild(d);</script>\n<img src=x onerror=\"document.body.setAttribute('data-pwned','1')\">";
+
+pub fn ipc_verdict(pass: bool, deepest: u64) -> Verdict {
+    Verdict {
+        status: if pass { Status::Passed } else { Status::Failed },
+        category: (!pass).then(|| "fsm_rejected".to_string()),
+        detail: if pass { "accepted".into() } else { format!("stuck at step {deepest} of 4") },
+        pass_o: None,
+        data: serde_json::json!({
+            "mode": "compat", "fsm_id": 7, "steps_total": 4, "deepest_step": if pass { 4 } else { deepest },
+            "matched": [{"step": 1, "line": 2}],
+            "first_unreached": if pass { serde_json::Value::Null } else { serde_json::json!({"step": deepest + 1, "description": "bind the <socket> & listen"}) }
+        }),
+    }
+}
+
+/// An IPC run: `n_tasks` tasks over Java/Python and two techniques; task i
+/// passes when `pass(i)`; task 0's completion is the hostile `EVIL` text.
+pub fn ipc_run(model: &str, n_tasks: usize, pass: impl Fn(usize) -> bool) -> RunData {
+    let tasks = (0..n_tasks)
+        .map(|i| {
+            let language = if i % 3 == 0 { Language::Python } else { Language::Java };
+            let p = pass(i);
+            TaskRecord {
+                key: format!("{}/{}", language.key(), i + 1),
+                task_id: (i + 1).to_string(),
+                language,
+                technique: Some(if i % 2 == 0 { "HTTP".into() } else { "TCP".into() }),
+                code_level: Some(if i % 4 == 0 { "Function-level".into() } else { "Class-level".into() }),
+                instruction: format!("Write a <b>server</b> number {i} & more"),
+                sound: true,
+                samples: vec![SampleRecord {
+                    index: 0,
+                    completion: if i == 0 { EVIL.into() } else { format!("class S{i} {{}}") },
+                    verdict: Some(ipc_verdict(p, (i % 3) as u64)),
+                    recorded_passed: Some(if i == 1 { !p } else { p }),
+                }],
+            }
+        })
+        .collect();
+    RunData {
+        label: model.into(),
+        bench: Bench::CrossplIpc,
+        model: model.into(),
+        mode: Some("compat".into()),
+        source: VerdictSource::Ours,
+        greedy_sample_index: None,
+        tasks_in_benchmark: n_tasks,
+        tasks,
+    }
+}

@@ -1,0 +1,225 @@
+//! Adversarial programs: each must be contained and reported correctly, with
+//! the host unharmed and no process left behind.
+
+mod common;
+use common::*;
+use polyeval_core::{Language, Status};
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+fn unique(tag: &str) -> String {
+    let n: u64 = rand::random();
+    format!("{tag}_{n:016x}")
+}
+
+/// Wait briefly for processes mentioning `token` to vanish; fail if any stay.
+fn assert_no_process_left(token: &str) {
+    let until = Instant::now() + Duration::from_secs(3);
+    loop {
+        let left = processes_mentioning(token);
+        if left.is_empty() {
+            return;
+        }
+        assert!(Instant::now() < until, "processes left behind: {left:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn fork_bomb_is_contained() {
+    let name = unique("forkbomb");
+    let mut job = job(
+        Language::Python,
+        "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n",
+    );
+    job.file_name = Some(format!("{name}.py"));
+    job.limits = Some(polyeval_sandbox::Limits { max_processes: 64, ..limits(3) });
+    let start = Instant::now();
+    let o = run_job(job);
+    assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
+    assert!(matches!(o.status, Status::Timeout | Status::RuntimeError | Status::Failed), "{}", describe(&o));
+    assert_no_process_left(&name);
+}
+
+#[test]
+fn infinite_loop_times_out() {
+    let mut job = job(Language::Python, "while True:\n    pass\n");
+    job.limits = Some(limits(1));
+    let o = run_job(job);
+    assert_eq!(o.status, Status::Timeout, "{}", describe(&o));
+    assert!(o.run_ms < 3000, "{}", describe(&o));
+}
+
+#[test]
+fn cpu_limit_stops_a_busy_program_before_the_wall_clock() {
+    let mut job = job(Language::Cpp, "int main() { volatile unsigned long x = 0; for (;;) x++; }\n");
+    job.limits = Some(polyeval_sandbox::Limits { cpu_secs: 1, ..limits(20) });
+    let o = run_job(job);
+    assert_eq!(o.status, Status::Timeout, "{}", describe(&o));
+    assert!(o.run_ms < 5000, "{}", describe(&o));
+}
+
+#[test]
+fn memory_hogs_are_memory_exceeded() {
+    let cases = [
+        (Language::Python, "chunks = []\nwhile True:\n    chunks.append(bytearray(50 * 1024 * 1024))\n"),
+        (Language::Cpp, "#include <vector>\n#include <cstdio>\nint main() { std::vector<std::vector<char>> v; for (;;) v.emplace_back(50u << 20, 'x'); }\n"),
+        (Language::Java, "import java.util.*;\npublic class Main { public static void main(String[] a) { List<long[]> l = new ArrayList<>(); for (;;) l.add(new long[1 << 22]); } }\n"),
+        (Language::JavaScript, "const a = [];\nfor (;;) a.push(new Array(1 << 20).fill(1.5));\n"),
+    ];
+    for (language, src) in cases {
+        let mut job = job(language, src);
+        job.limits = Some(polyeval_sandbox::Limits { memory_mb: 512, ..limits(20) });
+        let o = run_job(job);
+        assert_eq!(o.status, Status::MemoryExceeded, "{language}: {}", describe(&o));
+    }
+}
+
+#[test]
+fn daemonised_grandchild_does_not_outlive_the_run() {
+    let name = unique("daemon");
+    let src = "import os, time, sys\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        time.sleep(60)\n        sys.exit(0)\n    os._exit(0)\nprint('{M}')\n";
+    let mut job = job(Language::Python, src);
+    job.file_name = Some(format!("{name}.py"));
+    let start = Instant::now();
+    let o = run_job(job);
+    assert_eq!(o.status, Status::Passed, "{}", describe(&o));
+    assert!(start.elapsed() < Duration::from_secs(5), "waited for the grandchild: {:?}", start.elapsed());
+    assert_no_process_left(&name);
+}
+
+#[test]
+fn writing_outside_the_work_dir_leaves_the_host_unchanged() {
+    let mut victim = tempfile::NamedTempFile::new().unwrap();
+    victim.write_all(b"original").unwrap();
+    victim.flush().unwrap();
+    let victim_path = victim.path().display().to_string();
+    let checkout = format!("{}/Cargo.toml", env!("CARGO_MANIFEST_DIR"));
+    let before_checkout = std::fs::read(&checkout).unwrap();
+    let src = format!(
+        "results = []\nfor p in [{victim_path:?}, {checkout:?}, '/usr/polyeval_owned', '/etc/polyeval_owned', '/root/polyeval_owned']:\n    try:\n        with open(p, 'w') as f:\n            f.write('owned')\n        results.append('wrote ' + p)\n    except OSError as e:\n        results.append('blocked')\nwith open('/sandbox/ok.txt', 'w') as f:\n    f.write('fine')\nprint(results)\nprint('{{M}}')\n"
+    );
+    let o = run(Language::Python, &src);
+    assert_eq!(o.status, Status::Passed, "{}", describe(&o));
+    assert_eq!(std::fs::read(victim.path()).unwrap(), b"original");
+    assert_eq!(std::fs::read(&checkout).unwrap(), before_checkout);
+    for p in ["/usr/polyeval_owned", "/etc/polyeval_owned", "/root/polyeval_owned"] {
+        assert!(!std::path::Path::new(p).exists(), "{p} was created on the host");
+    }
+    // Writes that "succeeded" landed in the sandbox's own tmpfs root, never the host.
+    assert!(!o.stdout.contains("wrote /usr") && !o.stdout.contains("wrote /etc"), "{}", describe(&o));
+}
+
+#[test]
+fn host_data_is_not_visible() {
+    let store = tempfile::tempdir().unwrap();
+    std::fs::write(store.path().join("run.sqlite"), b"secret").unwrap();
+    let paths = [
+        env!("CARGO_MANIFEST_DIR").to_string(),
+        "/work".to_string(),
+        "/root".to_string(),
+        "/home".to_string(),
+        store.path().join("run.sqlite").display().to_string(),
+    ];
+    let list = paths.iter().map(|p| format!("{p:?}")).collect::<Vec<_>>().join(", ");
+    let src = format!(
+        "import os\nfor p in [{list}]:\n    try:\n        print(p, 'VISIBLE', os.listdir(p) if os.path.isdir(p) else open(p).read())\n    except OSError:\n        print(p, 'hidden')\nprint('{{M}}')\n"
+    );
+    let o = run(Language::Python, &src);
+    assert_eq!(o.status, Status::Passed, "{}", describe(&o));
+    for p in &paths {
+        assert!(o.stdout.contains(&format!("{p} hidden")), "{p} visible: {}", describe(&o));
+    }
+}
+
+#[test]
+fn no_network_to_host_loopback_or_outside() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let src = format!(
+        "import socket\nfor addr in [('127.0.0.1', {port}), ('1.1.1.1', 53), ('8.8.8.8', 443)]:\n    s = socket.socket()\n    s.settimeout(2)\n    try:\n        s.connect(addr)\n        print(addr, 'CONNECTED')\n    except OSError as e:\n        print(addr, 'failed', e)\nprint('{{M}}')\n"
+    );
+    let o = run(Language::Python, &src);
+    assert_eq!(o.status, Status::Passed, "{}", describe(&o));
+    assert!(!o.stdout.contains("CONNECTED"), "{}", describe(&o));
+    assert_eq!(o.stdout.matches("failed").count(), 3, "{}", describe(&o));
+    assert!(listener.accept().is_err(), "the host listener got a connection");
+}
+
+#[test]
+fn gigabyte_of_output_is_cut_off_fast() {
+    let src = "import sys\nchunk = b'x' * (1 << 20)\nfor _ in range(1024):\n    sys.stdout.buffer.write(chunk)\n";
+    let mut job = job(Language::Python, src);
+    job.limits = Some(limits(30));
+    let start = Instant::now();
+    let o = run_job(job);
+    assert_eq!(o.status, Status::OutputExceeded, "{}", describe(&o));
+    assert!(o.stdout_truncated);
+    assert_eq!(o.stdout.len(), polyeval_sandbox::Limits::default().output_bytes);
+    assert!(start.elapsed() < Duration::from_secs(5), "took {:?}", start.elapsed());
+}
+
+#[test]
+fn cpp_crashes_are_killed_by_signal() {
+    let recursion = "int f(int n) { volatile char buf[1024]; buf[0] = (char)n; return f(n + 1) + buf[0]; }\nint main() { return f(0); }\n";
+    let null = "int main() { volatile int *p = nullptr; *p = 1; return 0; }\n";
+    for src in [recursion, null] {
+        let o = run(Language::Cpp, src);
+        assert_eq!(o.status, Status::KilledBySignal, "{}", describe(&o));
+        assert_eq!(o.signal, Some(nix::libc::SIGSEGV), "{}", describe(&o));
+        assert_eq!(o.signal_name().as_deref(), Some("SIGSEGV"));
+    }
+}
+
+#[test]
+fn big_files_hit_the_file_size_limit() {
+    // C++ gets SIGXFSZ ...
+    let src = "#include <cstdio>\n#include <vector>\nint main() { std::vector<char> mb(1 << 20, 'x'); FILE *f = fopen(\"/sandbox/big\", \"wb\"); for (int i = 0; i < 200; i++) fwrite(mb.data(), 1, mb.size(), f); fclose(f); }\n";
+    let mut job = job(Language::Cpp, src);
+    job.limits = Some(polyeval_sandbox::Limits { file_size_mb: 8, ..limits(20) });
+    let o = run_job(job);
+    assert_eq!(o.status, Status::OutputExceeded, "{}", describe(&o));
+    assert_eq!(o.signal, Some(nix::libc::SIGXFSZ));
+    // ... Python ignores SIGXFSZ and sees EFBIG instead.
+    let src = "with open('/sandbox/big', 'wb') as f:\n    for _ in range(200):\n        f.write(b'x' * (1 << 20))\nprint('{M}')\n";
+    let mut job = common::job(Language::Python, src);
+    job.limits = Some(polyeval_sandbox::Limits { file_size_mb: 8, ..limits(20) });
+    let o = run_job(job);
+    assert_eq!(o.status, Status::RuntimeError, "{}", describe(&o));
+    assert!(o.stderr.contains("File too large"), "{}", describe(&o));
+}
+
+/// A bind whose target lies under a read-only system dir and doesn't exist
+/// there (the CrossPL-FFI layout) works, and the rest of that dir stays visible.
+#[test]
+fn ro_bind_under_read_only_system_dir() {
+    let gsl = polyeval_sandbox::gsl::find(None).expect("GSL installed (apt-get install libgsl-dev)");
+    let src = "import ctypes, os\ncblas = ctypes.CDLL('/usr/local/gsl/lib/libgslcblas.so', mode=ctypes.RTLD_GLOBAL)\nlib = ctypes.CDLL('/usr/local/gsl/lib/libgsl.so')\nlib.gsl_sf_bessel_J0.restype = ctypes.c_double\nlib.gsl_sf_bessel_J0.argtypes = [ctypes.c_double]\nprint(round(lib.gsl_sf_bessel_J0(5.0), 6))\nprint(sorted(os.listdir('/usr/local/gsl/lib')))\nprint(os.path.isdir('/usr/local/bin') == EXPECT_BIN)\nprint('{M}')\n"
+        .replace("EXPECT_BIN", if std::path::Path::new("/usr/local/bin").is_dir() { "True" } else { "False" });
+    let mut job = job(Language::Python, &src);
+    job.ro_binds = vec![
+        (gsl.libgsl.clone(), "/usr/local/gsl/lib/libgsl.so".into()),
+        (gsl.libgslcblas.clone(), "/usr/local/gsl/lib/libgslcblas.so".into()),
+    ];
+    let o = run_job(job);
+    assert_eq!(o.status, Status::Passed, "{}", describe(&o));
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    assert_eq!(lines[0], "-0.177597", "{}", describe(&o));
+    assert_eq!(lines[1], "['libgsl.so', 'libgslcblas.so']");
+    assert_eq!(lines[2], "True", "/usr/local lost its other entries");
+}
+
+/// The sandbox runs as an unprivileged uid with a minimal environment.
+#[test]
+fn minimal_environment_and_identity() {
+    let o = run(
+        Language::Python,
+        "import os\nprint(os.getcwd())\nprint(sorted(os.environ))\nprint(os.getuid() != 0)\nprint('{M}')\n",
+    );
+    assert_eq!(o.status, Status::Passed, "{}", describe(&o));
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    assert_eq!(lines[0], "/sandbox");
+    assert!(!lines[1].contains("CARGO"), "host environment leaked: {}", lines[1]);
+    assert_eq!(lines[2], "True", "sandboxed program runs as root");
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Install every system dependency polyeval's build and test suite need on
+# Debian/Ubuntu: a C toolchain (for the bundled SQLite), the language
+# toolchains the executed benchmarks use (g++, Java, Mono C#, PHP, Node.js,
+# Go, Python with numpy), GSL for CrossPL-FFI, bubblewrap for the sandbox and
+# Chromium for HTML report rendering. Idempotent: safe to run again.
+# Rust itself is expected to be installed (https://rustup.rs).
+set -euo pipefail
+
+PACKAGES=(
+  build-essential g++ pkg-config ca-certificates
+  python3 python3-numpy
+  php-cli
+  mono-mcs mono-runtime
+  default-jdk-headless
+  nodejs
+  golang
+  libgsl-dev
+  bubblewrap
+  chromium
+)
+
+if [ "$(id -u)" -eq 0 ]; then
+  SUDO=()
+elif command -v sudo >/dev/null 2>&1; then
+  SUDO=(sudo)
+else
+  echo "install-deps: not root and sudo is unavailable; run as root" >&2
+  exit 1
+fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages already installed"
+else
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  "${SUDO[@]}" apt-get update -q
+  "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "install-deps: cargo not found; install Rust from https://rustup.rs (then re-run)" >&2
+  exit 1
+fi
