@@ -241,7 +241,7 @@ pub fn render_html(report: &Report, runs: &[RunData], charts: &[Chart], opts: &H
                 id: t.id.clone(),
                 title: t.title.clone(),
                 note: t.note.clone(),
-                first_header: if t.id.starts_with("run-") || t.id == "comparison" { "Group".into() } else { "Model".into() },
+                first_header: t.row_header.clone(),
                 columns: t.columns.iter().map(|c| c.name.clone()).collect(),
                 rows: t
                     .rows

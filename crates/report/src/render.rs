@@ -85,7 +85,8 @@ pub fn paper_tables(report: &Report) -> Vec<Table> {
                     id: format!("ipc-{by}-pass{k}"),
                     title: format!("CrossPL-IPC {metric} by {by} (paper Table {tab} layout)"),
                     note: Some(POOLED_NOTE.into()),
-                    columns,
+                    row_header: "Model".into(),
+            columns,
                     rows,
                 });
             }
@@ -112,6 +113,7 @@ pub fn paper_tables(report: &Report) -> Vec<Table> {
             id: "ffi".into(),
             title: "CrossPL-FFI pass@1 and pass@5 (paper Table 7 layout)".into(),
             note: Some("Pooled over tasks; 95 % CI: percentile bootstrap over tasks.".into()),
+            row_header: "Model".into(),
             columns,
             rows,
         });
@@ -171,7 +173,8 @@ pub fn paper_tables(report: &Report) -> Vec<Table> {
                     id: format!("{}-{}{}", bench.key(), group.to_lowercase().replace([' ', '(', ')', '#', '+'], ""), if sound { "-sound" } else { "" }),
                     title: format!("{} {group}{subset}: pass@k and pass@o (paper Table IV layout)", bench.key()),
                     note: Some("Δ = pass@o − pass@k in percentage points.".into()),
-                    columns,
+                    row_header: "Model".into(),
+            columns,
                     rows,
                 });
             }
@@ -226,7 +229,8 @@ pub fn run_detail_table(r: &RunSummary) -> Table {
         id: format!("run-{}", r.label.replace(|c: char| !c.is_ascii_alphanumeric(), "-")),
         title: format!("{} — {}", row_name(r), r.bench),
         note: Some(run_facts(r)),
-        columns,
+        row_header: "Group".into(),
+            columns,
         rows,
     }
 }
@@ -292,6 +296,7 @@ fn failure_tables(r: &RunSummary) -> Vec<Table> {
             id: format!("failures-{}", r.label),
             title: format!("{}: failure classes of failed samples", row_name(r)),
             note: Some("Counts of failed samples by failure class (verdict category, else status), per language.".into()),
+            row_header: "Failure class".into(),
             columns,
             rows,
         });
@@ -318,6 +323,7 @@ fn failure_tables(r: &RunSummary) -> Vec<Table> {
                 "{} rejected samples analysed; the eight most frequent (deepest step reached, steps in the machine) per language.",
                 f.failures_analysed
             )),
+            row_header: "Language".into(),
             columns: vec![col("Stuck at", false), col("Samples", false), col("Share of language's failures", false)],
             rows,
         });
@@ -341,6 +347,7 @@ fn failure_tables(r: &RunSummary) -> Vec<Table> {
             id: format!("fsm-missing-{}", r.label),
             title: format!("{}: most common missing steps per technique", row_name(r)),
             note: Some("The first FSM step never reached, top five per technique.".into()),
+            row_header: "Technique".into(),
             columns: vec![col("Step", false), col("Description", false), col("Samples", false)],
             rows,
         });
@@ -375,7 +382,8 @@ pub fn comparison_table(c: &Comparison) -> Table {
             c.gained.len(),
             c.lost.len()
         )),
-        columns: vec![
+        row_header: "Group".into(),
+            columns: vec![
             col("Tasks", false),
             col(format!("A: {}", c.a), false),
             col(format!("B: {}", c.b), false),

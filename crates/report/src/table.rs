@@ -61,6 +61,8 @@ pub struct Table {
     pub id: String,
     pub title: String,
     pub note: Option<String>,
+    /// Header of the first (row name) column.
+    pub row_header: String,
     pub columns: Vec<Column>,
     pub rows: Vec<Row>,
 }
@@ -110,7 +112,7 @@ pub fn to_markdown(table: &Table) -> String {
     if let Some(n) = &table.note {
         s.push_str(&format!("{n}\n\n"));
     }
-    s.push_str("| Model |");
+    s.push_str(&format!("| {} |", md_escape(&table.row_header)));
     for c in &table.columns {
         s.push_str(&format!(" {} |", md_escape(&c.name)));
     }
@@ -164,7 +166,7 @@ pub fn to_latex(table: &Table) -> String {
     s.push_str(&format!("\\label{{tab:{}}}\n", table.id));
     s.push_str("\\resizebox{\\textwidth}{!}{%\n");
     s.push_str(&format!("\\begin{{tabular}}{{l{}}}\n\\toprule\n", "r".repeat(table.columns.len())));
-    s.push_str("Model");
+    s.push_str(&latex_escape(&table.row_header));
     for c in &table.columns {
         s.push_str(&format!(" & {}", latex_escape(&c.name)));
     }
@@ -200,6 +202,7 @@ mod tests {
             id: "x".into(),
             title: "T".into(),
             note: None,
+            row_header: "Model".into(),
             columns: vec![Column { name: "A".into(), rank: true }, Column { name: "CI".into(), rank: false }],
             rows: vec![
                 Row { name: "m1".into(), cells: vec![Cell::Pct(0.5), Cell::Ci([0.4, 0.6])] },

@@ -394,6 +394,14 @@ impl Engine {
         result.unwrap_or_else(|e| Outcome::environment_error(format!("sandbox error: {e:#}")))
     }
 
+    /// Run a host command (e.g. `/usr/bin/true`) in the sandbox with no
+    /// toolchain involved: measures the sandbox's own cost, and lets
+    /// `polyeval doctor` probe it. Returns the exit code, stdout and wall time.
+    pub fn run_command(&self, argv: &[&str], limits: &Limits) -> anyhow::Result<(Option<i32>, String, Duration)> {
+        let uid = self.uids.acquire();
+        sandbox::run_raw(&self.paths, argv, limits, uid.uid())
+    }
+
     /// True when each job runs under its own unprivileged uid (we are root):
     /// RLIMIT_NPROC then counts only that job's processes.
     pub fn uses_private_uids(&self) -> bool {

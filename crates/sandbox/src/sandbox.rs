@@ -307,6 +307,30 @@ pub(crate) fn run_sandboxed(bwrap: &Path, spec: &Spec) -> anyhow::Result<Capture
         .with_context(|| format!("starting {}", bwrap.display()))
 }
 
+/// Run a bare command in a fresh sandbox (no toolchain, empty work dir).
+pub(crate) fn run_raw(
+    paths: &SandboxPaths,
+    argv: &[&str],
+    limits: &Limits,
+    uid: Option<u32>,
+) -> anyhow::Result<(Option<i32>, String, std::time::Duration)> {
+    let work = tempfile::Builder::new().prefix("polyeval-run-").tempdir_in(&paths.work_root)?;
+    chown(work.path(), uid)?;
+    let spec = Spec {
+        argv: argv.iter().map(|a| a.to_string()).collect(),
+        work: work.path(),
+        ro_binds: Vec::new(),
+        rw_binds: Vec::new(),
+        env: base_env(),
+        limits,
+        uid,
+        umask: 0o022,
+    };
+    let cap = run_sandboxed(&paths.bwrap, &spec)?;
+    let (code, _) = decode_status(&cap.status);
+    Ok((code, String::from_utf8_lossy(&cap.stdout).into_owned(), cap.elapsed))
+}
+
 fn validate_file_name(name: &str) -> anyhow::Result<()> {
     if name.is_empty() || name.contains('/') || name == "." || name == ".." || name.contains('\0') {
         anyhow::bail!("invalid source file name {name:?} (must be a plain file name)");

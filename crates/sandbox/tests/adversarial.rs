@@ -223,3 +223,51 @@ fn minimal_environment_and_identity() {
     assert!(!lines[1].contains("CARGO"), "host environment leaked: {}", lines[1]);
     assert_eq!(lines[2], "True", "sandboxed program runs as root");
 }
+
+/// The same containment holds when polyeval runs as an ordinary user: when
+/// the tests run as root, this re-runs `inner_ordinary_user` from this test
+/// binary as uid 65534.
+#[test]
+fn works_as_an_ordinary_user() {
+    if !nix::unistd::geteuid().is_root() {
+        // Already unprivileged: the inner test runs directly in this process.
+        return inner_checks();
+    }
+    let exe = std::env::current_exe().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    std::os::unix::fs::chown(cache.path(), Some(65534), Some(65534)).unwrap();
+    let out = std::process::Command::new("setpriv")
+        .args(["--reuid", "65534", "--regid", "65534", "--clear-groups"])
+        .arg(&exe)
+        .args(["--exact", "inner_ordinary_user", "--include-ignored", "--test-threads", "1"])
+        .env("POLYEVAL_TEST_INNER", "1")
+        .env("POLYEVAL_SANDBOX_CACHE", cache.path().join("c"))
+        .env("TMPDIR", "/tmp")
+        .output()
+        .expect("setpriv (util-linux) runs");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && text.contains("1 passed"), "{text}");
+}
+
+#[test]
+#[ignore = "run by works_as_an_ordinary_user under an unprivileged uid"]
+fn inner_ordinary_user() {
+    assert!(std::env::var_os("POLYEVAL_TEST_INNER").is_some(), "run through works_as_an_ordinary_user");
+    inner_checks();
+}
+
+fn inner_checks() {
+    assert!(!nix::unistd::geteuid().is_root());
+    let o = run(Language::Python, "import os\nprint(os.getuid())\nprint('{M}')\n");
+    assert_eq!(o.status, Status::Passed, "{}", describe(&o));
+    let name = unique("userbomb");
+    let mut job = job(Language::Python, "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n");
+    job.file_name = Some(format!("{name}.py"));
+    job.limits = Some(polyeval_sandbox::Limits { max_processes: 64, ..limits(2) });
+    let o = run_job(job);
+    assert!(matches!(o.status, Status::Timeout | Status::RuntimeError | Status::Failed), "{}", describe(&o));
+    assert_no_process_left(&name);
+    let mut job = job(Language::Python, "while True:\n    pass\n");
+    job.limits = Some(limits(1));
+    assert_eq!(run_job(job).status, Status::Timeout);
+}

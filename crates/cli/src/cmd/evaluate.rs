@@ -115,6 +115,7 @@ pub fn load_run_tasks(store: &RunStore, data: Option<&Path>) -> anyhow::Result<T
 
 /// Score every sample of `store` that has no verdict for the evaluator's mode,
 /// committing every [`DEFAULT_CHUNK`] verdicts. Callable from `run`/`demo`.
+#[allow(dead_code)] // the entry point for `run` and `demo`
 pub fn evaluate_pending(store: &RunStore, tasks: &TaskSet, opts: &EvalOptions) -> anyhow::Result<EvalSummary> {
     evaluate_pending_chunked(store, tasks, opts, DEFAULT_CHUNK)
 }

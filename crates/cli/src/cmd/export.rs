@@ -76,8 +76,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )),
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
-    write_records(&mut sink, &records, args.format)?;
-    sink.flush()?;
+    let written = write_records(&mut sink, &records, args.format).and_then(|_| Ok(sink.flush()?));
+    if let Err(e) = written {
+        // `polyeval export … | head` closes the pipe early: not an error.
+        let broken_pipe = e.chain().any(|c| {
+            c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+                || c.downcast_ref::<csv::Error>().is_some_and(|ce| matches!(ce.kind(), csv::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe))
+        });
+        if broken_pipe {
+            return Ok(());
+        }
+        return Err(e);
+    }
     if let Some(p) = &args.out {
         eprintln!(
             "wrote {} samples{} to {}",

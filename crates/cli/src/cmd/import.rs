@@ -101,6 +101,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Source::CrossplResults(a) => {
             let summary = import_crosspl_results(&a)?;
             print!("{}", summary.text);
+            println!(
+                "imported {} samples into {} ({} new, {} already present)",
+                summary.total,
+                a.out.display(),
+                summary.added,
+                summary.total - summary.added
+            );
             Ok(())
         }
         Source::Samples(a) => {
@@ -256,12 +263,6 @@ pub fn import_crosspl_results(a: &CrossplArgs) -> anyhow::Result<CrossplImportSu
     });
     let store = open_run_for_import(&a.out, &tasks, &a.model, params, a.force)?;
     let added = store.insert_samples(&samples)?;
-    text.push_str(&format!(
-        "imported {} samples into {} ({added} new, {} already present)\n",
-        samples.len(),
-        a.out.display(),
-        samples.len() - added
-    ));
     Ok(CrossplImportSummary { added, total: samples.len(), text })
 }
 

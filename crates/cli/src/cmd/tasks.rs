@@ -64,15 +64,26 @@ fn load(common: &Common) -> anyhow::Result<TaskSet> {
     loaders::load(common.bench, &dir)
 }
 
+/// Write to standard output; a closed pipe (`polyeval … | head`) ends quietly
+/// instead of panicking like `println!`.
+pub fn emit(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        other => Ok(other?),
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.action {
         Action::Stats(common) => {
             let ts = load(&common)?;
             let stats = stats(&ts);
             if common.json {
-                println!("{}", serde_json::to_string_pretty(&stats)?);
+                emit(&format!("{}\n", serde_json::to_string_pretty(&stats)?))?;
             } else {
-                print!("{}", stats_text(&ts, &stats));
+                emit(&stats_text(&ts, &stats))?;
             }
         }
         Action::List { common, lang, technique, level } => {
@@ -87,11 +98,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .filter(|t| level.map_or(true, |w| ipc(t).is_some_and(|m| m.code_level == w)))
                 .collect();
             if common.json {
-                println!("{}", serde_json::to_string_pretty(&selected)?);
+                emit(&format!("{}\n", serde_json::to_string_pretty(&selected)?))?;
             } else {
-                for t in &selected {
-                    println!("{}", list_line(t));
-                }
+                let text: String = selected.iter().map(|t| list_line(t) + "\n").collect();
+                emit(&text)?;
                 eprintln!("{} of {} tasks", selected.len(), ts.tasks.len());
             }
         }
@@ -99,9 +109,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let ts = load(&common)?;
             let t = find_task(&ts, &task, lang)?;
             if common.json {
-                println!("{}", serde_json::to_string_pretty(t)?);
+                emit(&format!("{}\n", serde_json::to_string_pretty(t)?))?;
             } else {
-                print!("{}", show_text(t));
+                emit(&show_text(t))?;
             }
         }
     }
@@ -225,6 +235,17 @@ fn show_text(t: &Task) -> String {
     s
 }
 
+/// Languages in the order the CrossPL and MultiOOP papers print them.
+const PAPER_LANGUAGE_ORDER: [Language; 7] = [
+    Language::Java,
+    Language::Python,
+    Language::Go,
+    Language::JavaScript,
+    Language::Php,
+    Language::Cpp,
+    Language::CSharp,
+];
+
 /// min / median / mean / max of a list of counts.
 fn distribution(mut v: Vec<usize>) -> Value {
     if v.is_empty() {
@@ -333,18 +354,22 @@ pub fn stats(ts: &TaskSet) -> Value {
 fn stats_text(ts: &TaskSet, s: &Value) -> String {
     let mut out = format!("{} — {} tasks (data {}, fingerprint {})\n", ts.bench, s["tasks"], ts.data_dir, &ts.fingerprint[..12.min(ts.fingerprint.len())]);
     let total = s["tasks"].as_f64().unwrap_or(1.0).max(1.0);
-    let section = |out: &mut String, title: &str, v: &Value| {
+    // serde_json maps are sorted by key; print in the papers' order instead.
+    let section = |out: &mut String, title: &str, v: &Value, order: &[&str]| {
         if let Some(m) = v.as_object() {
             out.push_str(&format!("\n{title}\n"));
-            for (k, n) in m {
-                let n = n.as_u64().unwrap_or(0);
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort_by_key(|k| order.iter().position(|o| o == k).unwrap_or(usize::MAX));
+            for k in keys {
+                let n = m[k].as_u64().unwrap_or(0);
                 out.push_str(&format!("  {k:<16} {n:>6}  {:>6.2} %\n", n as f64 / total * 100.0));
             }
         }
     };
-    section(&mut out, "by language", &s["by_language"]);
-    section(&mut out, "by technique", &s["by_technique"]);
-    section(&mut out, "by code level", &s["by_code_level"]);
+    let lang_order: Vec<&str> = PAPER_LANGUAGE_ORDER.iter().map(|l| l.display_name()).collect();
+    section(&mut out, "by language", &s["by_language"], &lang_order);
+    section(&mut out, "by technique", &s["by_technique"], &TECHNIQUES);
+    section(&mut out, "by code level", &s["by_code_level"], &["Class-level", "Function-level"]);
     let dist = |out: &mut String, title: &str, v: &Value| {
         if v.is_object() {
             out.push_str(&format!(

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Sandbox benchmark: overhead vs a bare subprocess, per-language runs/s for a
+# trivial program, and the speedup of each compile-time trick (C++ PCH,
+# verdict cache). Baselines are measured in the same run.
+#   scripts/bench-sandbox.sh            # 20 repetitions
+#   POLYEVAL_BENCH_N=50 scripts/bench-sandbox.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+exec cargo bench -p polyeval-sandbox --bench sandbox "$@"
