@@ -10,9 +10,19 @@ fn discovers_the_system_gsl_and_its_version() {
     assert!(gsl.libgsl.is_file() && gsl.libgslcblas.is_file());
     let version = gsl.version.clone().expect("version read from the library");
     assert!(version.starts_with("2."), "{version}");
-    assert!(gsl.exports("gsl_histogram_alloc") && gsl.exports("gsl_sf_bessel_J0") && gsl.exports("gsl_version"));
-    assert!(!gsl.exports("gsl_histogram_allocate") && !gsl.exports("malloc"), "imports are not exports");
-    assert!(!gsl.lacks_newer_symbol("gsl_histogram_allocate"), "an invented name is not an environment defect");
+    assert!(
+        gsl.exports("gsl_histogram_alloc")
+            && gsl.exports("gsl_sf_bessel_J0")
+            && gsl.exports("gsl_version")
+    );
+    assert!(
+        !gsl.exports("gsl_histogram_allocate") && !gsl.exports("malloc"),
+        "imports are not exports"
+    );
+    assert!(
+        !gsl.lacks_newer_symbol("gsl_histogram_allocate"),
+        "an invented name is not an environment defect"
+    );
     if version.starts_with("2.7") {
         assert!(gsl.lacks_newer_symbol("gsl_bspline_ncontrol"));
         assert!(!gsl.lacks_newer_symbol("gsl_bspline_alloc"), "2.7 has it");
@@ -24,13 +34,20 @@ fn discovers_the_system_gsl_and_its_version() {
     assert_eq!(again.version, gsl.version);
     let binds = gsl.ro_binds();
     assert_eq!(binds[0].1.to_str(), Some("/usr/local/gsl/lib/libgsl.so"));
-    assert_eq!(binds[1].1.to_str(), Some("/usr/local/gsl/lib/libgslcblas.so"));
+    assert_eq!(
+        binds[1].1.to_str(),
+        Some("/usr/local/gsl/lib/libgslcblas.so")
+    );
 }
 
 #[test]
 fn dynamic_symbols_match_nm() {
     let gsl = GslInstall::discover(None).unwrap();
-    let Ok(out) = std::process::Command::new("nm").args(["-D", "--defined-only"]).arg(&gsl.libgsl).output() else {
+    let Ok(out) = std::process::Command::new("nm")
+        .args(["-D", "--defined-only"])
+        .arg(&gsl.libgsl)
+        .output()
+    else {
         panic!("binutils `nm` is needed for this cross-check");
     };
     let text = String::from_utf8_lossy(&out.stdout);
@@ -40,7 +57,8 @@ fn dynamic_symbols_match_nm() {
             let mut parts = l.split_whitespace();
             let (_, kind, name) = (parts.next()?, parts.next()?, parts.next()?);
             // global/weak definitions (upper-case letters, weak v/w), not absolute (A) version nodes
-            (kind != "A" && (kind.chars().all(|c| c.is_ascii_uppercase()) || kind == "v" || kind == "w"))
+            (kind != "A"
+                && (kind.chars().all(|c| c.is_ascii_uppercase()) || kind == "v" || kind == "w"))
                 .then(|| name.split('@').next().unwrap_or(name).to_string())
         })
         .collect();
@@ -55,8 +73,16 @@ fn version_string_matches_the_library_file_name() {
     let version = version_from_elf(&bytes).unwrap();
     // Debian names the file libgsl.so.<soname>.<minor>.<patch>; GSL 2.7.x has soname 27.
     assert_eq!(gsl.version.as_deref(), Some(version.as_str()));
-    let file = gsl.libgsl.file_name().unwrap().to_string_lossy().to_string();
-    if let Some(soname) = file.strip_prefix("libgsl.so.").and_then(|r| r.split('.').next()) {
+    let file = gsl
+        .libgsl
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .to_string();
+    if let Some(soname) = file
+        .strip_prefix("libgsl.so.")
+        .and_then(|r| r.split('.').next())
+    {
         let mut parts = version.split('.');
         let (major, minor) = (parts.next().unwrap(), parts.next().unwrap());
         assert_eq!(soname, format!("{major}{minor}"), "{file} vs {version}");

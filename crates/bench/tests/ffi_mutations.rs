@@ -34,36 +34,79 @@ fn mutated_candidates_fail_with_the_right_class() {
         (
             "symbol GSL does not export",
             histogram,
-            mutate(h, "= gsl_lib.gsl_histogram_alloc\n", "= gsl_lib.gsl_histogram_allocate\n"),
+            mutate(
+                h,
+                "= gsl_lib.gsl_histogram_alloc\n",
+                "= gsl_lib.gsl_histogram_allocate\n",
+            ),
             "symbol_resolution",
         ),
         (
             "vector length mismatch",
             dot,
-            mutate(d, "vb = _to_vector(b, len(b))", "vb = _to_vector(b, len(b) - 1)"),
+            mutate(
+                d,
+                "vb = _to_vector(b, len(b))",
+                "vb = _to_vector(b, len(b) - 1)",
+            ),
             "gsl_runtime_error",
         ),
-        ("undefined name", histogram, mutate(h, "    gsl_histogram_free(h)\n", "    gsl_histogram_release(h)\n"), "name_error"),
+        (
+            "undefined name",
+            histogram,
+            mutate(
+                h,
+                "    gsl_histogram_free(h)\n",
+                "    gsl_histogram_release(h)\n",
+            ),
+            "name_error",
+        ),
         (
             "wrong value",
             histogram,
-            mutate(h, "result.append((lower.value, upper.value, count))", "result.append((lower.value, upper.value, count + 1))"),
+            mutate(
+                h,
+                "result.append((lower.value, upper.value, count))",
+                "result.append((lower.value, upper.value, count + 1))",
+            ),
             "assertion_failure",
         ),
-        ("NULL pointer", histogram, mutate(h, "    h = gsl_histogram_alloc(n_bins)\n", "    h = None\n"), "memory_crash"),
+        (
+            "NULL pointer",
+            histogram,
+            mutate(h, "    h = gsl_histogram_alloc(n_bins)\n", "    h = None\n"),
+            "memory_crash",
+        ),
         (
             "endless loop",
             histogram,
-            mutate(h, "def compute_histogram(data, xmin, xmax):\n", "def compute_histogram(data, xmin, xmax):\n    while True:\n        pass\n"),
+            mutate(
+                h,
+                "def compute_histogram(data, xmin, xmax):\n",
+                "def compute_histogram(data, xmin, xmax):\n    while True:\n        pass\n",
+            ),
             "timeout",
         ),
         (
             "wrong ctypes argument",
             histogram,
-            mutate(h, "gsl_histogram_increment(h, x)", "gsl_histogram_increment(h, str(x))"),
+            mutate(
+                h,
+                "gsl_histogram_increment(h, x)",
+                "gsl_histogram_increment(h, str(x))",
+            ),
             "calling_error",
         ),
-        ("syntax", histogram, mutate(h, "def compute_histogram(data, xmin, xmax):", "def compute_histogram(data, xmin, xmax)"), "syntax_error"),
+        (
+            "syntax",
+            histogram,
+            mutate(
+                h,
+                "def compute_histogram(data, xmin, xmax):",
+                "def compute_histogram(data, xmin, xmax)",
+            ),
+            "syntax_error",
+        ),
         (
             "early exit(0) skips assert_test",
             histogram,
@@ -72,21 +115,39 @@ fn mutated_candidates_fail_with_the_right_class() {
         ),
     ];
     let ev = evaluator(5.0);
-    let samples: Vec<(&polyeval_core::Task, String)> = cases.iter().map(|(_, t, code, _)| (*t, as_json(code))).collect();
+    let samples: Vec<(&polyeval_core::Task, String)> = cases
+        .iter()
+        .map(|(_, t, code, _)| (*t, as_json(code)))
+        .collect();
     let verdicts = score(&ev, &samples);
     let mut wrong = Vec::new();
     for ((name, _, _, want), v) in cases.iter().zip(&verdicts) {
-        let got = if v.status == Status::Passed { "passed" } else { v.category.as_deref().unwrap_or("none") };
+        let got = if v.status == Status::Passed {
+            "passed"
+        } else {
+            v.category.as_deref().unwrap_or("none")
+        };
         if got != *want {
-            wrong.push(format!("{name}: want {want}, got {got} ({:?}: {}) stderr: {}", v.status, v.detail, v.data["stderr_tail"]));
+            wrong.push(format!(
+                "{name}: want {want}, got {got} ({:?}: {}) stderr: {}",
+                v.status, v.detail, v.data["stderr_tail"]
+            ));
         }
     }
     assert!(wrong.is_empty(), "misclassified:\n{}", wrong.join("\n"));
 
     let symbol = &verdicts[2];
     assert_eq!(symbol.data["missing_symbol"], "gsl_histogram_allocate");
-    assert_ne!(symbol.status, Status::Error, "an invented symbol is the model's fault");
-    assert!(verdicts[3].detail.contains("GSL error"), "{}", verdicts[3].detail);
+    assert_ne!(
+        symbol.status,
+        Status::Error,
+        "an invented symbol is the model's fault"
+    );
+    assert!(
+        verdicts[3].detail.contains("GSL error"),
+        "{}",
+        verdicts[3].detail
+    );
     assert!(verdicts[4].detail.contains("gsl_histogram_release"));
     assert_eq!(verdicts[7].status, Status::Timeout);
 }

@@ -34,14 +34,26 @@ fn canonical_solutions_pass_except_reported_defects() {
     eprintln!("defects: {defects:#?}");
 
     // Tasks 4-7 call functions of GSL 2.8's new B-spline API.
-    let bspline_28 = [("4", "gsl_bspline_ncontrol"), ("5", "gsl_bspline_calc"), ("6", "gsl_bspline_gram"), ("7", "gsl_bspline_init_greville")];
+    let bspline_28 = [
+        ("4", "gsl_bspline_ncontrol"),
+        ("5", "gsl_bspline_calc"),
+        ("6", "gsl_bspline_gram"),
+        ("7", "gsl_bspline_init_greville"),
+    ];
     for (id, symbol) in bspline_28 {
         if gsl.exports(symbol) {
-            assert!(!defects.contains_key(id), "task {id} should pass with a GSL exporting {symbol}");
+            assert!(
+                !defects.contains_key(id),
+                "task {id} should pass with a GSL exporting {symbol}"
+            );
             continue;
         }
         let check = report.tasks.iter().find(|t| t.task_id == id).unwrap();
-        assert_eq!(check.reference.status, Status::Error, "task {id}: environment defects are Status::Error");
+        assert_eq!(
+            check.reference.status,
+            Status::Error,
+            "task {id}: environment defects are Status::Error"
+        );
         assert_eq!(check.reference.category.as_deref(), Some("environment"));
         assert_eq!(
             defects[id],
@@ -57,15 +69,22 @@ fn canonical_solutions_pass_except_reported_defects() {
     // pointer is converted to a C int. It passes only while the heap is low.
     match defects.get("19").map(Vec::as_slice) {
         Some([Defect::PointerTruncation { detail }]) => {
-            assert!(detail.contains("fflush"), "the crash is located at the fflush call: {detail}")
+            assert!(
+                detail.contains("fflush"),
+                "the crash is located at the fflush call: {detail}"
+            )
         }
         other => panic!("task 19: expected a pointer truncation defect, got {other:?}"),
     }
     // Task 38 reserves (without touching) a 16 GB spline and accepts success;
     // that works under Linux overcommit on a machine with enough RAM + swap,
     // else GSL reports the failed allocation, which must then be the reason.
-    let mut expected: Vec<&str> =
-        bspline_28.iter().filter(|(_, s)| !gsl.exports(s)).map(|(id, _)| *id).chain(["19"]).collect();
+    let mut expected: Vec<&str> = bspline_28
+        .iter()
+        .filter(|(_, s)| !gsl.exports(s))
+        .map(|(id, _)| *id)
+        .chain(["19"])
+        .collect();
     if let Some(d) = defects.get("38") {
         assert!(
             matches!(&d[..], [Defect::ReferenceFails { category, detail, .. }] if category == "gsl_runtime_error" && detail.contains("failed to allocate")),
@@ -75,7 +94,10 @@ fn canonical_solutions_pass_except_reported_defects() {
     }
     let mut found: Vec<&str> = defects.keys().map(String::as_str).collect();
     found.sort_by_key(|id| id.parse::<u32>().unwrap_or(0));
-    assert_eq!(found, expected, "no other task is defective (none vacuous either)");
+    assert_eq!(
+        found, expected,
+        "no other task is defective (none vacuous either)"
+    );
 }
 
 /// The Rust extractor agrees with Python's own parser on every real canonical solution.
@@ -97,7 +119,12 @@ for src in json.load(sys.stdin):
         .spawn()
         .expect("/usr/bin/python3");
     use std::io::Write;
-    child.stdin.take().unwrap().write_all(serde_json::to_string(&sources).unwrap().as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(serde_json::to_string(&sources).unwrap().as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     let lines: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
@@ -110,8 +137,16 @@ for src in json.load(sys.stdin):
             .map(|f| (f.name.clone(), src[f.def_start..f.end].to_string()))
             .collect();
         assert_eq!(ours, expected, "task {}", task.key);
-        let polyeval_core::TaskMeta::Ffi { assert_test } = &task.meta else { panic!() };
-        assert_eq!(Some(assert_test.as_str()), expected.iter().find(|(n, _)| n == "assert_test").map(|(_, s)| s.as_str()));
+        let polyeval_core::TaskMeta::Ffi { assert_test } = &task.meta else {
+            panic!()
+        };
+        assert_eq!(
+            Some(assert_test.as_str()),
+            expected
+                .iter()
+                .find(|(n, _)| n == "assert_test")
+                .map(|(_, s)| s.as_str())
+        );
         functions += expected.len();
     }
     assert!(functions > 60);

@@ -111,3 +111,32 @@ fn qwen25_coder_7b_recorded_reproduces_tables_3_and_5() {
         1982,
     );
 }
+
+/// Table 4 (pass@5 from n = 10 at temperature 0.2): the shared data holds
+/// GPT-4o's ten-sample generations for C++ and PHP only.
+#[test]
+fn gpt4o_n10_recorded_reproduces_table_4_pass5_for_cpp_and_php() {
+    let data = shared_test_data().join("crosspl");
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("gpt4o-n10");
+    polyeval(&[
+        "import",
+        "crosspl-results",
+        data.join("results").to_str().unwrap(),
+        "--model",
+        "GPT-4o",
+        "--samples",
+        "n10",
+        "--out",
+        run.to_str().unwrap(),
+        "--data",
+        data.to_str().unwrap(),
+    ]);
+    let json = polyeval(&["report", run.to_str().unwrap(), "--verdicts", "recorded", "--format", "json", "--resamples", "100"]);
+    let report: Value = serde_json::from_str(&json).unwrap();
+    let r = &report["runs"][0];
+    assert_eq!(r["samples_per_task"].as_u64(), Some(10));
+    let p5 = |lang: &str| format!("{:.2}", r["by_language"][lang]["pass@5"]["value"].as_f64().unwrap() * 100.0);
+    assert_eq!(p5("C++"), "89.76");
+    assert_eq!(p5("PHP"), "87.69");
+}

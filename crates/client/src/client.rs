@@ -11,7 +11,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
@@ -24,13 +24,22 @@ pub struct Message {
 
 impl Message {
     pub fn system(content: impl Into<String>) -> Message {
-        Message { role: "system".into(), content: content.into() }
+        Message {
+            role: "system".into(),
+            content: content.into(),
+        }
     }
     pub fn user(content: impl Into<String>) -> Message {
-        Message { role: "user".into(), content: content.into() }
+        Message {
+            role: "user".into(),
+            content: content.into(),
+        }
     }
     pub fn assistant(content: impl Into<String>) -> Message {
-        Message { role: "assistant".into(), content: content.into() }
+        Message {
+            role: "assistant".into(),
+            content: content.into(),
+        }
     }
 }
 
@@ -82,17 +91,28 @@ impl ClientConfig {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum ClientError {
     /// Not retried: the request itself is wrong (bad key, unknown model, bad URL, rejected parameters).
     #[error("{url} answered HTTP {status} ({hint}): {message}")]
-    Fatal { status: u16, url: String, hint: &'static str, message: String },
+    Fatal {
+        status: u16,
+        url: String,
+        hint: &'static str,
+        message: String,
+    },
     /// Transient failures (429, 5xx, timeouts, dropped connections) persisted through every retry.
     #[error("gave up after {attempts} attempts; last failure: {last}")]
     RetriesExhausted { attempts: u32, last: String },
     /// The server kept answering with a body that is not a chat-completions response.
-    #[error("malformed response after {attempts} attempts: {detail}; body starts with: {body_head:?}")]
-    Malformed { attempts: u32, detail: String, body_head: String },
+    #[error(
+        "malformed response after {attempts} attempts: {detail}; body starts with: {body_head:?}"
+    )]
+    Malformed {
+        attempts: u32,
+        detail: String,
+        body_head: String,
+    },
     #[error("invalid client configuration: {0}")]
     Config(String),
 }
@@ -158,12 +178,19 @@ struct Inner {
     permits: Semaphore,
     /// Whether the server honours the `n` parameter (learned from the first multi-sample response).
     n_support: AtomicU8,
+    /// The first fatal error: once set, no further request is sent (every one
+    /// would fail the same way) and callers get this error again.
+    stopped: Mutex<Option<ClientError>>,
 }
 
 /// What one HTTP attempt led to.
 enum Attempt {
     Done(Box<ChatResponse>),
-    Retry { reason: String, retry_after: Option<Duration>, malformed: Option<(String, String)> },
+    Retry {
+        reason: String,
+        retry_after: Option<Duration>,
+        malformed: Option<(String, String)>,
+    },
     Fatal(ClientError),
 }
 
@@ -192,6 +219,7 @@ impl Client {
                 url,
                 http,
                 n_support: AtomicU8::new(N_UNKNOWN),
+                stopped: Mutex::new(None),
             }),
         })
     }
@@ -242,8 +270,30 @@ impl Client {
         Value::Object(body)
     }
 
+    /// The fatal error that stopped this client, if any.
+    pub fn stopped(&self) -> Option<ClientError> {
+        self.inner.stopped.lock().ok().and_then(|s| s.clone())
+    }
+
     /// One logical request (with retries). Returns whatever choices the server gave.
-    pub async fn chat(&self, messages: &[Message], sampling: &Sampling, n: u32) -> Result<ChatResponse, ClientError> {
+    /// After a fatal error, every later call returns that error without sending anything.
+    pub async fn chat(
+        &self,
+        messages: &[Message],
+        sampling: &Sampling,
+        n: u32,
+    ) -> Result<ChatResponse, ClientError> {
+        self.chat_inner(messages, sampling, n, false).await
+    }
+
+    /// `probing_n`: a 400/422 may just mean "n > 1 unsupported", so it must not stop the client.
+    async fn chat_inner(
+        &self,
+        messages: &[Message],
+        sampling: &Sampling,
+        n: u32,
+        probing_n: bool,
+    ) -> Result<ChatResponse, ClientError> {
         let body = self.request_body(messages, sampling, n);
         let cfg = &self.inner.config;
         let mut attempts = 0u32;
@@ -257,7 +307,27 @@ impl Client {
                     .acquire()
                     .await
                     .map_err(|_| ClientError::Config("client was shut down".into()))?;
-                self.attempt(&body).await
+                if let Some(e) = self.stopped() {
+                    return Err(e);
+                }
+                let outcome = self.attempt(&body).await;
+                // Record a fatal error before the permit is released, so no queued request goes out after it.
+                if let Attempt::Fatal(e) = &outcome {
+                    let n_probe = probing_n
+                        && matches!(
+                            e,
+                            ClientError::Fatal {
+                                status: 400 | 422,
+                                ..
+                            }
+                        );
+                    if !n_probe {
+                        if let Ok(mut s) = self.inner.stopped.lock() {
+                            s.get_or_insert_with(|| e.clone());
+                        }
+                    }
+                }
+                outcome
             };
             match outcome {
                 Attempt::Done(mut resp) => {
@@ -265,15 +335,29 @@ impl Client {
                     return Ok(*resp);
                 }
                 Attempt::Fatal(e) => return Err(e),
-                Attempt::Retry { reason, retry_after, malformed } => {
+                Attempt::Retry {
+                    reason,
+                    retry_after,
+                    malformed,
+                } => {
                     if attempts > cfg.max_retries {
                         return Err(match malformed {
-                            Some((detail, body_head)) => ClientError::Malformed { attempts, detail, body_head },
-                            None => ClientError::RetriesExhausted { attempts, last: reason },
+                            Some((detail, body_head)) => ClientError::Malformed {
+                                attempts,
+                                detail,
+                                body_head,
+                            },
+                            None => ClientError::RetriesExhausted {
+                                attempts,
+                                last: reason,
+                            },
                         });
                     }
                     let delay = self.backoff(attempts, retry_after);
-                    tracing::warn!("request failed ({reason}); retry {attempts} in {:.1}s", delay.as_secs_f64());
+                    tracing::warn!(
+                        "request failed ({reason}); retry {attempts} in {:.1}s",
+                        delay.as_secs_f64()
+                    );
                     tokio::time::sleep(delay).await;
                 }
             }
@@ -283,13 +367,19 @@ impl Client {
     /// `n` samples for one prompt: uses the API's `n` when the server honours
     /// it, otherwise (or for the missing rest) separate requests. With a seed,
     /// separate requests use `seed + i` so they are not identical.
-    pub async fn complete(&self, messages: &[Message], sampling: &Sampling, n: u32) -> Result<Vec<Generation>, ClientError> {
+    pub async fn complete(
+        &self,
+        messages: &[Message],
+        sampling: &Sampling,
+        n: u32,
+    ) -> Result<Vec<Generation>, ClientError> {
         let mut out = Vec::with_capacity(n as usize);
         if n == 0 {
             return Ok(out);
         }
         if n > 1 && self.inner.n_support.load(Ordering::Relaxed) != N_UNSUPPORTED {
-            match self.chat(messages, sampling, n).await {
+            let probing = self.inner.n_support.load(Ordering::Relaxed) == N_UNKNOWN;
+            match self.chat_inner(messages, sampling, n, probing).await {
                 Ok(resp) => {
                     let got = resp.choices.len() as u32;
                     if got >= n {
@@ -300,9 +390,9 @@ impl Client {
                     out.extend(split(resp, n as usize));
                 }
                 // Some servers reject `n > 1` outright; learn that instead of stopping the run.
-                Err(ClientError::Fatal { status: 400 | 422, .. })
-                    if self.inner.n_support.load(Ordering::Relaxed) == N_UNKNOWN =>
-                {
+                Err(ClientError::Fatal {
+                    status: 400 | 422, ..
+                }) if self.inner.n_support.load(Ordering::Relaxed) == N_UNKNOWN => {
                     self.inner.n_support.store(N_UNSUPPORTED, Ordering::Relaxed);
                 }
                 Err(e) => return Err(e),
@@ -319,7 +409,9 @@ impl Client {
                 if let Some(seed) = s.seed {
                     s.seed = Some(seed.wrapping_add((start + i) as u64));
                 }
-                handles.push(tokio::spawn(async move { this.chat(&messages, &s, 1).await }));
+                handles.push(tokio::spawn(
+                    async move { this.chat(&messages, &s, 1).await },
+                ));
             }
             let mut first_err = None;
             for h in handles {
@@ -329,7 +421,10 @@ impl Client {
                         first_err.get_or_insert(e);
                     }
                     Err(join) => {
-                        first_err.get_or_insert(ClientError::RetriesExhausted { attempts: 0, last: format!("request task failed: {join}") });
+                        first_err.get_or_insert(ClientError::RetriesExhausted {
+                            attempts: 0,
+                            last: format!("request task failed: {join}"),
+                        });
                     }
                 }
             }
@@ -348,7 +443,9 @@ impl Client {
             let ra = ra.min(cfg.max_retry_after);
             return ra + ra.mul_f64(rng.gen_range(0.0..0.1));
         }
-        let exp = cfg.initial_backoff.saturating_mul(1u32 << (attempt - 1).min(16));
+        let exp = cfg
+            .initial_backoff
+            .saturating_mul(1u32 << (attempt - 1).min(16));
         let capped = exp.min(cfg.max_backoff);
         // "Equal jitter": between half and all of the exponential delay.
         capped.mul_f64(rng.gen_range(0.5..=1.0))
@@ -356,14 +453,25 @@ impl Client {
 
     async fn attempt(&self, body: &Value) -> Attempt {
         let cfg = &self.inner.config;
-        let mut req = self.inner.http.post(&self.inner.url).timeout(cfg.request_timeout).json(body);
+        let mut req = self
+            .inner
+            .http
+            .post(&self.inner.url)
+            .timeout(cfg.request_timeout)
+            .json(body);
         if let Some(key) = &cfg.api_key {
             req = req.bearer_auth(key);
         }
         let started = Instant::now();
         let resp = match req.send().await {
             Ok(r) => r,
-            Err(e) => return Attempt::Retry { reason: describe_reqwest(&e), retry_after: None, malformed: None },
+            Err(e) => {
+                return Attempt::Retry {
+                    reason: describe_reqwest(&e),
+                    retry_after: None,
+                    malformed: None,
+                }
+            }
         };
         let status = resp.status().as_u16();
         let retry_after = resp
@@ -386,7 +494,11 @@ impl Client {
         if !(200..300).contains(&status) {
             let message = error_message(&text);
             if status == 408 || status == 409 || status == 425 || status == 429 || status >= 500 {
-                return Attempt::Retry { reason: format!("HTTP {status}: {message}"), retry_after, malformed: None };
+                return Attempt::Retry {
+                    reason: format!("HTTP {status}: {message}"),
+                    retry_after,
+                    malformed: None,
+                };
             }
             let hint = match status {
                 400 => "bad request: the server rejected the model name, a parameter or the prompt",
@@ -395,7 +507,12 @@ impl Client {
                 404 => "not found: check --base-url (it should end in /v1 for most servers) and --model",
                 _ => "client error",
             };
-            return Attempt::Fatal(ClientError::Fatal { status, url: self.inner.url.clone(), hint, message });
+            return Attempt::Fatal(ClientError::Fatal {
+                status,
+                url: self.inner.url.clone(),
+                hint,
+                message,
+            });
         }
         let raw: Value = match serde_json::from_slice(&bytes) {
             Ok(v) => v,
@@ -432,7 +549,12 @@ impl Client {
 /// Split a response into per-choice samples, at most `limit`.
 fn split(resp: ChatResponse, limit: usize) -> Vec<Generation> {
     let k = resp.choices.len().min(limit);
-    let raw_choices = resp.raw.get("choices").and_then(Value::as_array).cloned().unwrap_or_default();
+    let raw_choices = resp
+        .raw
+        .get("choices")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     let usage = resp.usage.map(|u| {
         if k > 1 {
             let mut u = u;
@@ -470,7 +592,10 @@ fn split(resp: ChatResponse, limit: usize) -> Vec<Generation> {
 /// The choices of a chat-completions body, or why it is not one.
 fn parse_choices(raw: &Value) -> Result<Vec<Choice>, String> {
     if let Some(err) = raw.get("error").filter(|e| !e.is_null()) {
-        return Err(format!("server reported an error with HTTP 200: {}", error_message(&err.to_string())));
+        return Err(format!(
+            "server reported an error with HTTP 200: {}",
+            error_message(&err.to_string())
+        ));
     }
     let choices = raw
         .get("choices")
@@ -481,7 +606,9 @@ fn parse_choices(raw: &Value) -> Result<Vec<Choice>, String> {
     }
     let mut out = Vec::with_capacity(choices.len());
     for (i, c) in choices.iter().enumerate() {
-        let message = c.get("message").ok_or_else(|| format!("choices[{i}] has no `message`"))?;
+        let message = c
+            .get("message")
+            .ok_or_else(|| format!("choices[{i}] has no `message`"))?;
         let content = match message.get("content") {
             Some(Value::String(s)) => s.clone(),
             // Content parts (some servers): concatenate the text parts.
@@ -491,17 +618,30 @@ fn parse_choices(raw: &Value) -> Result<Vec<Choice>, String> {
                 .collect::<Vec<_>>()
                 .join(""),
             Some(Value::Null) | None => String::new(),
-            Some(other) => return Err(format!("choices[{i}].message.content is not text: {other}")),
+            Some(other) => {
+                return Err(format!("choices[{i}].message.content is not text: {other}"))
+            }
         };
-        let finish_reason = c.get("finish_reason").and_then(Value::as_str).map(str::to_string);
-        out.push(Choice { content, finish_reason });
+        let finish_reason = c
+            .get("finish_reason")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        out.push(Choice {
+            content,
+            finish_reason,
+        });
     }
     // Servers may return choices out of order; `index` says where each belongs.
     let mut indexed: Vec<(u64, Choice)> = choices
         .iter()
         .zip(out)
         .enumerate()
-        .map(|(pos, (c, ch))| (c.get("index").and_then(Value::as_u64).unwrap_or(pos as u64), ch))
+        .map(|(pos, (c, ch))| {
+            (
+                c.get("index").and_then(Value::as_u64).unwrap_or(pos as u64),
+                ch,
+            )
+        })
         .collect();
     indexed.sort_by_key(|(i, _)| *i);
     Ok(indexed.into_iter().map(|(_, c)| c).collect())
@@ -527,7 +667,13 @@ fn error_message(text: &str) -> String {
             .or_else(|| v.get("error"))
             .or_else(|| v.get("detail"));
         if let Some(m) = m {
-            return head(m.as_str().map(str::to_string).unwrap_or_else(|| m.to_string()).trim(), 500);
+            return head(
+                m.as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| m.to_string())
+                    .trim(),
+                500,
+            );
         }
     }
     let t = text.trim();
@@ -586,25 +732,45 @@ mod tests {
             {"index":1,"message":{"role":"assistant","content":"b"}},
             {"index":0,"message":{"role":"assistant","content":null},"finish_reason":"length"}]});
         let c = parse_choices(&raw).unwrap();
-        assert_eq!(c[0], Choice { content: String::new(), finish_reason: Some("length".into()) });
+        assert_eq!(
+            c[0],
+            Choice {
+                content: String::new(),
+                finish_reason: Some("length".into())
+            }
+        );
         assert_eq!(c[1].content, "b");
     }
 
     #[test]
     fn bodies_that_are_not_completions_are_described() {
-        assert!(parse_choices(&json!({"foo":1})).unwrap_err().contains("no `choices`"));
-        assert!(parse_choices(&json!({"choices":[]})).unwrap_err().contains("empty"));
-        assert!(parse_choices(&json!({"choices":[{"x":1}]})).unwrap_err().contains("no `message`"));
-        assert!(parse_choices(&json!({"error":{"message":"overloaded"}})).unwrap_err().contains("overloaded"));
+        assert!(parse_choices(&json!({"foo":1}))
+            .unwrap_err()
+            .contains("no `choices`"));
+        assert!(parse_choices(&json!({"choices":[]}))
+            .unwrap_err()
+            .contains("empty"));
+        assert!(parse_choices(&json!({"choices":[{"x":1}]}))
+            .unwrap_err()
+            .contains("no `message`"));
+        assert!(parse_choices(&json!({"error":{"message":"overloaded"}}))
+            .unwrap_err()
+            .contains("overloaded"));
     }
 
     #[test]
     fn request_body_has_sampling_n_and_extra_fields() {
         let mut cfg = ClientConfig::new("http://127.0.0.1:1/v1/", "m");
-        cfg.extra_body.insert("enable_thinking".into(), json!(false));
+        cfg.extra_body
+            .insert("enable_thinking".into(), json!(false));
         let c = Client::new(cfg).unwrap();
         assert_eq!(c.url(), "http://127.0.0.1:1/v1/chat/completions");
-        let s = Sampling { temperature: Some(0.2), top_p: Some(0.95), max_tokens: Some(64), seed: Some(7) };
+        let s = Sampling {
+            temperature: Some(0.2),
+            top_p: Some(0.95),
+            max_tokens: Some(64),
+            seed: Some(7),
+        };
         let b = c.request_body(&[Message::user("hi")], &s, 3);
         assert_eq!(b["model"], "m");
         assert_eq!(b["n"], 3);
@@ -614,7 +780,10 @@ mod tests {
         assert_eq!(b["seed"], 7);
         assert_eq!(b["enable_thinking"], false);
         assert_eq!(b["messages"][0]["content"], "hi");
-        assert!(c.request_body(&[], &Sampling::default(), 1).get("n").is_none());
+        assert!(c
+            .request_body(&[], &Sampling::default(), 1)
+            .get("n")
+            .is_none());
     }
 
     #[test]
@@ -627,7 +796,10 @@ mod tests {
 
     #[test]
     fn error_messages_come_from_json_error_bodies() {
-        assert_eq!(error_message(r#"{"error":{"message":"Invalid API key"}}"#), "Invalid API key");
+        assert_eq!(
+            error_message(r#"{"error":{"message":"Invalid API key"}}"#),
+            "Invalid API key"
+        );
         assert_eq!(error_message(""), "(empty body)");
         assert_eq!(error_message("plain text"), "plain text");
     }

@@ -28,7 +28,10 @@ pub struct MockRequest {
 impl MockRequest {
     pub fn header(&self, name: &str) -> Option<&str> {
         let name = name.to_ascii_lowercase();
-        self.headers.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.as_str())
     }
     /// The content of the last user message (how tests recognise a prompt).
     pub fn last_user_message(&self) -> Option<&str> {
@@ -50,9 +53,17 @@ impl MockRequest {
 /// How to answer one request.
 #[derive(Debug, Clone)]
 pub enum MockReply {
-    Json { status: u16, body: Value, headers: Vec<(String, String)> },
+    Json {
+        status: u16,
+        body: Value,
+        headers: Vec<(String, String)>,
+    },
     /// Any body text (e.g. malformed JSON) with the given status.
-    Raw { status: u16, body: String, headers: Vec<(String, String)> },
+    Raw {
+        status: u16,
+        body: String,
+        headers: Vec<(String, String)>,
+    },
     /// Close the connection without answering.
     Drop,
     /// Announce a body of `declared_len` bytes, send `body`, then close.
@@ -83,17 +94,37 @@ impl MockReply {
     }
     /// An OpenAI-style error body.
     pub fn error(status: u16, message: &str) -> MockReply {
-        MockReply::Json { status, body: json!({"error": {"message": message, "type": "mock_error"}}), headers: vec![] }
+        MockReply::Json {
+            status,
+            body: json!({"error": {"message": message, "type": "mock_error"}}),
+            headers: vec![],
+        }
     }
     pub fn with_header(self, name: &str, value: &str) -> MockReply {
         match self {
-            MockReply::Json { status, body, mut headers } => {
+            MockReply::Json {
+                status,
+                body,
+                mut headers,
+            } => {
                 headers.push((name.into(), value.into()));
-                MockReply::Json { status, body, headers }
+                MockReply::Json {
+                    status,
+                    body,
+                    headers,
+                }
             }
-            MockReply::Raw { status, body, mut headers } => {
+            MockReply::Raw {
+                status,
+                body,
+                mut headers,
+            } => {
                 headers.push((name.into(), value.into()));
-                MockReply::Raw { status, body, headers }
+                MockReply::Raw {
+                    status,
+                    body,
+                    headers,
+                }
             }
             other => other,
         }
@@ -125,7 +156,9 @@ pub struct MockServer {
 impl MockServer {
     /// Start on 127.0.0.1 (random port) on its own runtime thread, so it works
     /// from synchronous tests and serves subprocesses.
-    pub fn start(handler: impl Fn(&MockRequest) -> MockReply + Send + Sync + 'static) -> std::io::Result<MockServer> {
+    pub fn start(
+        handler: impl Fn(&MockRequest) -> MockReply + Send + Sync + 'static,
+    ) -> std::io::Result<MockServer> {
         let handler: Handler = Arc::new(handler);
         let std_listener = std::net::TcpListener::bind("127.0.0.1:0")?;
         std_listener.set_nonblocking(true)?;
@@ -133,30 +166,41 @@ impl MockServer {
         let state = Arc::new(State::default());
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let st = state.clone();
-        let thread = std::thread::Builder::new().name("mock-server".into()).spawn(move || {
-            let rt = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
-                Ok(rt) => rt,
-                Err(e) => {
-                    eprintln!("mock server: cannot start a runtime: {e}");
-                    return;
-                }
-            };
-            rt.block_on(async move {
-                let listener = match TcpListener::from_std(std_listener) {
-                    Ok(l) => l,
+        let thread = std::thread::Builder::new()
+            .name("mock-server".into())
+            .spawn(move || {
+                let rt = match tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(2)
+                    .enable_all()
+                    .build()
+                {
+                    Ok(rt) => rt,
                     Err(e) => {
-                        eprintln!("mock server: {e}");
+                        eprintln!("mock server: cannot start a runtime: {e}");
                         return;
                     }
                 };
-                tokio::select! {
-                    _ = accept_loop(listener, handler, st) => {}
-                    _ = stop_rx => {}
-                }
-            });
-            rt.shutdown_timeout(Duration::from_millis(100));
-        })?;
-        Ok(MockServer { addr, state, stop: Some(stop_tx), thread: Some(thread) })
+                rt.block_on(async move {
+                    let listener = match TcpListener::from_std(std_listener) {
+                        Ok(l) => l,
+                        Err(e) => {
+                            eprintln!("mock server: {e}");
+                            return;
+                        }
+                    };
+                    tokio::select! {
+                        _ = accept_loop(listener, handler, st) => {}
+                        _ = stop_rx => {}
+                    }
+                });
+                rt.shutdown_timeout(Duration::from_millis(100));
+            })?;
+        Ok(MockServer {
+            addr,
+            state,
+            stop: Some(stop_tx),
+            thread: Some(thread),
+        })
     }
 
     /// `http://127.0.0.1:PORT/v1`
@@ -175,7 +219,11 @@ impl MockServer {
     }
     /// Sequence numbers of requests whose reply was fully written.
     pub fn answered(&self) -> Vec<usize> {
-        self.state.answered.lock().map(|l| l.clone()).unwrap_or_default()
+        self.state
+            .answered
+            .lock()
+            .map(|l| l.clone())
+            .unwrap_or_default()
     }
     /// The largest number of requests that were being handled at the same time.
     pub fn peak_in_flight(&self) -> usize {
@@ -206,7 +254,9 @@ impl Drop for MockServer {
 async fn accept_loop(listener: TcpListener, handler: Handler, state: Arc<State>) {
     let seq = Arc::new(AtomicUsize::new(0));
     loop {
-        let Ok((stream, _)) = listener.accept().await else { continue };
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
         let (h, st, seq) = (handler.clone(), state.clone(), seq.clone());
         tokio::spawn(async move {
             let _ = serve_connection(stream, h, st, seq).await;
@@ -214,7 +264,12 @@ async fn accept_loop(listener: TcpListener, handler: Handler, state: Arc<State>)
     }
 }
 
-async fn serve_connection(mut stream: TcpStream, handler: Handler, state: Arc<State>, seq: Arc<AtomicUsize>) -> std::io::Result<()> {
+async fn serve_connection(
+    mut stream: TcpStream,
+    handler: Handler,
+    state: Arc<State>,
+    seq: Arc<AtomicUsize>,
+) -> std::io::Result<()> {
     let mut buf: Vec<u8> = Vec::new();
     loop {
         // Read the head.
@@ -256,7 +311,13 @@ async fn serve_connection(mut stream: TcpStream, handler: Handler, state: Arc<St
         let body_bytes: Vec<u8> = buf[body_start..body_start + len].to_vec();
         buf.drain(..body_start + len);
         let body = serde_json::from_slice(&body_bytes).unwrap_or(Value::Null);
-        let req = MockRequest { seq: seq.fetch_add(1, Ordering::SeqCst), method, path, headers, body };
+        let req = MockRequest {
+            seq: seq.fetch_add(1, Ordering::SeqCst),
+            method,
+            path,
+            headers,
+            body,
+        };
         if let Ok(mut log) = state.log.lock() {
             log.push(req.clone());
         }
@@ -304,7 +365,12 @@ async fn serve_connection(mut stream: TcpStream, handler: Handler, state: Arc<St
     }
 }
 
-async fn write_reply(stream: &mut TcpStream, status: u16, body: &str, headers: &[(String, String)]) -> std::io::Result<()> {
+async fn write_reply(
+    stream: &mut TcpStream,
+    status: u16,
+    body: &str,
+    headers: &[(String, String)],
+) -> std::io::Result<()> {
     let reason = match status {
         200 => "OK",
         400 => "Bad Request",

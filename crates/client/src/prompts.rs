@@ -16,7 +16,9 @@ const FEW_SHOT_PHP: &str = include_str!("../../../prompts/oop-few-shot/php.txt")
 const FEW_SHOT_JAVASCRIPT: &str = include_str!("../../../prompts/oop-few-shot/javascript.txt");
 
 /// How MultiOOP/OOP questions are put to the model (ignored by CrossPL, whose prompts are fixed).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum PromptMode {
     /// The question alone.
@@ -51,7 +53,9 @@ impl FromStr for PromptMode {
             "zero-shot" | "zeroshot" | "zero" => Ok(PromptMode::ZeroShot),
             "cot" | "zero-shot-cot" => Ok(PromptMode::Cot),
             "few-shot" | "fewshot" | "few" => Ok(PromptMode::FewShot),
-            _ => Err(format!("unknown prompt mode `{s}` (expected zero-shot, cot or few-shot)")),
+            _ => Err(format!(
+                "unknown prompt mode `{s}` (expected zero-shot, cot or few-shot)"
+            )),
         }
     }
 }
@@ -85,7 +89,11 @@ pub fn parse_examples(text: &str) -> Result<Vec<Example>, String> {
             _ => match blocks.last_mut() {
                 Some((_, lines)) => lines.push(line),
                 None if line.trim().is_empty() => {}
-                None => return Err(format!("text before the first `=== question` line: {line:?}")),
+                None => {
+                    return Err(format!(
+                        "text before the first `=== question` line: {line:?}"
+                    ))
+                }
             },
         }
     }
@@ -98,7 +106,10 @@ pub fn parse_examples(text: &str) -> Result<Vec<Example>, String> {
         let Some(("answer", a)) = it.next() else {
             return Err("a question without an `=== answer` block".into());
         };
-        out.push(Example { question: q.join("\n").trim().to_string(), answer: a.join("\n").trim().to_string() });
+        out.push(Example {
+            question: q.join("\n").trim().to_string(),
+            answer: a.join("\n").trim().to_string(),
+        });
     }
     Ok(out)
 }
@@ -106,17 +117,26 @@ pub fn parse_examples(text: &str) -> Result<Vec<Example>, String> {
 /// The project's worked examples for a language (empty for languages without any).
 pub fn few_shot_examples(lang: Language) -> Vec<Example> {
     // The files are ours and covered by tests; a malformed one is a build-time bug.
-    few_shot_source(lang).map(|t| parse_examples(t).unwrap_or_default()).unwrap_or_default()
+    few_shot_source(lang)
+        .map(|t| parse_examples(t).unwrap_or_default())
+        .unwrap_or_default()
 }
 
 /// The messages for a task.
 pub fn build_messages(task: &Task, mode: PromptMode) -> Vec<Message> {
     match task.bench {
-        Bench::CrossplIpc => vec![Message::system(IPC_SYSTEM.trim()), Message::user(task.instruction.clone())],
+        Bench::CrossplIpc => vec![
+            Message::system(IPC_SYSTEM.trim()),
+            Message::user(task.instruction.clone()),
+        ],
         Bench::CrossplFfi => vec![Message::user(task.instruction.clone())],
         Bench::MultiOop | Bench::Oop => match mode {
             PromptMode::ZeroShot => vec![Message::user(task.instruction.clone())],
-            PromptMode::Cot => vec![Message::user(format!("{}\n\n{}", task.instruction.trim_end(), OOP_COT_SUFFIX.trim()))],
+            PromptMode::Cot => vec![Message::user(format!(
+                "{}\n\n{}",
+                task.instruction.trim_end(),
+                OOP_COT_SUFFIX.trim()
+            ))],
             PromptMode::FewShot => {
                 let mut m = Vec::new();
                 for ex in few_shot_examples(task.language) {
@@ -140,7 +160,9 @@ pub fn prompt_digest(bench: Bench, mode: PromptMode) -> String {
         Bench::MultiOop | Bench::Oop => match mode {
             PromptMode::ZeroShot => {}
             PromptMode::Cot => parts.push(OOP_COT_SUFFIX),
-            PromptMode::FewShot => parts.extend(Language::ALL.iter().filter_map(|l| few_shot_source(*l))),
+            PromptMode::FewShot => {
+                parts.extend(Language::ALL.iter().filter_map(|l| few_shot_source(*l)))
+            }
         },
     }
     // FNV-1a 64: stable across builds and platforms, enough to notice an edit.
@@ -168,18 +190,36 @@ mod tests {
             instruction: instruction.into(),
             canonical_solution: None,
             source_path: "test".into(),
-            meta: TaskMeta::Ffi { assert_test: String::new() },
+            meta: TaskMeta::Ffi {
+                assert_test: String::new(),
+            },
         }
     }
 
     #[test]
     fn every_oop_language_has_two_examples_with_fenced_answers_in_that_language() {
-        for lang in [Language::Python, Language::Cpp, Language::Java, Language::CSharp, Language::Php, Language::JavaScript] {
+        for lang in [
+            Language::Python,
+            Language::Cpp,
+            Language::Java,
+            Language::CSharp,
+            Language::Php,
+            Language::JavaScript,
+        ] {
             let ex = few_shot_examples(lang);
             assert_eq!(ex.len(), 2, "{lang}");
             for e in &ex {
-                assert!(e.question.contains(&format!("using the {} language", lang.display_name())), "{lang}: {}", e.question);
-                assert!(e.answer.starts_with("```") && e.answer.ends_with("```"), "{lang}: {}", e.answer);
+                assert!(
+                    e.question
+                        .contains(&format!("using the {} language", lang.display_name())),
+                    "{lang}: {}",
+                    e.question
+                );
+                assert!(
+                    e.answer.starts_with("```") && e.answer.ends_with("```"),
+                    "{lang}: {}",
+                    e.answer
+                );
                 assert!(!e.answer.contains("=== "), "{lang}");
             }
         }
@@ -188,25 +228,43 @@ mod tests {
 
     #[test]
     fn ipc_gets_the_system_message_and_ffi_the_bare_instruction() {
-        let m = build_messages(&task(Bench::CrossplIpc, Language::Java, "Write a TCP server."), PromptMode::FewShot);
+        let m = build_messages(
+            &task(Bench::CrossplIpc, Language::Java, "Write a TCP server."),
+            PromptMode::FewShot,
+        );
         assert_eq!(m.len(), 2);
         assert_eq!(m[0].role, "system");
         assert!(m[0].content.contains("source code only") && m[0].content.contains("no Markdown"));
         assert_eq!(m[1], Message::user("Write a TCP server."));
-        let m = build_messages(&task(Bench::CrossplFfi, Language::Python, "Use GSL."), PromptMode::Cot);
+        let m = build_messages(
+            &task(Bench::CrossplFfi, Language::Python, "Use GSL."),
+            PromptMode::Cot,
+        );
         assert_eq!(m, vec![Message::user("Use GSL.")]);
     }
 
     #[test]
     fn oop_modes_differ_as_documented() {
-        let t = task(Bench::MultiOop, Language::Php, "First, write a **X** class using the PHP language.");
-        assert_eq!(build_messages(&t, PromptMode::ZeroShot), vec![Message::user(t.instruction.clone())]);
+        let t = task(
+            Bench::MultiOop,
+            Language::Php,
+            "First, write a **X** class using the PHP language.",
+        );
+        assert_eq!(
+            build_messages(&t, PromptMode::ZeroShot),
+            vec![Message::user(t.instruction.clone())]
+        );
         let cot = build_messages(&t, PromptMode::Cot);
         assert_eq!(cot.len(), 1);
-        assert!(cot[0].content.starts_with(&t.instruction) && cot[0].content.contains("step by step"));
+        assert!(
+            cot[0].content.starts_with(&t.instruction) && cot[0].content.contains("step by step")
+        );
         let few = build_messages(&t, PromptMode::FewShot);
         assert_eq!(few.len(), 5);
-        assert_eq!(few.iter().map(|m| m.role.as_str()).collect::<Vec<_>>(), ["user", "assistant", "user", "assistant", "user"]);
+        assert_eq!(
+            few.iter().map(|m| m.role.as_str()).collect::<Vec<_>>(),
+            ["user", "assistant", "user", "assistant", "user"]
+        );
         assert!(few[1].content.starts_with("```php"));
         assert_eq!(few[4].content, t.instruction);
     }
@@ -225,12 +283,20 @@ mod tests {
         assert!(parse_examples("hello\n=== question\nq").is_err());
         assert!(parse_examples("=== question\nq\n").is_err());
         assert!(parse_examples("=== answer\na\n").is_err());
-        assert_eq!(parse_examples("=== question\nq\n=== answer\na\n").unwrap().len(), 1);
+        assert_eq!(
+            parse_examples("=== question\nq\n=== answer\na\n")
+                .unwrap()
+                .len(),
+            1
+        );
     }
 
     #[test]
     fn prompt_modes_parse() {
-        assert_eq!("few-shot".parse::<PromptMode>().unwrap(), PromptMode::FewShot);
+        assert_eq!(
+            "few-shot".parse::<PromptMode>().unwrap(),
+            PromptMode::FewShot
+        );
         assert_eq!("COT".parse::<PromptMode>().unwrap(), PromptMode::Cot);
         assert!("fancy".parse::<PromptMode>().is_err());
     }

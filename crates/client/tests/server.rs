@@ -22,27 +22,49 @@ fn config(server: &MockServer) -> ClientConfig {
 fn echo(req: &polyeval_client::mock::MockRequest) -> MockReply {
     let prompt = req.last_user_message().unwrap_or("?").to_string();
     let n = req.n() as usize;
-    MockReply::completion("test-model", &(0..n).map(|i| format!("answer {i} to {prompt}")).collect::<Vec<_>>())
+    MockReply::completion(
+        "test-model",
+        &(0..n)
+            .map(|i| format!("answer {i} to {prompt}"))
+            .collect::<Vec<_>>(),
+    )
 }
 
 fn rt() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
 }
 
 async fn one(client: &Client, prompt: &str) -> Result<Generation, ClientError> {
-    client.complete(&[Message::user(prompt)], &Sampling::default(), 1).await.map(|mut v| v.remove(0))
+    client
+        .complete(&[Message::user(prompt)], &Sampling::default(), 1)
+        .await
+        .map(|mut v| v.remove(0))
 }
 
 #[test]
 fn sends_the_documented_request_and_returns_content_usage_latency() {
     let server = MockServer::start(echo).unwrap();
     let client = Client::new(config(&server)).unwrap();
-    let s = Sampling { temperature: Some(0.0), top_p: Some(0.95), max_tokens: Some(100), seed: Some(3) };
-    let g = rt().block_on(client.complete(&[Message::system("sys"), Message::user("hello")], &s, 1)).unwrap();
+    let s = Sampling {
+        temperature: Some(0.0),
+        top_p: Some(0.95),
+        max_tokens: Some(100),
+        seed: Some(3),
+    };
+    let g = rt()
+        .block_on(client.complete(&[Message::system("sys"), Message::user("hello")], &s, 1))
+        .unwrap();
     assert_eq!(g.len(), 1);
     assert_eq!(g[0].content, "answer 0 to hello");
     assert_eq!(g[0].usage.as_ref().unwrap()["total_tokens"], 15);
-    assert_eq!(g[0].response["choices"][0]["message"]["content"], "answer 0 to hello");
+    assert_eq!(
+        g[0].response["choices"][0]["message"]["content"],
+        "answer 0 to hello"
+    );
     assert_eq!(g[0].attempts, 1);
     let reqs = server.requests();
     assert_eq!(reqs.len(), 1);
@@ -51,7 +73,10 @@ fn sends_the_documented_request_and_returns_content_usage_latency() {
     assert_eq!(reqs[0].body["model"], "test-model");
     assert_eq!(reqs[0].body["temperature"], 0.0);
     assert_eq!(reqs[0].body["seed"], 3);
-    assert_eq!(reqs[0].body["messages"][0], json!({"role": "system", "content": "sys"}));
+    assert_eq!(
+        reqs[0].body["messages"][0],
+        json!({"role": "system", "content": "sys"})
+    );
     assert_eq!(g[0].request, reqs[0].body);
 }
 
@@ -73,7 +98,11 @@ fn concurrency_overlaps_requests_up_to_the_bound_and_no_further() {
         }
     });
     let elapsed = started.elapsed();
-    assert_eq!(server.peak_in_flight(), 4, "requests must overlap, but never beyond --concurrency");
+    assert_eq!(
+        server.peak_in_flight(),
+        4,
+        "requests must overlap, but never beyond --concurrency"
+    );
     // 12 requests of 300 ms, 4 at a time: about 0.9 s; serially it would be 3.6 s.
     assert!(elapsed < Duration::from_millis(2500), "took {elapsed:?}");
 }
@@ -96,7 +125,11 @@ fn rate_limits_with_retry_after_are_waited_out() {
     assert_eq!(g.content, "answer 0 to x");
     assert_eq!(g.attempts, 2);
     // Our own backoff is 20 ms here, so waiting ≥ 1 s proves Retry-After was honoured.
-    assert!(started.elapsed() >= Duration::from_secs(1), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
     assert_eq!(server.request_count(), 2);
 }
 
@@ -104,10 +137,25 @@ fn rate_limits_with_retry_after_are_waited_out() {
 fn server_errors_dropped_connections_truncated_bodies_and_timeouts_are_retried() {
     // Per prompt, the failures to stage before succeeding.
     let script: HashMap<&str, Vec<MockReply>> = HashMap::from([
-        ("five-hundreds", vec![MockReply::error(500, "boom"), MockReply::error(503, "busy")]),
+        (
+            "five-hundreds",
+            vec![MockReply::error(500, "boom"), MockReply::error(503, "busy")],
+        ),
         ("dropped", vec![MockReply::Drop, MockReply::Drop]),
-        ("truncated", vec![MockReply::Truncated { declared_len: 500, body: "{\"choices\":[".into() }]),
-        ("slow", vec![MockReply::error(502, "x").delayed(Duration::from_millis(10)), echo_placeholder().delayed(Duration::from_secs(3))]),
+        (
+            "truncated",
+            vec![MockReply::Truncated {
+                declared_len: 500,
+                body: "{\"choices\":[".into(),
+            }],
+        ),
+        (
+            "slow",
+            vec![
+                MockReply::error(502, "x").delayed(Duration::from_millis(10)),
+                echo_placeholder().delayed(Duration::from_secs(3)),
+            ],
+        ),
     ]);
     let script = Arc::new(Mutex::new(script));
     let s2 = script.clone();
@@ -117,7 +165,11 @@ fn server_errors_dropped_connections_truncated_bodies_and_timeouts_are_retried()
         match s.get_mut(p.as_str()).filter(|v| !v.is_empty()) {
             Some(v) => match v.remove(0) {
                 // A slow reply that then answers correctly (but after the client's timeout).
-                MockReply::Delay(d, inner) if matches!(*inner, MockReply::Raw { status: 999, .. }) => echo(r).delayed(d),
+                MockReply::Delay(d, inner)
+                    if matches!(*inner, MockReply::Raw { status: 999, .. }) =>
+                {
+                    echo(r).delayed(d)
+                }
                 other => other,
             },
             None => echo(r),
@@ -128,8 +180,15 @@ fn server_errors_dropped_connections_truncated_bodies_and_timeouts_are_retried()
     cfg.request_timeout = Duration::from_millis(800);
     let client = Client::new(cfg).unwrap();
     let rt = rt();
-    for (prompt, attempts) in [("five-hundreds", 3), ("dropped", 3), ("truncated", 2), ("slow", 3)] {
-        let g = rt.block_on(one(&client, prompt)).unwrap_or_else(|e| panic!("{prompt}: {e}"));
+    for (prompt, attempts) in [
+        ("five-hundreds", 3),
+        ("dropped", 3),
+        ("truncated", 2),
+        ("slow", 3),
+    ] {
+        let g = rt
+            .block_on(one(&client, prompt))
+            .unwrap_or_else(|e| panic!("{prompt}: {e}"));
         assert_eq!(g.content, format!("answer 0 to {prompt}"));
         assert_eq!(g.attempts, attempts, "{prompt}");
     }
@@ -137,32 +196,60 @@ fn server_errors_dropped_connections_truncated_bodies_and_timeouts_are_retried()
 
 /// Marker reply replaced by a real echo inside the handler above.
 fn echo_placeholder() -> MockReply {
-    MockReply::Raw { status: 999, body: String::new(), headers: vec![] }
+    MockReply::Raw {
+        status: 999,
+        body: String::new(),
+        headers: vec![],
+    }
 }
 
 #[test]
 fn unauthorised_and_not_found_stop_at_once_with_a_clear_message() {
-    for (status, words) in [(401, "API key"), (404, "--base-url"), (403, "forbidden"), (400, "bad request")] {
-        let server = MockServer::start(move |_| MockReply::error(status, "nope: invalid thing")).unwrap();
+    for (status, words) in [
+        (401, "API key"),
+        (404, "--base-url"),
+        (403, "forbidden"),
+        (400, "bad request"),
+    ] {
+        let server =
+            MockServer::start(move |_| MockReply::error(status, "nope: invalid thing")).unwrap();
         let client = Client::new(config(&server)).unwrap();
         let err = rt().block_on(one(&client, "x")).unwrap_err();
         assert!(err.is_fatal(), "{status}");
         let msg = err.to_string();
-        assert!(msg.contains(&status.to_string()) && msg.contains(words) && msg.contains("nope: invalid thing"), "{msg}");
-        assert_eq!(server.request_count(), 1, "HTTP {status} must not be retried");
+        assert!(
+            msg.contains(&status.to_string())
+                && msg.contains(words)
+                && msg.contains("nope: invalid thing"),
+            "{msg}"
+        );
+        assert_eq!(
+            server.request_count(),
+            1,
+            "HTTP {status} must not be retried"
+        );
     }
 }
 
 #[test]
 fn malformed_json_is_reported_not_panicked_on() {
-    let server = MockServer::start(|_| MockReply::Raw { status: 200, body: "{not json at all".into(), headers: vec![] }).unwrap();
+    let server = MockServer::start(|_| MockReply::Raw {
+        status: 200,
+        body: "{not json at all".into(),
+        headers: vec![],
+    })
+    .unwrap();
     let mut cfg = config(&server);
     cfg.max_retries = 2;
     let client = Client::new(cfg).unwrap();
     let err = rt().block_on(one(&client, "x")).unwrap_err();
     assert!(!err.is_fatal());
     match &err {
-        ClientError::Malformed { attempts, body_head, .. } => {
+        ClientError::Malformed {
+            attempts,
+            body_head,
+            ..
+        } => {
             assert_eq!(*attempts, 3);
             assert!(body_head.contains("{not json"));
         }
@@ -171,10 +258,17 @@ fn malformed_json_is_reported_not_panicked_on() {
     assert!(err.to_string().contains("not JSON"), "{err}");
 
     // Valid JSON that is not a completion is reported too.
-    let server = MockServer::start(|_| MockReply::Json { status: 200, body: json!({"hello": 1}), headers: vec![] }).unwrap();
+    let server = MockServer::start(|_| MockReply::Json {
+        status: 200,
+        body: json!({"hello": 1}),
+        headers: vec![],
+    })
+    .unwrap();
     let mut cfg = config(&server);
     cfg.max_retries = 0;
-    let err = rt().block_on(one(&Client::new(cfg).unwrap(), "x")).unwrap_err();
+    let err = rt()
+        .block_on(one(&Client::new(cfg).unwrap(), "x"))
+        .unwrap_err();
     assert!(err.to_string().contains("no `choices`"), "{err}");
 }
 
@@ -183,8 +277,13 @@ fn persistent_server_errors_give_up_with_the_last_failure() {
     let server = MockServer::start(|_| MockReply::error(503, "overloaded")).unwrap();
     let mut cfg = config(&server);
     cfg.max_retries = 2;
-    let err = rt().block_on(one(&Client::new(cfg).unwrap(), "x")).unwrap_err();
-    assert!(matches!(err, ClientError::RetriesExhausted { attempts: 3, .. }), "{err}");
+    let err = rt()
+        .block_on(one(&Client::new(cfg).unwrap(), "x"))
+        .unwrap_err();
+    assert!(
+        matches!(err, ClientError::RetriesExhausted { attempts: 3, .. }),
+        "{err}"
+    );
     assert!(err.to_string().contains("overloaded"));
     assert_eq!(server.request_count(), 3);
 }
@@ -193,8 +292,15 @@ fn persistent_server_errors_give_up_with_the_last_failure() {
 fn n_is_sent_once_when_the_server_supports_it() {
     let server = MockServer::start(echo).unwrap();
     let client = Client::new(config(&server)).unwrap();
-    let g = rt().block_on(client.complete(&[Message::user("q")], &Sampling::default(), 5)).unwrap();
-    assert_eq!(g.iter().map(|g| g.content.as_str()).collect::<Vec<_>>(), (0..5).map(|i| format!("answer {i} to q")).collect::<Vec<_>>());
+    let g = rt()
+        .block_on(client.complete(&[Message::user("q")], &Sampling::default(), 5))
+        .unwrap();
+    assert_eq!(
+        g.iter().map(|g| g.content.as_str()).collect::<Vec<_>>(),
+        (0..5)
+            .map(|i| format!("answer {i} to q"))
+            .collect::<Vec<_>>()
+    );
     assert_eq!(server.request_count(), 1);
     assert_eq!(client.n_supported(), Some(true));
     assert_eq!(g[3].usage.as_ref().unwrap()["choices_in_request"], 5);
@@ -210,9 +316,14 @@ fn servers_ignoring_n_get_separate_requests_with_distinct_seeds() {
     })
     .unwrap();
     let client = Client::new(config(&server)).unwrap();
-    let s = Sampling { seed: Some(10), ..Default::default() };
+    let s = Sampling {
+        seed: Some(10),
+        ..Default::default()
+    };
     let rt = rt();
-    let g = rt.block_on(client.complete(&[Message::user("q")], &s, 4)).unwrap();
+    let g = rt
+        .block_on(client.complete(&[Message::user("q")], &s, 4))
+        .unwrap();
     let mut got: Vec<String> = g.into_iter().map(|g| g.content).collect();
     got.sort();
     // First request (n=4) answered with one choice (seed 10); the rest asked one by one.
@@ -221,13 +332,23 @@ fn servers_ignoring_n_get_separate_requests_with_distinct_seeds() {
     assert_eq!(server.request_count(), 4);
     // Once learned, no more `n` requests.
     server.clear_log();
-    rt.block_on(client.complete(&[Message::user("q")], &s, 2)).unwrap();
+    rt.block_on(client.complete(&[Message::user("q")], &s, 2))
+        .unwrap();
     assert!(server.requests().iter().all(|r| r.n() == 1));
 
     // A server that rejects `n > 1` with 400 is not a fatal error either.
-    let server = MockServer::start(|r| if r.n() > 1 { MockReply::error(400, "n must be 1") } else { echo(r) }).unwrap();
+    let server = MockServer::start(|r| {
+        if r.n() > 1 {
+            MockReply::error(400, "n must be 1")
+        } else {
+            echo(r)
+        }
+    })
+    .unwrap();
     let client = Client::new(config(&server)).unwrap();
-    let g = rt.block_on(client.complete(&[Message::user("q")], &Sampling::default(), 3)).unwrap();
+    let g = rt
+        .block_on(client.complete(&[Message::user("q")], &Sampling::default(), 3))
+        .unwrap();
     assert_eq!(g.len(), 3);
     assert_eq!(client.n_supported(), Some(false));
 }
@@ -236,8 +357,45 @@ fn servers_ignoring_n_get_separate_requests_with_distinct_seeds() {
 fn extra_body_parameters_are_passed_through() {
     let server = MockServer::start(echo).unwrap();
     let mut cfg = config(&server);
-    cfg.extra_body.insert("chat_template_kwargs".into(), json!({"enable_thinking": false}));
+    cfg.extra_body.insert(
+        "chat_template_kwargs".into(),
+        json!({"enable_thinking": false}),
+    );
     let client = Client::new(cfg).unwrap();
     rt().block_on(one(&client, "x")).unwrap();
-    assert_eq!(server.requests()[0].body["chat_template_kwargs"]["enable_thinking"], false);
+    assert_eq!(
+        server.requests()[0].body["chat_template_kwargs"]["enable_thinking"],
+        false
+    );
+}
+
+#[test]
+fn after_a_fatal_error_no_queued_request_is_sent() {
+    let server =
+        MockServer::start(|_| MockReply::error(401, "bad key").delayed(Duration::from_millis(50)))
+            .unwrap();
+    let mut cfg = config(&server);
+    cfg.concurrency = 1;
+    let client = Client::new(cfg).unwrap();
+    let errors: Vec<ClientError> = rt().block_on(async {
+        let mut handles = Vec::new();
+        for i in 0..10 {
+            let c = client.clone();
+            handles.push(tokio::spawn(async move { one(&c, &format!("p{i}")).await }));
+        }
+        let mut out = Vec::new();
+        for h in handles {
+            out.push(h.await.unwrap().unwrap_err());
+        }
+        out
+    });
+    assert_eq!(
+        server.request_count(),
+        1,
+        "queued requests must not be sent after a 401"
+    );
+    assert!(errors
+        .iter()
+        .all(|e| e.is_fatal() && e.to_string().contains("bad key")));
+    assert!(client.stopped().is_some());
 }

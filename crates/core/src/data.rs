@@ -51,15 +51,21 @@ pub fn resolve(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
         }
     };
     if !dir.is_dir() {
-        bail!("benchmark data directory {} (from {origin}) does not exist or is not a directory", dir.display());
+        bail!(
+            "benchmark data directory {} (from {origin}) does not exist or is not a directory",
+            dir.display()
+        );
     }
     Ok(dir)
 }
 
 /// The `data` key of a TOML config file, if present.
 pub fn config_data_dir(config: &Path) -> anyhow::Result<Option<PathBuf>> {
-    let text = std::fs::read_to_string(config).with_context(|| format!("{}: cannot read config file", config.display()))?;
-    let table: toml::Table = text.parse().map_err(|e| anyhow::anyhow!("{}: invalid TOML: {e}", config.display()))?;
+    let text = std::fs::read_to_string(config)
+        .with_context(|| format!("{}: cannot read config file", config.display()))?;
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e| anyhow::anyhow!("{}: invalid TOML: {e}", config.display()))?;
     match table.get("data") {
         None => Ok(None),
         Some(toml::Value::String(s)) => {
@@ -70,7 +76,11 @@ pub fn config_data_dir(config: &Path) -> anyhow::Result<Option<PathBuf>> {
                 p
             }))
         }
-        Some(other) => bail!("{}: key `data` must be a string path, found {}", config.display(), other.type_str()),
+        Some(other) => bail!(
+            "{}: key `data` must be a string path, found {}",
+            config.display(),
+            other.type_str()
+        ),
     }
 }
 
@@ -131,7 +141,9 @@ mod tests {
         std::env::set_var(CONFIG_ENV, tmp.path().join("missing.toml"));
         let e = resolve(None).unwrap_err().to_string();
         assert!(e.contains("--data") && e.contains(DATA_ENV), "{e}");
-        let e = resolve(Some(&tmp.path().join("nope"))).unwrap_err().to_string();
+        let e = resolve(Some(&tmp.path().join("nope")))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("does not exist") && e.contains("--data"), "{e}");
         std::env::remove_var(CONFIG_ENV);
     }

@@ -33,7 +33,11 @@ pub struct PyLitError {
 
 impl fmt::Display for PyLitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid Python literal at byte {}: {}", self.offset, self.message)
+        write!(
+            f,
+            "invalid Python literal at byte {}: {}",
+            self.offset, self.message
+        )
     }
 }
 
@@ -143,7 +147,11 @@ fn repr_float(f: f64) -> String {
 /// Python's `repr` of a string: single quotes unless the text contains a
 /// single quote and no double quote.
 pub fn repr_str(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
     let mut out = String::with_capacity(s.len() + 2);
     out.push(quote);
     for c in s.chars() {
@@ -156,7 +164,9 @@ pub fn repr_str(s: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
             c => out.push(c),
         }
     }
@@ -179,7 +189,10 @@ pub fn parse(src: &str) -> Result<PyValue, PyLitError> {
 /// and the byte offset just after it (trailing text is allowed).
 pub fn parse_prefix(src: &str, start: usize) -> Result<(PyValue, usize), PyLitError> {
     if !src.is_char_boundary(start) || start > src.len() {
-        return Err(PyLitError { offset: start, message: "start offset is not a character boundary".into() });
+        return Err(PyLitError {
+            offset: start,
+            message: "start offset is not a character boundary".into(),
+        });
     }
     let mut p = Parser { src, pos: start };
     let v = p.value()?;
@@ -196,7 +209,10 @@ pub fn parse_string_list(src: &str) -> Result<Vec<String>, PyLitError> {
             flatten_lines(items, &mut out);
             Ok(out)
         }
-        None => Err(PyLitError { offset: 0, message: "expected a list".into() }),
+        None => Err(PyLitError {
+            offset: 0,
+            message: "expected a list".into(),
+        }),
     }
 }
 
@@ -217,7 +233,10 @@ struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     fn err(&self, message: impl Into<String>) -> PyLitError {
-        PyLitError { offset: self.pos, message: message.into() }
+        PyLitError {
+            offset: self.pos,
+            message: message.into(),
+        }
     }
 
     fn rest(&self) -> &'a str {
@@ -234,8 +253,14 @@ impl<'a> Parser<'a> {
             let Some(c) = self.peek() else { return };
             if c.is_whitespace() {
                 self.pos += c.len_utf8();
-            } else if c == '\\' && (self.rest().starts_with("\\\n") || self.rest().starts_with("\\\r\n")) {
-                self.pos += if self.rest().starts_with("\\\n") { 2 } else { 3 };
+            } else if c == '\\'
+                && (self.rest().starts_with("\\\n") || self.rest().starts_with("\\\r\n"))
+            {
+                self.pos += if self.rest().starts_with("\\\n") {
+                    2
+                } else {
+                    3
+                };
             } else if c == '#' {
                 match self.rest().find('\n') {
                     Some(i) => self.pos += i,
@@ -274,7 +299,10 @@ impl<'a> Parser<'a> {
             '\'' | '"' => self.strings(),
             c if c.is_ascii_digit() || c == '.' || c == '-' || c == '+' => self.number(),
             c if c.is_alphabetic() || c == '_' => {
-                let ident_len = self.rest().find(|ch: char| !(ch.is_alphanumeric() || ch == '_')).unwrap_or(self.rest().len());
+                let ident_len = self
+                    .rest()
+                    .find(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+                    .unwrap_or(self.rest().len());
                 let ident = &self.rest()[..ident_len];
                 let after = &self.rest()[ident_len..];
                 if (after.starts_with('\'') || after.starts_with('"')) && is_string_prefix(ident) {
@@ -286,7 +314,11 @@ impl<'a> Parser<'a> {
                     "None" => PyValue::None,
                     "inf" => PyValue::Float(f64::INFINITY),
                     "nan" => PyValue::Float(f64::NAN),
-                    _ => return Err(self.err(format!("unexpected name `{ident}` (only literals are supported)"))),
+                    _ => {
+                        return Err(self.err(format!(
+                            "unexpected name `{ident}` (only literals are supported)"
+                        )))
+                    }
                 };
                 self.pos += ident_len;
                 Ok(v)
@@ -371,7 +403,11 @@ impl<'a> Parser<'a> {
         let rest = self.rest();
         if rest.starts_with("inf") || rest.starts_with("nan") {
             self.pos += 3;
-            let f = if rest.starts_with("inf") { f64::INFINITY } else { f64::NAN };
+            let f = if rest.starts_with("inf") {
+                f64::INFINITY
+            } else {
+                f64::NAN
+            };
             return Ok(PyValue::Float(if negative { -f } else { f }));
         }
         let len = rest
@@ -380,7 +416,10 @@ impl<'a> Parser<'a> {
                 !(c.is_ascii_alphanumeric()
                     || c == '_'
                     || c == '.'
-                    || ((c == '-' || c == '+') && i > 0 && matches!(rest.as_bytes()[i - 1], b'e' | b'E') && !rest.starts_with("0x")))
+                    || ((c == '-' || c == '+')
+                        && i > 0
+                        && matches!(rest.as_bytes()[i - 1], b'e' | b'E')
+                        && !rest.starts_with("0x")))
             })
             .map(|(i, _)| i)
             .unwrap_or(rest.len());
@@ -422,7 +461,9 @@ impl<'a> Parser<'a> {
             let save = self.pos;
             self.skip_ws();
             let rest = self.rest();
-            let prefix_len = rest.find(['\'', '"']).filter(|&i| is_string_prefix(&rest[..i]));
+            let prefix_len = rest
+                .find(['\'', '"'])
+                .filter(|&i| is_string_prefix(&rest[..i]));
             match prefix_len {
                 Some(_) => out.push_str(&self.string()?),
                 None => {
@@ -436,14 +477,16 @@ impl<'a> Parser<'a> {
     fn string(&mut self) -> Result<String, PyLitError> {
         let start = self.pos;
         let rest = self.rest();
-        let quote_at = rest.find(['\'', '"']).ok_or_else(|| self.err("expected a string"))?;
+        let quote_at = rest
+            .find(['\'', '"'])
+            .ok_or_else(|| self.err("expected a string"))?;
         let prefix = rest[..quote_at].to_ascii_lowercase();
         if !is_string_prefix(&prefix) {
             return Err(self.err("expected a string"));
         }
         let raw = prefix.contains('r');
         let q = rest.as_bytes()[quote_at] as char;
-        let triple: String = std::iter::repeat(q).take(3).collect();
+        let triple = format!("{q}{q}{q}");
         let is_triple = rest[quote_at..].starts_with(&triple);
         self.pos += quote_at + if is_triple { 3 } else { 1 };
         let mut out = String::new();
@@ -530,7 +573,10 @@ impl<'a> Parser<'a> {
 }
 
 fn is_string_prefix(p: &str) -> bool {
-    matches!(p.to_ascii_lowercase().as_str(), "" | "r" | "u" | "b" | "br" | "rb")
+    matches!(
+        p.to_ascii_lowercase().as_str(),
+        "" | "r" | "u" | "b" | "br" | "rb"
+    )
 }
 
 #[cfg(test)]
@@ -542,7 +588,16 @@ mod tests {
     fn parses_test_list_with_mixed_quotes_and_escapes() {
         let src = r#"['assert f("a")==1', "x = 'b'", 'it\'s', "tab\there", 'uni\u00e9\x41']"#;
         let v = parse_string_list(src).unwrap();
-        assert_eq!(v, vec!["assert f(\"a\")==1", "x = 'b'", "it's", "tab\there", "uniéA"]);
+        assert_eq!(
+            v,
+            vec![
+                "assert f(\"a\")==1",
+                "x = 'b'",
+                "it's",
+                "tab\there",
+                "uniéA"
+            ]
+        );
     }
 
     #[test]
@@ -551,11 +606,22 @@ mod tests {
         assert_eq!(
             v,
             PyValue::List(vec![
-                PyValue::List(vec![PyValue::Int(1), PyValue::Float(-2.5), PyValue::Float(1000.0)]),
-                PyValue::Tuple(vec![PyValue::Bool(true), PyValue::Bool(false), PyValue::None]),
+                PyValue::List(vec![
+                    PyValue::Int(1),
+                    PyValue::Float(-2.5),
+                    PyValue::Float(1000.0)
+                ]),
+                PyValue::Tuple(vec![
+                    PyValue::Bool(true),
+                    PyValue::Bool(false),
+                    PyValue::None
+                ]),
                 PyValue::Tuple(vec![PyValue::Int(7)]),
                 PyValue::Int(31),
-                PyValue::Dict(vec![(PyValue::Str("k".into()), PyValue::List(vec![PyValue::Int(1)]))]),
+                PyValue::Dict(vec![(
+                    PyValue::Str("k".into()),
+                    PyValue::List(vec![PyValue::Int(1)])
+                )]),
             ])
         );
     }
@@ -568,7 +634,10 @@ mod tests {
 
     #[test]
     fn triple_quoted_raw_and_concatenated_strings() {
-        assert_eq!(parse("'''a\n'b'\"'''").unwrap(), PyValue::Str("a\n'b'\"".into()));
+        assert_eq!(
+            parse("'''a\n'b'\"'''").unwrap(),
+            PyValue::Str("a\n'b'\"".into())
+        );
         assert_eq!(parse(r"r'a\nb'").unwrap(), PyValue::Str("a\\nb".into()));
         assert_eq!(parse("'ab' \"cd\"").unwrap(), PyValue::Str("abcd".into()));
         assert_eq!(parse("'a\\\nb'").unwrap(), PyValue::Str("ab".into()));
@@ -591,8 +660,14 @@ mod tests {
         let e = parse("[foo]").unwrap_err();
         assert!(e.message.contains("foo"), "{e}");
         assert_eq!(e.offset, 1);
-        assert!(parse("'abc").unwrap_err().message.contains("unterminated string"));
-        assert!(parse("[1] 2").unwrap_err().message.contains("after the literal"));
+        assert!(parse("'abc")
+            .unwrap_err()
+            .message
+            .contains("unterminated string"));
+        assert!(parse("[1] 2")
+            .unwrap_err()
+            .message
+            .contains("after the literal"));
         assert!(parse_string_list("'abc'").is_err());
         assert!(parse("'\\x4'").is_err());
     }

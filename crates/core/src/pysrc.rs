@@ -290,13 +290,19 @@ mod tests {
     use super::*;
 
     fn names(src: &str) -> Vec<String> {
-        top_level_functions(src).into_iter().map(|f| f.name).collect()
+        top_level_functions(src)
+            .into_iter()
+            .map(|f| f.name)
+            .collect()
     }
 
     #[test]
     fn simple_function_stops_at_next_top_level_statement() {
         let src = "import os\n\ndef f(x):\n    return x\n\nprint(f(1))\n";
-        assert_eq!(extract_top_level_function(src, "f").unwrap(), "def f(x):\n    return x");
+        assert_eq!(
+            extract_top_level_function(src, "f").unwrap(),
+            "def f(x):\n    return x"
+        );
         assert_eq!(extract_top_level_function(src, "g"), None);
     }
 
@@ -322,7 +328,8 @@ mod tests {
 
     #[test]
     fn brackets_and_continuations_span_lines() {
-        let src = "def f(a,\nb):\n    x = [1,\n2]\n    y = 1 + \\\n3\n    return x, y\nz = f(1, 2)\n";
+        let src =
+            "def f(a,\nb):\n    x = [1,\n2]\n    y = 1 + \\\n3\n    return x, y\nz = f(1, 2)\n";
         let got = extract_top_level_function(src, "f").unwrap();
         assert!(got.ends_with("return x, y"), "{got}");
         assert!(got.contains("2]"));
@@ -333,7 +340,10 @@ mod tests {
         let src = "def f():\n    a = \"# not a comment ( \"\n# column-zero comment inside the body\n    b = 'it''s'  # trailing ) comment\n    return a + b\n# comment after\n\ndef g(): return 1\n";
         let got = extract_top_level_function(src, "f").unwrap();
         assert!(got.ends_with("return a + b"), "{got}");
-        assert_eq!(extract_top_level_function(src, "g").unwrap(), "def g(): return 1");
+        assert_eq!(
+            extract_top_level_function(src, "g").unwrap(),
+            "def g(): return 1"
+        );
     }
 
     #[test]
@@ -343,7 +353,10 @@ mod tests {
         assert!(got.ends_with("return s"), "{got}");
         // Python 3.12 style nested same quotes
         let src2 = "def f(d):\n    return f\"{d[\"k\"]}\"\nafter = 2\n";
-        assert_eq!(extract_top_level_function(src2, "f").unwrap(), "def f(d):\n    return f\"{d[\"k\"]}\"");
+        assert_eq!(
+            extract_top_level_function(src2, "f").unwrap(),
+            "def f(d):\n    return f\"{d[\"k\"]}\""
+        );
     }
 
     #[test]
@@ -354,13 +367,19 @@ mod tests {
         assert_eq!(fs[0].decorators_start, 0);
         assert_eq!(&src[fs[0].def_start..fs[0].end], "def f():\n    pass");
         assert_eq!(fs[1].name, "g");
-        assert_eq!(extract_top_level_function(src, "f").unwrap(), "def f():\n    pass");
+        assert_eq!(
+            extract_top_level_function(src, "f").unwrap(),
+            "def f():\n    pass"
+        );
     }
 
     #[test]
     fn names_prefixed_like_others_and_redefinitions() {
         let src = "def assert_test_helper():\n    pass\ndef assert_test():\n    return 1\ndef assert_test():\n    return 2\n";
-        assert_eq!(extract_top_level_function(src, "assert_test").unwrap(), "def assert_test():\n    return 2");
+        assert_eq!(
+            extract_top_level_function(src, "assert_test").unwrap(),
+            "def assert_test():\n    return 2"
+        );
         assert!(def_name("define = 3").is_none());
         assert!(def_name("def\tx(): pass").is_some());
     }
@@ -368,16 +387,28 @@ mod tests {
     #[test]
     fn crlf_and_tabs() {
         let src = "def f():\r\n\tx = 1\r\n\treturn x\r\nprint(1)\r\n";
-        assert_eq!(extract_top_level_function(src, "f").unwrap(), "def f():\r\n\tx = 1\r\n\treturn x");
+        assert_eq!(
+            extract_top_level_function(src, "f").unwrap(),
+            "def f():\r\n\tx = 1\r\n\treturn x"
+        );
     }
 
     #[test]
     fn unterminated_input_does_not_panic() {
-        for src in ["def f(:\n    '''", "def f():\n    x = \"abc\n    return x\n", "\\", "f'{", "def f(): return f\"{x", "rb'\\"] {
+        for src in [
+            "def f(:\n    '''",
+            "def f():\n    x = \"abc\n    return x\n",
+            "\\",
+            "f'{",
+            "def f(): return f\"{x",
+            "rb'\\",
+        ] {
             let _ = top_level_functions(src);
         }
         let src = "def f():\n    x = \"abc\n    return x\ny = 1\n";
-        assert!(extract_top_level_function(src, "f").unwrap().ends_with("return x"));
+        assert!(extract_top_level_function(src, "f")
+            .unwrap()
+            .ends_with("return x"));
     }
 
     proptest::proptest! {

@@ -120,6 +120,16 @@ pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
         bail!("run {}: {unknown} samples refer to tasks not in the task data at {}", dir.display(), data_dir.display());
     }
     if let Some(path) = &opts.defects {
+        if let Some(b) = defect_list_bench(path) {
+            if b != config.bench.key() {
+                bail!(
+                    "defect list {} is for benchmark `{b}`, but run {} is `{}`",
+                    path.display(),
+                    dir.display(),
+                    config.bench
+                );
+            }
+        }
         let defective = read_defects(path)?;
         let mut matched = 0;
         for t in &mut tasks {
@@ -178,7 +188,14 @@ pub fn read_defects(path: &Path) -> Result<HashSet<(Language, String)>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading defect list {}", path.display()))?;
     let mut out = HashSet::new();
     if let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) {
-        walk(&v, None, &mut out);
+        if v.get("format").and_then(|f| f.as_str()).is_some_and(|f| f.starts_with("polyeval-oop-defects/")) {
+            // `polyeval doctor` output: only the `defective` list counts
+            // (reference failures and ceilings are not task defects).
+            let list = v.get("defective").with_context(|| format!("{}: no `defective` list", path.display()))?;
+            walk(list, None, &mut out);
+        } else {
+            walk(&v, None, &mut out);
+        }
     } else if text.lines().filter(|l| !l.trim().is_empty()).all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok()) {
         for l in text.lines().filter(|l| !l.trim().is_empty()) {
             if let Ok(v) = serde_json::from_str::<serde_json::Value>(l) {
@@ -205,6 +222,12 @@ pub fn read_defects(path: &Path) -> Result<HashSet<(Language, String)>> {
     Ok(out)
 }
 
+/// The `bench` a JSON defect list declares, if any.
+fn defect_list_bench(path: &Path) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    v.get("bench")?.as_str().map(str::to_string)
+}
+
 fn walk(v: &serde_json::Value, lang: Option<Language>, out: &mut HashSet<(Language, String)>) {
     use serde_json::Value;
     match v {
@@ -219,7 +242,9 @@ fn walk(v: &serde_json::Value, lang: Option<Language>, out: &mut HashSet<(Langua
             }
             for (k, child) in map {
                 let lower = k.to_ascii_lowercase();
-                if ["sound", "passable", "ok", "clean", "sound_tasks", "passable_tasks"].contains(&lower.as_str()) {
+                if ["sound", "passable", "ok", "clean", "sound_tasks", "passable_tasks", "reference_failures", "ceiling"]
+                    .contains(&lower.as_str())
+                {
                     continue;
                 }
                 walk(child, Language::parse(k).or(own_lang), out);
@@ -262,6 +287,18 @@ mod tests {
         .into_iter()
         .collect();
         assert_eq!(d, expect);
+        let doc = dir.path().join("doctor.json");
+        std::fs::write(
+            &doc,
+            r#"{"format":"polyeval-oop-defects/1","bench":"multioop","languages":["cpp","python"],
+                "defective":[{"task_key":"cpp/OOP/0","task_id":"OOP/0","language":"cpp","class":"char_literal_for_string","line":null,"detail":"x"}],
+                "ceiling":{"cpp":{"tasks":267,"defective":1,"passable":266}},
+                "reference_failures":[{"task_key":"python/OOP/153","task_id":"OOP/153","language":"python","category":"NameError"}]}"#,
+        )
+        .unwrap();
+        let d = read_defects(&doc).unwrap();
+        assert_eq!(d, [(Language::Cpp, "OOP/0".to_string())].into_iter().collect::<HashSet<_>>());
+        assert_eq!(defect_list_bench(&doc).as_deref(), Some("multioop"));
         let t = dir.path().join("d.txt");
         std::fs::write(&t, "# defects\ncpp OOP/3\npython/OOP/7\n").unwrap();
         let d = read_defects(&t).unwrap();

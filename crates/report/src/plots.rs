@@ -116,7 +116,7 @@ pub fn charts_for(report: &Report) -> Vec<Chart> {
                     let m = f.deepest_step_by_language.get(l)?;
                     let total: usize = m.values().sum();
                     Some((
-                        l.clone(),
+                        format!("{l} (n={total})"),
                         (0..=max_step).map(|k| Some(*m.get(&k).unwrap_or(&0) as f64 / total.max(1) as f64)).collect(),
                     ))
                 })
@@ -338,12 +338,33 @@ fn draw_bars<DB: DrawingBackend>(
     let top = legend_bottom + 10;
     let bottom = h - 52;
     let max_v = series.iter().flat_map(|s| s.1.iter().flatten()).copied().fold(0.0f64, f64::max);
-    let x_max = if fraction { 1.0 } else { (max_v * 1.1).max(1.0) };
+    // Round tick steps (10 % or 20 % for fractions; 1-2-5 steps for counts)
+    // and an axis end one step above the largest bar, so its label fits.
+    let step = if fraction {
+        if max_v <= 0.45 {
+            0.1
+        } else {
+            0.2
+        }
+    } else {
+        let raw = (max_v / 5.0).max(1.0);
+        let mag = 10f64.powf(raw.log10().floor());
+        [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * mag).find(|s| *s >= raw).unwrap_or(10.0 * mag)
+    };
+    let x_max = {
+        let end = ((max_v / step).floor() + 1.0) * step;
+        if fraction {
+            end.min(1.0)
+        } else {
+            end
+        }
+    };
+    let ticks = (x_max / step).round() as usize;
     let xpix = |v: f64| left + ((right - left) as f64 * (v / x_max)).round() as i32;
     // Grid and ticks.
     let tick_style = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Center, VPos::Top)).color(&BLACK);
-    for i in 0..=5 {
-        let v = x_max * i as f64 / 5.0;
+    for i in 0..=ticks {
+        let v = step * i as f64;
         let x = xpix(v);
         root.draw(&PathElement::new(vec![(x, top), (x, bottom)], RGBColor(220, 220, 220))).map_err(err)?;
         let label = if fraction { format!("{:.0}%", v * 100.0) } else { format!("{v:.0}") };
@@ -368,7 +389,8 @@ fn draw_bars<DB: DrawingBackend>(
                     let x1 = xpix(v.clamp(0.0, x_max)).max(left + 1);
                     root.draw(&Rectangle::new([(left, y0), (x1, y0 + bar_h - 1)], color(si).filled()))
                         .map_err(err)?;
-                    if bar_h >= 10 {
+                    // Zero bars get no label: a column of "0.00%" is noise.
+                    if bar_h >= 10 && v > 0.0 {
                         root.draw(&Text::new(fmt_value(v, fraction), (x1 + 4, y0 + bar_h / 2), val_style.clone()))
                             .map_err(err)?;
                     }
@@ -401,14 +423,13 @@ fn draw_radar<DB: DrawingBackend>(
         (cx + (r * a.cos()).round() as i32, cy + (r * a.sin()).round() as i32)
     };
     let grid = RGBColor(200, 200, 200);
-    let ring_style = TextStyle::from((FONT, 12).into_font()).pos(Pos::new(HPos::Left, VPos::Bottom)).color(&RGBColor(90, 90, 90));
+    let ring_style =
+        TextStyle::from((FONT, 12).into_font()).pos(Pos::new(HPos::Right, VPos::Center)).color(&RGBColor(90, 90, 90));
     for ring in 1..=5 {
         let r = radius * ring as f64 / 5.0;
         let mut pts: Vec<(i32, i32)> = (0..n).map(|i| point(i, r)).collect();
         pts.push(pts[0]);
         root.draw(&PathElement::new(pts, grid)).map_err(err)?;
-        let (x, y) = point(0, r);
-        root.draw(&Text::new(format!("{}%", ring * 20), (x + 4, y - 1), ring_style.clone())).map_err(err)?;
     }
     for (i, axis) in axes.iter().enumerate() {
         root.draw(&PathElement::new(vec![(cx, cy), point(i, radius)], grid)).map_err(err)?;
@@ -440,6 +461,15 @@ fn draw_radar<DB: DrawingBackend>(
         for p in pts {
             root.draw(&Circle::new(p, 3, color(si).filled())).map_err(err)?;
         }
+    }
+    // Ring labels last, on a white box just left of the top axis, so the
+    // series' lines never hide them.
+    for ring in 1..=5 {
+        let (x, y) = point(0, radius * ring as f64 / 5.0);
+        let label = format!("{}%", ring * 20);
+        let tw = text_width(root, &label, 12) as i32;
+        root.draw(&Rectangle::new([(x - tw - 8, y - 8), (x - 3, y + 7)], WHITE.mix(0.85).filled())).map_err(err)?;
+        root.draw(&Text::new(label, (x - 5, y), ring_style.clone())).map_err(err)?;
     }
     Ok(())
 }

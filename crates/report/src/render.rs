@@ -275,7 +275,10 @@ fn failure_tables(r: &RunSummary) -> Vec<Table> {
         }
         let mut classes: Vec<(&str, usize)> = classes.into_iter().collect();
         classes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-        let langs: Vec<&String> = r.failure_categories.keys().collect();
+        let bench: Bench = r.bench.parse().unwrap_or(Bench::CrossplIpc);
+        let order: Vec<&str> = paper_language_order(bench).iter().map(|l| l.display_name()).collect();
+        let mut langs: Vec<&String> = r.failure_categories.keys().collect();
+        langs.sort_by_key(|l| order.iter().position(|o| o == l).unwrap_or(usize::MAX));
         let mut columns: Vec<Column> = langs.iter().map(|l| col(l.as_str(), false)).collect();
         columns.push(col("All", false));
         columns.push(col("Share", false));
@@ -366,7 +369,7 @@ pub fn comparison_table(c: &Comparison) -> Table {
                 Cell::Pct(g.a),
                 Cell::Pct(g.b),
                 Cell::Delta(g.comparison.delta),
-                Cell::Ci(g.comparison.ci95),
+                Cell::DeltaCi(g.comparison.ci95),
                 Cell::Text(format!("{:.4}", g.comparison.p_value)),
                 Cell::Text(if g.significant { "yes".into() } else { "no".into() }),
             ],
@@ -388,7 +391,7 @@ pub fn comparison_table(c: &Comparison) -> Table {
             col(format!("A: {}", c.a), false),
             col(format!("B: {}", c.b), false),
             col("Δ pp", false),
-            col("95% CI of Δ", false),
+            col("95% CI of Δ (pp)", false),
             col("p", false),
             col("Significant", false),
         ],

@@ -20,6 +20,8 @@ pub enum Cell {
     Ci([f64; 2]),
     /// A difference of fractions printed in percentage points with a sign.
     Delta(f64),
+    /// A CI of a difference, in percentage points.
+    DeltaCi([f64; 2]),
     Int(usize),
     Text(String),
 }
@@ -39,6 +41,7 @@ impl Cell {
             Cell::Pct(v) => pct(*v),
             Cell::Ci([lo, hi]) => format!("[{}, {}]", pct(*lo), pct(*hi)),
             Cell::Delta(v) => format!("{:+.2}", v * 100.0),
+            Cell::DeltaCi([lo, hi]) => format!("[{:+.2}, {:+.2}]", lo * 100.0, hi * 100.0),
             Cell::Int(n) => n.to_string(),
             Cell::Text(s) => s.clone(),
         }

@@ -14,7 +14,10 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 fn n() -> usize {
-    std::env::var("POLYEVAL_BENCH_N").ok().and_then(|v| v.parse().ok()).unwrap_or(20)
+    std::env::var("POLYEVAL_BENCH_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20)
 }
 
 fn mean_ms(total: Duration, count: usize) -> f64 {
@@ -36,7 +39,10 @@ fn trivial(language: Language, marker: &str, salt: usize) -> String {
 fn jobs_for(engine: &Engine, language: Language, count: usize, distinct: bool) -> Vec<Job> {
     (0..count)
         .map(|i| {
-            let mut job = Job::new(language, trivial(language, engine.marker(), if distinct { i } else { 0 }));
+            let mut job = Job::new(
+                language,
+                trivial(language, engine.marker(), if distinct { i } else { 0 }),
+            );
             job.require_marker = true;
             job
         })
@@ -44,13 +50,22 @@ fn jobs_for(engine: &Engine, language: Language, count: usize, distinct: bool) -
 }
 
 fn engine(cache: bool) -> Engine {
-    Engine::new(EngineConfig { jobs: 0, limits: Limits::default(), cache, progress: false }).expect("engine")
+    Engine::new(EngineConfig {
+        jobs: 0,
+        limits: Limits::default(),
+        cache,
+        progress: false,
+    })
+    .expect("engine")
 }
 
 fn main() {
     let n = n();
     let engine = engine(false);
-    println!("polyeval sandbox benchmark (n = {n}, workers = {})", engine.config().jobs);
+    println!(
+        "polyeval sandbox benchmark (n = {n}, workers = {})",
+        engine.config().jobs
+    );
 
     // 1. Overhead.
     let start = Instant::now();
@@ -61,20 +76,27 @@ fn main() {
     let limits = Limits::default();
     let mut sandboxed = Duration::ZERO;
     for _ in 0..n {
-        let (code, _, elapsed) = engine.run_command(&["/usr/bin/true"], &limits).expect("sandbox runs");
+        let (code, _, elapsed) = engine
+            .run_command(&["/usr/bin/true"], &limits)
+            .expect("sandbox runs");
         assert_eq!(code, Some(0));
         sandboxed += elapsed;
     }
     let sandboxed_true = mean_ms(sandboxed, n);
     let start = Instant::now();
     for _ in 0..n {
-        let (code, _, _) = engine.run_command(&["/usr/bin/true"], &limits).expect("sandbox runs");
+        let (code, _, _) = engine
+            .run_command(&["/usr/bin/true"], &limits)
+            .expect("sandbox runs");
         assert_eq!(code, Some(0));
     }
     let sandboxed_true_total = mean_ms(start.elapsed(), n);
     println!("\n## Sandbox overhead (sequential, mean per run)");
     println!("bare /usr/bin/true:                 {bare_true:7.2} ms");
-    println!("bwrap /usr/bin/true (spawn..reap):  {sandboxed_true:7.2} ms  -> overhead {:.2} ms", sandboxed_true - bare_true);
+    println!(
+        "bwrap /usr/bin/true (spawn..reap):  {sandboxed_true:7.2} ms  -> overhead {:.2} ms",
+        sandboxed_true - bare_true
+    );
     println!("bwrap /usr/bin/true (incl. work dir setup): {sandboxed_true_total:7.2} ms  -> overhead {:.2} ms", sandboxed_true_total - bare_true);
 
     let dir = tempfile::tempdir().unwrap();
@@ -82,7 +104,13 @@ fn main() {
     std::fs::write(&py, "print('x')\n").unwrap();
     let start = Instant::now();
     for _ in 0..n {
-        assert!(Command::new("/usr/bin/python3").arg("-B").arg(&py).output().unwrap().status.success());
+        assert!(Command::new("/usr/bin/python3")
+            .arg("-B")
+            .arg(&py)
+            .output()
+            .unwrap()
+            .status
+            .success());
     }
     let bare_py = mean_ms(start.elapsed(), n);
     let jobs = jobs_for(&engine, Language::Python, n, true);
@@ -92,22 +120,46 @@ fn main() {
     }
     let engine_py = mean_ms(start.elapsed(), n);
     println!("bare python3 trivial program:       {bare_py:7.2} ms");
-    println!("engine.run python trivial program:  {engine_py:7.2} ms  -> overhead {:.2} ms", engine_py - bare_py);
+    println!(
+        "engine.run python trivial program:  {engine_py:7.2} ms  -> overhead {:.2} ms",
+        engine_py - bare_py
+    );
 
     // 2. Per-language throughput.
-    println!("\n## Per-language throughput, trivial program, run_all with {} workers", engine.config().jobs);
-    println!("{:<11} {:>8} {:>12} {:>10}", "language", "runs/s", "compile ms", "run ms");
+    println!(
+        "\n## Per-language throughput, trivial program, run_all with {} workers",
+        engine.config().jobs
+    );
+    println!(
+        "{:<11} {:>8} {:>12} {:>10}",
+        "language", "runs/s", "compile ms", "run ms"
+    );
     for language in Language::ALL {
         let _ = engine.toolchain_info(language); // preparation is not part of the measurement
         let jobs = jobs_for(&engine, language, n, true);
         let start = Instant::now();
         let outs = engine.run_all(&jobs, &|| {});
         let secs = start.elapsed().as_secs_f64();
-        let passed = outs.iter().filter(|o| o.status == polyeval_core::Status::Passed).count();
-        assert_eq!(passed, n, "{language}: {:?}", outs.iter().find(|o| o.status != polyeval_core::Status::Passed));
+        let passed = outs
+            .iter()
+            .filter(|o| o.status == polyeval_core::Status::Passed)
+            .count();
+        assert_eq!(
+            passed,
+            n,
+            "{language}: {:?}",
+            outs.iter()
+                .find(|o| o.status != polyeval_core::Status::Passed)
+        );
         let compile = outs.iter().map(|o| o.compile_ms).sum::<u64>() as f64 / n as f64;
         let run = outs.iter().map(|o| o.run_ms).sum::<u64>() as f64 / n as f64;
-        println!("{:<11} {:>8.2} {:>12.1} {:>10.1}", language.key(), n as f64 / secs, compile, run);
+        println!(
+            "{:<11} {:>8.2} {:>12.1} {:>10.1}",
+            language.key(),
+            n as f64 / secs,
+            compile,
+            run
+        );
     }
 
     // 3. Tricks.
@@ -117,7 +169,9 @@ fn main() {
         let jobs = jobs_for(engine, Language::Cpp, n, true);
         let start = Instant::now();
         let outs = engine.run_all(&jobs, &|| {});
-        assert!(outs.iter().all(|o| o.status == polyeval_core::Status::Passed));
+        assert!(outs
+            .iter()
+            .all(|o| o.status == polyeval_core::Status::Passed));
         let compile = outs.iter().map(|o| o.compile_ms).sum::<u64>() as f64 / n as f64;
         (n as f64 / start.elapsed().as_secs_f64(), compile)
     };

@@ -35,15 +35,28 @@ pub fn find(gsl_dir: Option<&Path>) -> anyhow::Result<GslLibs> {
                 anyhow::anyhow!("no libgsl.so in {} (given with --gsl-dir)", dir.display())
             })?;
             let cblas = find_in_dir(dir, "libgslcblas").ok_or_else(|| {
-                anyhow::anyhow!("no libgslcblas.so in {} (given with --gsl-dir)", dir.display())
+                anyhow::anyhow!(
+                    "no libgslcblas.so in {} (given with --gsl-dir)",
+                    dir.display()
+                )
             })?;
             (gsl, cblas)
         }
         None => {
             let cache = ldconfig_entries();
             let lookup = |stem: &str| -> Option<PathBuf> {
-                pick(cache.iter().filter(|p| file_stem_matches(p, stem)).cloned().collect())
-                    .or_else(|| STANDARD_DIRS.iter().find_map(|d| find_in_dir(Path::new(d), stem)))
+                pick(
+                    cache
+                        .iter()
+                        .filter(|p| file_stem_matches(p, stem))
+                        .cloned()
+                        .collect(),
+                )
+                .or_else(|| {
+                    STANDARD_DIRS
+                        .iter()
+                        .find_map(|d| find_in_dir(Path::new(d), stem))
+                })
             };
             let gsl = lookup("libgsl").ok_or_else(|| {
                 anyhow::anyhow!("GSL not found (no libgsl.so via ldconfig or in {}); install it with `{GSL_INSTALL_HINT}`", STANDARD_DIRS.join(", "))
@@ -66,7 +79,9 @@ pub fn find(gsl_dir: Option<&Path>) -> anyhow::Result<GslLibs> {
 
 /// `libgsl.so` or `libgsl.so.27…` (not `libgslcblas…` for stem `libgsl`).
 fn file_stem_matches(path: &Path, stem: &str) -> bool {
-    let Some(name) = path.file_name().and_then(|n| n.to_str()) else { return false };
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
     let want = format!("{stem}.so");
     name == want || name.starts_with(&format!("{want}."))
 }
@@ -74,19 +89,38 @@ fn file_stem_matches(path: &Path, stem: &str) -> bool {
 /// Prefer the unversioned name, then the shortest.
 fn pick(mut candidates: Vec<PathBuf>) -> Option<PathBuf> {
     candidates.retain(|p| p.exists());
-    candidates.sort_by_key(|p| (p.file_name().map_or(usize::MAX, |n| n.len()), p.clone()));
+    // Unversioned first, then paths under /usr (not via the /lib symlink).
+    candidates.sort_by_key(|p| {
+        (
+            p.file_name().map_or(usize::MAX, |n| n.len()),
+            !p.starts_with("/usr"),
+            p.clone(),
+        )
+    });
     candidates.into_iter().next()
 }
 
 fn find_in_dir(dir: &Path, stem: &str) -> Option<PathBuf> {
     let entries = std::fs::read_dir(dir).ok()?;
-    pick(entries.flatten().map(|e| e.path()).filter(|p| file_stem_matches(p, stem)).collect())
+    pick(
+        entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| file_stem_matches(p, stem))
+            .collect(),
+    )
 }
 
 fn ldconfig_entries() -> Vec<PathBuf> {
     let out = ["/sbin/ldconfig", "/usr/sbin/ldconfig", "ldconfig"]
         .iter()
-        .find_map(|bin| Command::new(bin).arg("-p").output().ok().filter(|o| o.status.success()));
+        .find_map(|bin| {
+            Command::new(bin)
+                .arg("-p")
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+        });
     let Some(out) = out else { return Vec::new() };
     String::from_utf8_lossy(&out.stdout)
         .lines()
@@ -117,7 +151,10 @@ mod tests {
         assert!(file_stem_matches(Path::new("/x/libgsl.so"), "libgsl"));
         assert!(file_stem_matches(Path::new("/x/libgsl.so.27"), "libgsl"));
         assert!(!file_stem_matches(Path::new("/x/libgslcblas.so"), "libgsl"));
-        assert!(file_stem_matches(Path::new("/x/libgslcblas.so.0"), "libgslcblas"));
+        assert!(file_stem_matches(
+            Path::new("/x/libgslcblas.so.0"),
+            "libgslcblas"
+        ));
     }
 
     #[test]

@@ -285,7 +285,10 @@ impl Engine {
                 ))
             }
         };
-        let limits = job.limits.clone().unwrap_or_else(|| self.config.limits.clone());
+        let limits = job
+            .limits
+            .clone()
+            .unwrap_or_else(|| self.config.limits.clone());
         if !self.config.cache {
             return self.execute(job, &info, &limits);
         }
@@ -341,7 +344,10 @@ impl Engine {
         for (i, job) in jobs.iter().enumerate() {
             let key = match (self.config.cache, self.toolchain_info(job.language)) {
                 (true, Ok(info)) => {
-                    let limits = job.limits.clone().unwrap_or_else(|| self.config.limits.clone());
+                    let limits = job
+                        .limits
+                        .clone()
+                        .unwrap_or_else(|| self.config.limits.clone());
                     Some(cache_key(job, &info, &limits))
                 }
                 _ => None,
@@ -397,7 +403,11 @@ impl Engine {
     /// Run a host command (e.g. `/usr/bin/true`) in the sandbox with no
     /// toolchain involved: measures the sandbox's own cost, and lets
     /// `polyeval doctor` probe it. Returns the exit code, stdout and wall time.
-    pub fn run_command(&self, argv: &[&str], limits: &Limits) -> anyhow::Result<(Option<i32>, String, Duration)> {
+    pub fn run_command(
+        &self,
+        argv: &[&str],
+        limits: &Limits,
+    ) -> anyhow::Result<(Option<i32>, String, Duration)> {
         let uid = self.uids.acquire();
         sandbox::run_raw(&self.paths, argv, limits, uid.uid())
     }

@@ -79,7 +79,9 @@ pub(crate) fn run_captured(
     timeout: Duration,
     output_cap: usize,
 ) -> std::io::Result<Captured> {
-    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     let l = limits;
     // SAFETY: only async-signal-safe syscalls (setpgid, setrlimit, setgroups,
     // setgid, setuid, umask) run between fork and exec.
@@ -88,7 +90,8 @@ pub(crate) fn run_captured(
             nix::unistd::setpgid(Pid::from_raw(0), Pid::from_raw(0)).map_err(io_err)?;
             setrlimit(Resource::RLIMIT_CPU, l.cpu_secs, l.cpu_secs + 1).map_err(io_err)?;
             setrlimit(Resource::RLIMIT_DATA, l.data_bytes, l.data_bytes).map_err(io_err)?;
-            setrlimit(Resource::RLIMIT_FSIZE, l.file_size_bytes, l.file_size_bytes).map_err(io_err)?;
+            setrlimit(Resource::RLIMIT_FSIZE, l.file_size_bytes, l.file_size_bytes)
+                .map_err(io_err)?;
             setrlimit(Resource::RLIMIT_CORE, 0, 0).map_err(io_err)?;
             setrlimit(Resource::RLIMIT_NPROC, l.nproc, l.nproc).map_err(io_err)?;
             if let Some(uid) = l.uid {
@@ -173,7 +176,9 @@ pub(crate) fn decode_status(status: &ExitStatus) -> (Option<i32>, Option<i32>) {
         return (None, Some(sig));
     }
     match status.code() {
-        Some(code) if code > 128 && code < 128 + 65 && is_fatal_signal(code - 128) => (None, Some(code - 128)),
+        Some(code) if code > 128 && code < 128 + 65 && is_fatal_signal(code - 128) => {
+            (None, Some(code - 128))
+        }
         other => (other, None),
     }
 }
@@ -182,6 +187,23 @@ fn is_fatal_signal(sig: i32) -> bool {
     use nix::libc::*;
     matches!(
         sig,
-        SIGSEGV | SIGABRT | SIGBUS | SIGFPE | SIGILL | SIGKILL | SIGTERM | SIGXCPU | SIGXFSZ | SIGPIPE | SIGSYS | SIGTRAP | SIGHUP | SIGINT | SIGQUIT | SIGALRM | SIGUSR1 | SIGUSR2
+        SIGSEGV
+            | SIGABRT
+            | SIGBUS
+            | SIGFPE
+            | SIGILL
+            | SIGKILL
+            | SIGTERM
+            | SIGXCPU
+            | SIGXFSZ
+            | SIGPIPE
+            | SIGSYS
+            | SIGTRAP
+            | SIGHUP
+            | SIGINT
+            | SIGQUIT
+            | SIGALRM
+            | SIGUSR1
+            | SIGUSR2
     )
 }

@@ -19,7 +19,9 @@ pub const WORK_DIR: &str = "/sandbox";
 
 /// Read-only system directories visible inside (nothing else of the host is:
 /// not /work, /root, /home, the run store).
-const SYSTEM_DIRS: &[&str] = &["/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"];
+const SYSTEM_DIRS: &[&str] = &[
+    "/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32",
+];
 /// Pieces of /etc the toolchains need (dynamic linker cache, java/mono/php config).
 const ETC_ENTRIES: &[&str] = &[
     "/etc/alternatives",
@@ -163,9 +165,16 @@ impl UidPool {
 /// Processes currently owned by `uid` (for RLIMIT_NPROC headroom when we
 /// can't switch uid).
 fn processes_of(uid: u32) -> u64 {
-    let Ok(dir) = std::fs::read_dir("/proc") else { return 0 };
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
     dir.filter_map(|e| e.ok())
-        .filter(|e| e.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit()))
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
         .filter_map(|e| std::fs::metadata(e.path()).ok())
         .filter(|m| std::os::unix::fs::MetadataExt::uid(m) == uid)
         .map(|_| 1u64)
@@ -204,7 +213,13 @@ pub(crate) fn bwrap_args(spec: &Spec) -> Vec<OsString> {
             a.push(i.as_ref().to_os_string());
         }
     };
-    push(&[&"--unshare-all", &"--die-with-parent", &"--new-session", &"--hostname", &"polyeval"]);
+    push(&[
+        &"--unshare-all",
+        &"--die-with-parent",
+        &"--new-session",
+        &"--hostname",
+        &"polyeval",
+    ]);
     for dir in SYSTEM_DIRS {
         let p = Path::new(dir);
         if let Ok(target) = std::fs::read_link(p) {
@@ -234,7 +249,11 @@ pub(crate) fn bwrap_args(spec: &Spec) -> Vec<OsString> {
         .map(|(host, target)| {
             let under_ro = roots.iter().any(|r| target.starts_with(r));
             let anchor = if under_ro && target.symlink_metadata().is_err() {
-                target.ancestors().skip(1).find(|p| p.symlink_metadata().is_ok()).map(Path::to_path_buf)
+                target
+                    .ancestors()
+                    .skip(1)
+                    .find(|p| p.symlink_metadata().is_ok())
+                    .map(Path::to_path_buf)
             } else {
                 None
             };
@@ -314,7 +333,9 @@ pub(crate) fn run_raw(
     limits: &Limits,
     uid: Option<u32>,
 ) -> anyhow::Result<(Option<i32>, String, std::time::Duration)> {
-    let work = tempfile::Builder::new().prefix("polyeval-run-").tempdir_in(&paths.work_root)?;
+    let work = tempfile::Builder::new()
+        .prefix("polyeval-run-")
+        .tempdir_in(&paths.work_root)?;
     chown(work.path(), uid)?;
     let spec = Spec {
         argv: argv.iter().map(|a| a.to_string()).collect(),
@@ -328,7 +349,11 @@ pub(crate) fn run_raw(
     };
     let cap = run_sandboxed(&paths.bwrap, &spec)?;
     let (code, _) = decode_status(&cap.status);
-    Ok((code, String::from_utf8_lossy(&cap.stdout).into_owned(), cap.elapsed))
+    Ok((
+        code,
+        String::from_utf8_lossy(&cap.stdout).into_owned(),
+        cap.elapsed,
+    ))
 }
 
 fn validate_file_name(name: &str) -> anyhow::Result<()> {
@@ -366,7 +391,8 @@ pub(crate) fn execute(
         .tempdir_in(&paths.work_root)
         .with_context(|| format!("creating a work dir in {}", paths.work_root.display()))?;
     let src_path = work.path().join(&file);
-    std::fs::write(&src_path, &job.source).with_context(|| format!("writing {}", src_path.display()))?;
+    std::fs::write(&src_path, &job.source)
+        .with_context(|| format!("writing {}", src_path.display()))?;
     chown(work.path(), uid)?;
     chown(&src_path, uid)?;
     std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o700))?;
@@ -386,7 +412,11 @@ pub(crate) fn execute(
             limits: &compile_limits,
             uid,
             // Shared build caches must stay writable for other sandbox uids.
-            umask: if info.compile_rw_binds.is_empty() { 0o022 } else { 0 },
+            umask: if info.compile_rw_binds.is_empty() {
+                0o022
+            } else {
+                0
+            },
         };
         let cap = run_sandboxed(&paths.bwrap, &spec)?;
         outcome.compile_ms = cap.elapsed.as_millis() as u64;
@@ -427,8 +457,16 @@ pub(crate) fn execute(
     outcome.stdout_truncated = cap.stdout_truncated;
     outcome.stderr_truncated = cap.stderr_truncated;
     outcome.marker_seen = outcome.stdout.contains(marker);
-    outcome.exit_code = if cap.timed_out || cap.output_exceeded { None } else { code };
-    outcome.signal = if cap.timed_out || cap.output_exceeded { None } else { signal };
+    outcome.exit_code = if cap.timed_out || cap.output_exceeded {
+        None
+    } else {
+        code
+    };
+    outcome.signal = if cap.timed_out || cap.output_exceeded {
+        None
+    } else {
+        signal
+    };
     outcome.status = if cap.timed_out {
         Status::Timeout
     } else if cap.output_exceeded {

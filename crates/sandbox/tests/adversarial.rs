@@ -33,11 +33,25 @@ fn fork_bomb_is_contained() {
         "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n",
     );
     job.file_name = Some(format!("{name}.py"));
-    job.limits = Some(polyeval_sandbox::Limits { max_processes: 64, ..limits(3) });
+    job.limits = Some(polyeval_sandbox::Limits {
+        max_processes: 64,
+        ..limits(3)
+    });
     let start = Instant::now();
     let o = run_job(job);
-    assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
-    assert!(matches!(o.status, Status::Timeout | Status::RuntimeError | Status::Failed), "{}", describe(&o));
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        start.elapsed()
+    );
+    assert!(
+        matches!(
+            o.status,
+            Status::Timeout | Status::RuntimeError | Status::Failed
+        ),
+        "{}",
+        describe(&o)
+    );
     assert_no_process_left(&name);
 }
 
@@ -52,8 +66,14 @@ fn infinite_loop_times_out() {
 
 #[test]
 fn cpu_limit_stops_a_busy_program_before_the_wall_clock() {
-    let mut job = job(Language::Cpp, "int main() { volatile unsigned long x = 0; for (;;) x++; }\n");
-    job.limits = Some(polyeval_sandbox::Limits { cpu_secs: 1, ..limits(20) });
+    let mut job = job(
+        Language::Cpp,
+        "int main() { volatile unsigned long x = 0; for (;;) x++; }\n",
+    );
+    job.limits = Some(polyeval_sandbox::Limits {
+        cpu_secs: 1,
+        ..limits(20)
+    });
     let o = run_job(job);
     assert_eq!(o.status, Status::Timeout, "{}", describe(&o));
     assert!(o.run_ms < 5000, "{}", describe(&o));
@@ -69,9 +89,17 @@ fn memory_hogs_are_memory_exceeded() {
     ];
     for (language, src) in cases {
         let mut job = job(language, src);
-        job.limits = Some(polyeval_sandbox::Limits { memory_mb: 512, ..limits(20) });
+        job.limits = Some(polyeval_sandbox::Limits {
+            memory_mb: 512,
+            ..limits(20)
+        });
         let o = run_job(job);
-        assert_eq!(o.status, Status::MemoryExceeded, "{language}: {}", describe(&o));
+        assert_eq!(
+            o.status,
+            Status::MemoryExceeded,
+            "{language}: {}",
+            describe(&o)
+        );
     }
 }
 
@@ -84,7 +112,11 @@ fn daemonised_grandchild_does_not_outlive_the_run() {
     let start = Instant::now();
     let o = run_job(job);
     assert_eq!(o.status, Status::Passed, "{}", describe(&o));
-    assert!(start.elapsed() < Duration::from_secs(5), "waited for the grandchild: {:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "waited for the grandchild: {:?}",
+        start.elapsed()
+    );
     assert_no_process_left(&name);
 }
 
@@ -103,11 +135,22 @@ fn writing_outside_the_work_dir_leaves_the_host_unchanged() {
     assert_eq!(o.status, Status::Passed, "{}", describe(&o));
     assert_eq!(std::fs::read(victim.path()).unwrap(), b"original");
     assert_eq!(std::fs::read(&checkout).unwrap(), before_checkout);
-    for p in ["/usr/polyeval_owned", "/etc/polyeval_owned", "/root/polyeval_owned"] {
-        assert!(!std::path::Path::new(p).exists(), "{p} was created on the host");
+    for p in [
+        "/usr/polyeval_owned",
+        "/etc/polyeval_owned",
+        "/root/polyeval_owned",
+    ] {
+        assert!(
+            !std::path::Path::new(p).exists(),
+            "{p} was created on the host"
+        );
     }
     // Writes that "succeeded" landed in the sandbox's own tmpfs root, never the host.
-    assert!(!o.stdout.contains("wrote /usr") && !o.stdout.contains("wrote /etc"), "{}", describe(&o));
+    assert!(
+        !o.stdout.contains("wrote /usr") && !o.stdout.contains("wrote /etc"),
+        "{}",
+        describe(&o)
+    );
 }
 
 #[test]
@@ -121,14 +164,22 @@ fn host_data_is_not_visible() {
         "/home".to_string(),
         store.path().join("run.sqlite").display().to_string(),
     ];
-    let list = paths.iter().map(|p| format!("{p:?}")).collect::<Vec<_>>().join(", ");
+    let list = paths
+        .iter()
+        .map(|p| format!("{p:?}"))
+        .collect::<Vec<_>>()
+        .join(", ");
     let src = format!(
         "import os\nfor p in [{list}]:\n    try:\n        print(p, 'VISIBLE', os.listdir(p) if os.path.isdir(p) else open(p).read())\n    except OSError:\n        print(p, 'hidden')\nprint('{{M}}')\n"
     );
     let o = run(Language::Python, &src);
     assert_eq!(o.status, Status::Passed, "{}", describe(&o));
     for p in &paths {
-        assert!(o.stdout.contains(&format!("{p} hidden")), "{p} visible: {}", describe(&o));
+        assert!(
+            o.stdout.contains(&format!("{p} hidden")),
+            "{p} visible: {}",
+            describe(&o)
+        );
     }
 }
 
@@ -144,7 +195,10 @@ fn no_network_to_host_loopback_or_outside() {
     assert_eq!(o.status, Status::Passed, "{}", describe(&o));
     assert!(!o.stdout.contains("CONNECTED"), "{}", describe(&o));
     assert_eq!(o.stdout.matches("failed").count(), 3, "{}", describe(&o));
-    assert!(listener.accept().is_err(), "the host listener got a connection");
+    assert!(
+        listener.accept().is_err(),
+        "the host listener got a connection"
+    );
 }
 
 #[test]
@@ -156,8 +210,15 @@ fn gigabyte_of_output_is_cut_off_fast() {
     let o = run_job(job);
     assert_eq!(o.status, Status::OutputExceeded, "{}", describe(&o));
     assert!(o.stdout_truncated);
-    assert_eq!(o.stdout.len(), polyeval_sandbox::Limits::default().output_bytes);
-    assert!(start.elapsed() < Duration::from_secs(5), "took {:?}", start.elapsed());
+    assert_eq!(
+        o.stdout.len(),
+        polyeval_sandbox::Limits::default().output_bytes
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "took {:?}",
+        start.elapsed()
+    );
 }
 
 #[test]
@@ -177,14 +238,20 @@ fn big_files_hit_the_file_size_limit() {
     // C++ gets SIGXFSZ ...
     let src = "#include <cstdio>\n#include <vector>\nint main() { std::vector<char> mb(1 << 20, 'x'); FILE *f = fopen(\"/sandbox/big\", \"wb\"); for (int i = 0; i < 200; i++) fwrite(mb.data(), 1, mb.size(), f); fclose(f); }\n";
     let mut job = job(Language::Cpp, src);
-    job.limits = Some(polyeval_sandbox::Limits { file_size_mb: 8, ..limits(20) });
+    job.limits = Some(polyeval_sandbox::Limits {
+        file_size_mb: 8,
+        ..limits(20)
+    });
     let o = run_job(job);
     assert_eq!(o.status, Status::OutputExceeded, "{}", describe(&o));
     assert_eq!(o.signal, Some(nix::libc::SIGXFSZ));
     // ... Python ignores SIGXFSZ and sees EFBIG instead.
     let src = "with open('/sandbox/big', 'wb') as f:\n    for _ in range(200):\n        f.write(b'x' * (1 << 20))\nprint('{M}')\n";
     let mut job = common::job(Language::Python, src);
-    job.limits = Some(polyeval_sandbox::Limits { file_size_mb: 8, ..limits(20) });
+    job.limits = Some(polyeval_sandbox::Limits {
+        file_size_mb: 8,
+        ..limits(20)
+    });
     let o = run_job(job);
     assert_eq!(o.status, Status::RuntimeError, "{}", describe(&o));
     assert!(o.stderr.contains("File too large"), "{}", describe(&o));
@@ -194,13 +261,17 @@ fn big_files_hit_the_file_size_limit() {
 /// there (the CrossPL-FFI layout) works, and the rest of that dir stays visible.
 #[test]
 fn ro_bind_under_read_only_system_dir() {
-    let gsl = polyeval_sandbox::gsl::find(None).expect("GSL installed (apt-get install libgsl-dev)");
+    let gsl =
+        polyeval_sandbox::gsl::find(None).expect("GSL installed (apt-get install libgsl-dev)");
     let src = "import ctypes, os\ncblas = ctypes.CDLL('/usr/local/gsl/lib/libgslcblas.so', mode=ctypes.RTLD_GLOBAL)\nlib = ctypes.CDLL('/usr/local/gsl/lib/libgsl.so')\nlib.gsl_sf_bessel_J0.restype = ctypes.c_double\nlib.gsl_sf_bessel_J0.argtypes = [ctypes.c_double]\nprint(round(lib.gsl_sf_bessel_J0(5.0), 6))\nprint(sorted(os.listdir('/usr/local/gsl/lib')))\nprint(os.path.isdir('/usr/local/bin') == EXPECT_BIN)\nprint('{M}')\n"
         .replace("EXPECT_BIN", if std::path::Path::new("/usr/local/bin").is_dir() { "True" } else { "False" });
     let mut job = job(Language::Python, &src);
     job.ro_binds = vec![
         (gsl.libgsl.clone(), "/usr/local/gsl/lib/libgsl.so".into()),
-        (gsl.libgslcblas.clone(), "/usr/local/gsl/lib/libgslcblas.so".into()),
+        (
+            gsl.libgslcblas.clone(),
+            "/usr/local/gsl/lib/libgslcblas.so".into(),
+        ),
     ];
     let o = run_job(job);
     assert_eq!(o.status, Status::Passed, "{}", describe(&o));
@@ -220,7 +291,11 @@ fn minimal_environment_and_identity() {
     assert_eq!(o.status, Status::Passed, "{}", describe(&o));
     let lines: Vec<&str> = o.stdout.lines().collect();
     assert_eq!(lines[0], "/sandbox");
-    assert!(!lines[1].contains("CARGO"), "host environment leaked: {}", lines[1]);
+    assert!(
+        !lines[1].contains("CARGO"),
+        "host environment leaked: {}",
+        lines[1]
+    );
     assert_eq!(lines[2], "True", "sandboxed program runs as root");
 }
 
@@ -239,33 +314,62 @@ fn works_as_an_ordinary_user() {
     let out = std::process::Command::new("setpriv")
         .args(["--reuid", "65534", "--regid", "65534", "--clear-groups"])
         .arg(&exe)
-        .args(["--exact", "inner_ordinary_user", "--include-ignored", "--test-threads", "1"])
+        .args([
+            "--exact",
+            "inner_ordinary_user",
+            "--include-ignored",
+            "--test-threads",
+            "1",
+        ])
         .env("POLYEVAL_TEST_INNER", "1")
         .env("POLYEVAL_SANDBOX_CACHE", cache.path().join("c"))
         .env("TMPDIR", "/tmp")
         .output()
         .expect("setpriv (util-linux) runs");
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(out.status.success() && text.contains("1 passed"), "{text}");
 }
 
 #[test]
 #[ignore = "run by works_as_an_ordinary_user under an unprivileged uid"]
 fn inner_ordinary_user() {
-    assert!(std::env::var_os("POLYEVAL_TEST_INNER").is_some(), "run through works_as_an_ordinary_user");
+    assert!(
+        std::env::var_os("POLYEVAL_TEST_INNER").is_some(),
+        "run through works_as_an_ordinary_user"
+    );
     inner_checks();
 }
 
 fn inner_checks() {
     assert!(!nix::unistd::geteuid().is_root());
-    let o = run(Language::Python, "import os\nprint(os.getuid())\nprint('{M}')\n");
+    let o = run(
+        Language::Python,
+        "import os\nprint(os.getuid())\nprint('{M}')\n",
+    );
     assert_eq!(o.status, Status::Passed, "{}", describe(&o));
     let name = unique("userbomb");
-    let mut job = job(Language::Python, "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n");
+    let mut job = job(
+        Language::Python,
+        "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n",
+    );
     job.file_name = Some(format!("{name}.py"));
-    job.limits = Some(polyeval_sandbox::Limits { max_processes: 64, ..limits(2) });
+    job.limits = Some(polyeval_sandbox::Limits {
+        max_processes: 64,
+        ..limits(2)
+    });
     let o = run_job(job);
-    assert!(matches!(o.status, Status::Timeout | Status::RuntimeError | Status::Failed), "{}", describe(&o));
+    assert!(
+        matches!(
+            o.status,
+            Status::Timeout | Status::RuntimeError | Status::Failed
+        ),
+        "{}",
+        describe(&o)
+    );
     assert_no_process_left(&name);
     let mut job = job(Language::Python, "while True:\n    pass\n");
     job.limits = Some(limits(1));

@@ -67,26 +67,57 @@ const PROGRAMS: &[Programs] = &[
 ];
 
 fn programs(language: Language) -> &'static Programs {
-    PROGRAMS.iter().find(|p| p.language == language).expect("programs for every language")
+    PROGRAMS
+        .iter()
+        .find(|p| p.language == language)
+        .expect("programs for every language")
 }
 
 fn check_language(language: Language) {
     let p = programs(language);
     let o = run(language, p.pass);
-    assert_eq!(o.status, Status::Passed, "{language} correct program: {}", describe(&o));
+    assert_eq!(
+        o.status,
+        Status::Passed,
+        "{language} correct program: {}",
+        describe(&o)
+    );
     assert!(o.marker_seen);
     assert_eq!(o.exit_code, Some(0));
 
     let o = run(language, p.assert_fail);
-    assert_eq!(o.status, Status::Failed, "{language} failing assertion: {}", describe(&o));
-    assert!(!o.marker_seen, "{language}: the program went on after a failed assertion");
+    assert_eq!(
+        o.status,
+        Status::Failed,
+        "{language} failing assertion: {}",
+        describe(&o)
+    );
+    assert!(
+        !o.marker_seen,
+        "{language}: the program went on after a failed assertion"
+    );
 
     let o = run(language, p.compile_error);
-    assert_eq!(o.status, Status::CompileError, "{language} compile error: {}", describe(&o));
+    assert_eq!(
+        o.status,
+        Status::CompileError,
+        "{language} compile error: {}",
+        describe(&o)
+    );
 
     let o = run(language, p.early_exit);
-    assert_eq!(o.exit_code, Some(0), "{language} early exit: {}", describe(&o));
-    assert_eq!(o.status, Status::Failed, "{language} early exit(0) must not pass: {}", describe(&o));
+    assert_eq!(
+        o.exit_code,
+        Some(0),
+        "{language} early exit: {}",
+        describe(&o)
+    );
+    assert_eq!(
+        o.status,
+        Status::Failed,
+        "{language} early exit(0) must not pass: {}",
+        describe(&o)
+    );
     assert!(!o.marker_seen);
 }
 
@@ -123,7 +154,10 @@ fn go() {
 /// it does not fail the run.
 #[test]
 fn javascript_console_assert_only_prints() {
-    let o = run(Language::JavaScript, "console.assert(1 === 2, 'nope');\nconsole.log('{M}');\n");
+    let o = run(
+        Language::JavaScript,
+        "console.assert(1 === 2, 'nope');\nconsole.log('{M}');\n",
+    );
     assert_eq!(o.status, Status::Passed, "{}", describe(&o));
     assert!(o.stderr.contains("Assertion failed"), "{}", describe(&o));
 }
@@ -141,7 +175,12 @@ fn uncaught_exceptions_are_runtime_errors() {
     ];
     for (language, src) in cases {
         let o = run(language, src);
-        assert_eq!(o.status, Status::RuntimeError, "{language}: {}", describe(&o));
+        assert_eq!(
+            o.status,
+            Status::RuntimeError,
+            "{language}: {}",
+            describe(&o)
+        );
         assert_ne!(o.exit_code, Some(0));
     }
 }
@@ -162,7 +201,10 @@ fn identical_jobs_run_once_with_cache() {
         ..Default::default()
     })
     .unwrap();
-    let src = format!("import random\nprint(random.random())\nprint('{}')\n", engine.marker());
+    let src = format!(
+        "import random\nprint(random.random())\nprint('{}')\n",
+        engine.marker()
+    );
     let mut job = polyeval_sandbox::Job::new(Language::Python, src);
     job.require_marker = true;
     let jobs = vec![job.clone(), job.clone(), job];

@@ -52,7 +52,11 @@ pub struct NewSample {
 
 impl NewSample {
     /// A sample with only the essentials (imports).
-    pub fn new(task_key: impl Into<String>, sample_index: u32, completion: impl Into<String>) -> NewSample {
+    pub fn new(
+        task_key: impl Into<String>,
+        sample_index: u32,
+        completion: impl Into<String>,
+    ) -> NewSample {
         NewSample {
             task_key: task_key.into(),
             sample_index,
@@ -169,7 +173,8 @@ impl RunStore {
 
     fn connect(dir: &Path) -> anyhow::Result<Connection> {
         let path = Self::db_path(dir);
-        let conn = Connection::open(&path).with_context(|| format!("{}: cannot open run database", path.display()))?;
+        let conn = Connection::open(&path)
+            .with_context(|| format!("{}: cannot open run database", path.display()))?;
         conn.pragma_update(None, "journal_mode", "WAL")
             .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
             .and_then(|_| conn.pragma_update(None, "foreign_keys", "ON"))
@@ -181,39 +186,68 @@ impl RunStore {
     /// Create a new run in `dir` (created if needed); error if a run already exists there.
     pub fn create(dir: &Path, config: &RunConfig) -> anyhow::Result<RunStore> {
         if Self::exists(dir) {
-            bail!("{} already holds a run ({}); open it or choose another directory", dir.display(), DB_FILE);
+            bail!(
+                "{} already holds a run ({}); open it or choose another directory",
+                dir.display(),
+                DB_FILE
+            );
         }
-        std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create run directory", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("{}: cannot create run directory", dir.display()))?;
         let mut conn = Self::connect(dir)?;
         let tx = conn.transaction()?;
-        tx.execute_batch(SCHEMA).context("creating the run database schema")?;
+        tx.execute_batch(SCHEMA)
+            .context("creating the run database schema")?;
         tx.execute(
             "INSERT INTO meta(key, value) VALUES ('schema_version', ?1), ('created_by', ?2)",
-            params![SCHEMA_VERSION.to_string(), format!("polyeval {}", env!("CARGO_PKG_VERSION"))],
+            params![
+                SCHEMA_VERSION.to_string(),
+                format!("polyeval {}", env!("CARGO_PKG_VERSION"))
+            ],
         )?;
         write_config(&tx, config, false)?;
-        tx.commit().with_context(|| format!("{}: cannot write the new run", dir.display()))?;
-        Ok(RunStore { dir: dir.to_path_buf(), conn, config: config.clone() })
+        tx.commit()
+            .with_context(|| format!("{}: cannot write the new run", dir.display()))?;
+        Ok(RunStore {
+            dir: dir.to_path_buf(),
+            conn,
+            config: config.clone(),
+        })
     }
 
     /// Open the run in `dir`.
     pub fn open(dir: &Path) -> anyhow::Result<RunStore> {
         if !Self::exists(dir) {
-            bail!("{} is not a run directory (no {} in it)", dir.display(), DB_FILE);
+            bail!(
+                "{} is not a run directory (no {} in it)",
+                dir.display(),
+                DB_FILE
+            );
         }
         let conn = Self::connect(dir)?;
         let where_ = Self::db_path(dir).display().to_string();
         let version: Option<String> = conn
-            .query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0))
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'schema_version'",
+                [],
+                |r| r.get(0),
+            )
             .optional()
             .with_context(|| format!("{where_}: not a polyeval run database"))?;
         match version.as_deref().map(str::parse::<i64>) {
             Some(Ok(SCHEMA_VERSION)) => {}
-            Some(Ok(v)) => bail!("{where_}: schema version {v}, this polyeval reads version {SCHEMA_VERSION}"),
+            Some(Ok(v)) => {
+                bail!("{where_}: schema version {v}, this polyeval reads version {SCHEMA_VERSION}")
+            }
             _ => bail!("{where_}: missing or invalid schema version"),
         }
-        let config = read_config(&conn).with_context(|| format!("{where_}: cannot read the run configuration"))?;
-        Ok(RunStore { dir: dir.to_path_buf(), conn, config })
+        let config = read_config(&conn)
+            .with_context(|| format!("{where_}: cannot read the run configuration"))?;
+        Ok(RunStore {
+            dir: dir.to_path_buf(),
+            conn,
+            config,
+        })
     }
 
     /// Open the run in `dir`, or create it. An existing run with a different
@@ -281,19 +315,27 @@ impl RunStore {
     pub fn has_sample(&self, task_key: &str, sample_index: u32) -> anyhow::Result<bool> {
         let found: Option<i64> = self
             .conn
-            .query_row("SELECT 1 FROM samples WHERE id = ?1", [sample_id(task_key, sample_index)], |r| r.get(0))
+            .query_row(
+                "SELECT 1 FROM samples WHERE id = ?1",
+                [sample_id(task_key, sample_index)],
+                |r| r.get(0),
+            )
             .optional()?;
         Ok(found.is_some())
     }
 
     pub fn sample_ids(&self) -> anyhow::Result<HashSet<String>> {
         let mut stmt = self.conn.prepare("SELECT id FROM samples")?;
-        let ids = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<Result<_, _>>()?;
+        let ids = stmt
+            .query_map([], |r| r.get::<_, String>(0))?
+            .collect::<Result<_, _>>()?;
         Ok(ids)
     }
 
     pub fn sample_count(&self) -> anyhow::Result<usize> {
-        let n: i64 = self.conn.query_row("SELECT COUNT(*) FROM samples", [], |r| r.get(0))?;
+        let n: i64 = self
+            .conn
+            .query_row("SELECT COUNT(*) FROM samples", [], |r| r.get(0))?;
         Ok(n as usize)
     }
 
@@ -323,7 +365,11 @@ impl RunStore {
         )
     }
 
-    fn query_samples(&self, sql: &str, args: &[&dyn rusqlite::ToSql]) -> anyhow::Result<Vec<SampleRow>> {
+    fn query_samples(
+        &self,
+        sql: &str,
+        args: &[&dyn rusqlite::ToSql],
+    ) -> anyhow::Result<Vec<SampleRow>> {
         let mut stmt = self.conn.prepare(sql)?;
         let rows = stmt
             .query_map(args, |r| {
@@ -339,23 +385,27 @@ impl RunStore {
             })?
             .collect::<Result<Vec<_>, _>>()?;
         rows.into_iter()
-            .map(|(id, task_key, idx, completion, recorded_passed, usage, latency)| {
-                let usage = match usage {
-                    Some(u) => Some(
-                        serde_json::from_str(&u).with_context(|| format!("sample {id}: stored `usage` is not JSON"))?,
-                    ),
-                    None => None,
-                };
-                Ok(SampleRow {
-                    sample_index: u32::try_from(idx).with_context(|| format!("sample {id}: bad sample_index {idx}"))?,
-                    id,
-                    task_key,
-                    completion,
-                    recorded_passed,
-                    usage,
-                    latency_ms: latency.map(|v| v.max(0) as u64),
-                })
-            })
+            .map(
+                |(id, task_key, idx, completion, recorded_passed, usage, latency)| {
+                    let usage =
+                        match usage {
+                            Some(u) => Some(serde_json::from_str(&u).with_context(|| {
+                                format!("sample {id}: stored `usage` is not JSON")
+                            })?),
+                            None => None,
+                        };
+                    Ok(SampleRow {
+                        sample_index: u32::try_from(idx)
+                            .with_context(|| format!("sample {id}: bad sample_index {idx}"))?,
+                        id,
+                        task_key,
+                        completion,
+                        recorded_passed,
+                        usage,
+                        latency_ms: latency.map(|v| v.max(0) as u64),
+                    })
+                },
+            )
             .collect()
     }
 
@@ -387,7 +437,9 @@ impl RunStore {
                     v.pass_o,
                     serde_json::to_string(&v.data)?
                 ])
-                .with_context(|| format!("storing the verdict of sample {id} (is it a sample of this run?)"))?;
+                .with_context(|| {
+                    format!("storing the verdict of sample {id} (is it a sample of this run?)")
+                })?;
             }
         }
         tx.commit().context("saving verdicts")?;
@@ -398,8 +450,11 @@ impl RunStore {
     /// pass/fail of every sample that has one.
     pub fn verdicts(&self, mode: &str) -> anyhow::Result<HashMap<String, Verdict>> {
         if mode == RECORDED_MODE {
-            let mut stmt = self.conn.prepare("SELECT id, recorded_passed FROM samples WHERE recorded_passed IS NOT NULL")?;
-            let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, bool>(1)?)))?;
+            let mut stmt = self.conn.prepare(
+                "SELECT id, recorded_passed FROM samples WHERE recorded_passed IS NOT NULL",
+            )?;
+            let rows =
+                stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, bool>(1)?)))?;
             let mut out = HashMap::new();
             for row in rows {
                 let (id, passed) = row?;
@@ -424,22 +479,41 @@ impl RunStore {
             .collect::<Result<Vec<_>, _>>()?;
         let mut out = HashMap::with_capacity(rows.len());
         for (id, status, category, detail, pass_o, data) in rows {
-            let status = Status::parse(&status)
-                .with_context(|| format!("sample {id}, mode {mode}: unknown stored status `{status}`"))?;
-            let data = serde_json::from_str(&data)
-                .with_context(|| format!("sample {id}, mode {mode}: stored verdict data is not JSON"))?;
-            out.insert(id, Verdict { status, category, detail, pass_o, data });
+            let status = Status::parse(&status).with_context(|| {
+                format!("sample {id}, mode {mode}: unknown stored status `{status}`")
+            })?;
+            let data = serde_json::from_str(&data).with_context(|| {
+                format!("sample {id}, mode {mode}: stored verdict data is not JSON")
+            })?;
+            out.insert(
+                id,
+                Verdict {
+                    status,
+                    category,
+                    detail,
+                    pass_o,
+                    data,
+                },
+            );
         }
         Ok(out)
     }
 
     /// Modes that have verdicts, plus [`RECORDED_MODE`] when samples carry recorded verdicts.
     pub fn modes(&self) -> anyhow::Result<Vec<String>> {
-        let mut stmt = self.conn.prepare("SELECT DISTINCT mode FROM verdicts ORDER BY mode")?;
-        let mut modes: Vec<String> = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT DISTINCT mode FROM verdicts ORDER BY mode")?;
+        let mut modes: Vec<String> = stmt
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
         let recorded: Option<i64> = self
             .conn
-            .query_row("SELECT 1 FROM samples WHERE recorded_passed IS NOT NULL LIMIT 1", [], |r| r.get(0))
+            .query_row(
+                "SELECT 1 FROM samples WHERE recorded_passed IS NOT NULL LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
             .optional()?;
         if recorded.is_some() {
             modes.push(RECORDED_MODE.to_string());
@@ -459,9 +533,17 @@ impl RunStore {
 /// The verdict synthesised from an upstream-recorded pass/fail.
 pub fn recorded_verdict(passed: bool) -> Verdict {
     Verdict {
-        status: if passed { Status::Passed } else { Status::Failed },
+        status: if passed {
+            Status::Passed
+        } else {
+            Status::Failed
+        },
         category: None,
-        detail: if passed { "recorded upstream: passed".into() } else { "recorded upstream: failed".into() },
+        detail: if passed {
+            "recorded upstream: passed".into()
+        } else {
+            "recorded upstream: failed".into()
+        },
         pass_o: None,
         data: serde_json::json!({ "recorded": true }),
     }
@@ -471,19 +553,38 @@ fn json_opt(v: &Option<serde_json::Value>) -> Option<String> {
     v.as_ref().map(|v| v.to_string())
 }
 
-fn write_config(tx: &rusqlite::Transaction<'_>, c: &RunConfig, replace: bool) -> anyhow::Result<()> {
+fn write_config(
+    tx: &rusqlite::Transaction<'_>,
+    c: &RunConfig,
+    replace: bool,
+) -> anyhow::Result<()> {
     let sql = if replace {
         "UPDATE run_config SET bench = ?1, model = ?2, data_dir = ?3, task_fingerprint = ?4, params = ?5,
          updated_at = strftime('%Y-%m-%dT%H:%M:%SZ','now') WHERE id = 1"
     } else {
         "INSERT INTO run_config (id, bench, model, data_dir, task_fingerprint, params) VALUES (1, ?1, ?2, ?3, ?4, ?5)"
     };
-    tx.execute(sql, params![c.bench.key(), c.model, c.data_dir, c.task_fingerprint, c.params.to_string()])?;
+    tx.execute(
+        sql,
+        params![
+            c.bench.key(),
+            c.model,
+            c.data_dir,
+            c.task_fingerprint,
+            c.params.to_string()
+        ],
+    )?;
     Ok(())
 }
 
 fn read_config(conn: &Connection) -> anyhow::Result<RunConfig> {
-    let (bench, model, data_dir, task_fingerprint, params): (String, String, String, String, String) = conn
+    let (bench, model, data_dir, task_fingerprint, params): (
+        String,
+        String,
+        String,
+        String,
+        String,
+    ) = conn
         .query_row(
             "SELECT bench, model, data_dir, task_fingerprint, params FROM run_config WHERE id = 1",
             [],
@@ -503,13 +604,22 @@ fn read_config(conn: &Connection) -> anyhow::Result<RunConfig> {
 fn config_differences(old: &RunConfig, new: &RunConfig) -> Vec<String> {
     let mut d = Vec::new();
     if old.bench != new.bench {
-        d.push(format!("bench: stored {}, requested {}", old.bench, new.bench));
+        d.push(format!(
+            "bench: stored {}, requested {}",
+            old.bench, new.bench
+        ));
     }
     if old.model != new.model {
-        d.push(format!("model: stored `{}`, requested `{}`", old.model, new.model));
+        d.push(format!(
+            "model: stored `{}`, requested `{}`",
+            old.model, new.model
+        ));
     }
     if old.data_dir != new.data_dir {
-        d.push(format!("data_dir: stored {}, requested {}", old.data_dir, new.data_dir));
+        d.push(format!(
+            "data_dir: stored {}, requested {}",
+            old.data_dir, new.data_dir
+        ));
     }
     if old.task_fingerprint != new.task_fingerprint {
         d.push(format!(
@@ -519,7 +629,10 @@ fn config_differences(old: &RunConfig, new: &RunConfig) -> Vec<String> {
         ));
     }
     if old.params != new.params {
-        d.push(format!("params: stored {}, requested {}", old.params, new.params));
+        d.push(format!(
+            "params: stored {}, requested {}",
+            old.params, new.params
+        ));
     }
     d
 }

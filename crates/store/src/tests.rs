@@ -32,8 +32,18 @@ fn create_open_round_trip() {
         s.recorded_passed = Some(true);
         s.usage = Some(serde_json::json!({"prompt_tokens": 5}));
         s.latency_ms = Some(42);
-        assert_eq!(store.insert_samples(&[s, NewSample::new("java/2", 0, "code b")]).unwrap(), 2);
-        store.put_verdicts("compat", &[("java/1#0".into(), verdict(Status::Failed, "stuck"))]).unwrap();
+        assert_eq!(
+            store
+                .insert_samples(&[s, NewSample::new("java/2", 0, "code b")])
+                .unwrap(),
+            2
+        );
+        store
+            .put_verdicts(
+                "compat",
+                &[("java/1#0".into(), verdict(Status::Failed, "stuck"))],
+            )
+            .unwrap();
     }
     let store = RunStore::open(&dir).unwrap();
     assert_eq!(store.config(), &cfg);
@@ -41,12 +51,23 @@ fn create_open_round_trip() {
     assert_eq!(samples.len(), 2);
     assert_eq!(samples[0].id, "java/1#0");
     assert_eq!(samples[0].recorded_passed, Some(true));
-    assert_eq!(samples[0].usage, Some(serde_json::json!({"prompt_tokens": 5})));
+    assert_eq!(
+        samples[0].usage,
+        Some(serde_json::json!({"prompt_tokens": 5}))
+    );
     assert_eq!(samples[0].latency_ms, Some(42));
     assert_eq!(samples[1].recorded_passed, None);
     let v = store.verdicts("compat").unwrap();
     assert_eq!(v["java/1#0"], verdict(Status::Failed, "stuck"));
-    assert_eq!(store.pending("compat").unwrap().iter().map(|s| s.id.as_str()).collect::<Vec<_>>(), ["java/2#0"]);
+    assert_eq!(
+        store
+            .pending("compat")
+            .unwrap()
+            .iter()
+            .map(|s| s.id.as_str())
+            .collect::<Vec<_>>(),
+        ["java/2#0"]
+    );
     assert_eq!(store.pending("strict").unwrap().len(), 2);
     assert_eq!(store.modes().unwrap(), ["compat", RECORDED_MODE]);
     let rec = store.verdicts(RECORDED_MODE).unwrap();
@@ -55,7 +76,10 @@ fn create_open_round_trip() {
     assert!(store.has_sample("java/2", 0).unwrap());
     assert!(!store.has_sample("java/2", 1).unwrap());
     // The database is in WAL mode.
-    let mode: String = store.conn.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+    let mode: String = store
+        .conn
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
     assert_eq!(mode, "wal");
 }
 
@@ -63,17 +87,27 @@ fn create_open_round_trip() {
 fn reinserting_and_reevaluating_never_duplicates() {
     let tmp = tempfile::tempdir().unwrap();
     let store = RunStore::create(tmp.path(), &config()).unwrap();
-    let batch: Vec<NewSample> = (0..5).map(|i| NewSample::new("go/3", i, format!("c{i}"))).collect();
+    let batch: Vec<NewSample> = (0..5)
+        .map(|i| NewSample::new("go/3", i, format!("c{i}")))
+        .collect();
     assert_eq!(store.insert_samples(&batch).unwrap(), 5);
     assert_eq!(store.insert_samples(&batch).unwrap(), 0);
     let mut changed = NewSample::new("go/3", 0, "different text");
     changed.recorded_passed = Some(false);
     assert_eq!(store.insert_samples(&[changed]).unwrap(), 0);
-    assert_eq!(store.samples().unwrap()[0].completion, "c0", "existing samples are not overwritten");
+    assert_eq!(
+        store.samples().unwrap()[0].completion,
+        "c0",
+        "existing samples are not overwritten"
+    );
     assert_eq!(store.sample_count().unwrap(), 5);
 
-    store.put_verdicts("sound", &[("go/3#0".into(), verdict(Status::Failed, "a"))]).unwrap();
-    store.put_verdicts("sound", &[("go/3#0".into(), verdict(Status::Passed, "b"))]).unwrap();
+    store
+        .put_verdicts("sound", &[("go/3#0".into(), verdict(Status::Failed, "a"))])
+        .unwrap();
+    store
+        .put_verdicts("sound", &[("go/3#0".into(), verdict(Status::Passed, "b"))])
+        .unwrap();
     let v = store.verdicts("sound").unwrap();
     assert_eq!(v.len(), 1);
     assert_eq!(v["go/3#0"].status, Status::Passed);
@@ -86,12 +120,17 @@ fn reinserting_and_reevaluating_never_duplicates() {
 fn failed_batch_writes_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let store = RunStore::create(tmp.path(), &config()).unwrap();
-    store.insert_samples(&[NewSample::new("php/1", 0, "x")]).unwrap();
+    store
+        .insert_samples(&[NewSample::new("php/1", 0, "x")])
+        .unwrap();
     // The second verdict names a sample that does not exist: the whole batch is rolled back.
     let e = store
         .put_verdicts(
             "compat",
-            &[("php/1#0".into(), verdict(Status::Passed, "")), ("php/9#0".into(), verdict(Status::Passed, ""))],
+            &[
+                ("php/1#0".into(), verdict(Status::Passed, "")),
+                ("php/9#0".into(), verdict(Status::Passed, "")),
+            ],
         )
         .unwrap_err();
     assert!(format!("{e:#}").contains("php/9#0"), "{e:#}");
@@ -103,7 +142,10 @@ fn failed_batch_writes_nothing() {
 fn open_or_create_refuses_a_different_config() {
     let tmp = tempfile::tempdir().unwrap();
     let cfg = config();
-    RunStore::open_or_create(tmp.path(), &cfg, false).unwrap().insert_samples(&[NewSample::new("a/1", 0, "x")]).unwrap();
+    RunStore::open_or_create(tmp.path(), &cfg, false)
+        .unwrap()
+        .insert_samples(&[NewSample::new("a/1", 0, "x")])
+        .unwrap();
     // Same config: resumes.
     let store = RunStore::open_or_create(tmp.path(), &cfg, false).unwrap();
     assert_eq!(store.sample_count().unwrap(), 1);
@@ -111,21 +153,38 @@ fn open_or_create_refuses_a_different_config() {
     let mut other = cfg.clone();
     other.model = "other".into();
     other.params = serde_json::json!({"temperature": 0.8});
-    let e = RunStore::open_or_create(tmp.path(), &other, false).err().unwrap().to_string();
-    assert!(e.contains("model: stored `m`, requested `other`") && e.contains("params"), "{e}");
+    let e = RunStore::open_or_create(tmp.path(), &other, false)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("model: stored `m`, requested `other`") && e.contains("params"),
+        "{e}"
+    );
     let store = RunStore::open_or_create(tmp.path(), &other, true).unwrap();
     assert_eq!(store.config(), &other);
     drop(store);
     assert_eq!(RunStore::open(tmp.path()).unwrap().config(), &other);
-    assert!(RunStore::create(tmp.path(), &cfg).err().unwrap().to_string().contains("already holds a run"));
+    assert!(RunStore::create(tmp.path(), &cfg)
+        .err()
+        .unwrap()
+        .to_string()
+        .contains("already holds a run"));
 }
 
 #[test]
 fn open_errors_name_the_dir() {
     let tmp = tempfile::tempdir().unwrap();
     let e = RunStore::open(tmp.path()).err().unwrap().to_string();
-    assert!(e.contains(&tmp.path().display().to_string()) && e.contains("not a run directory"), "{e}");
-    std::fs::write(tmp.path().join(DB_FILE), b"not sqlite at all, just text padding padding padding").unwrap();
+    assert!(
+        e.contains(&tmp.path().display().to_string()) && e.contains("not a run directory"),
+        "{e}"
+    );
+    std::fs::write(
+        tmp.path().join(DB_FILE),
+        b"not sqlite at all, just text padding padding padding",
+    )
+    .unwrap();
     assert!(RunStore::open(tmp.path()).is_err());
 }
 
@@ -139,7 +198,9 @@ fn fingerprint_check() {
         instruction: "i".into(),
         canonical_solution: None,
         source_path: "f".into(),
-        meta: TaskMeta::Ffi { assert_test: "def assert_test(): pass".into() },
+        meta: TaskMeta::Ffi {
+            assert_test: "def assert_test(): pass".into(),
+        },
     };
     let tasks = vec![task];
     let ts = TaskSet {
@@ -166,7 +227,12 @@ fn survives_concurrent_reader_while_writing() {
     // A second connection (e.g. `report` while `evaluate` runs) sees only committed batches.
     let tmp = tempfile::tempdir().unwrap();
     let writer = RunStore::create(tmp.path(), &config()).unwrap();
-    writer.insert_samples(&[NewSample::new("js/1", 0, "a"), NewSample::new("js/2", 0, "b")]).unwrap();
+    writer
+        .insert_samples(&[
+            NewSample::new("js/1", 0, "a"),
+            NewSample::new("js/2", 0, "b"),
+        ])
+        .unwrap();
     let reader = RunStore::open(tmp.path()).unwrap();
     let tx = writer.conn.unchecked_transaction().unwrap();
     tx.execute(
@@ -174,7 +240,10 @@ fn survives_concurrent_reader_while_writing() {
         [],
     )
     .unwrap();
-    assert!(reader.verdicts("compat").unwrap().is_empty(), "uncommitted verdicts are invisible");
+    assert!(
+        reader.verdicts("compat").unwrap().is_empty(),
+        "uncommitted verdicts are invisible"
+    );
     drop(tx); // rolled back, as if the process died mid-batch
     assert!(reader.verdicts("compat").unwrap().is_empty());
     assert_eq!(reader.pending("compat").unwrap().len(), 2);

@@ -73,33 +73,59 @@ pub fn undefined_symbol(stderr: &str) -> Option<String> {
 /// GSL's default error handler: `gsl: file.c:123: ERROR: message`.
 fn gsl_error(stderr: &str) -> Option<String> {
     static RE: OnceLock<Regex> = OnceLock::new();
-    regex(&RE, r"(?m)^gsl: ([^:\n]*:\d+): ERROR: (.*)$").captures(stderr).map(|c| format!("GSL error at {}: {}", &c[1], c[2].trim()))
+    regex(&RE, r"(?m)^gsl: ([^:\n]*:\d+): ERROR: (.*)$")
+        .captures(stderr)
+        .map(|c| format!("GSL error at {}: {}", &c[1], c[2].trim()))
 }
 
 /// The final `Type: message` line of the last Python traceback on stderr.
 pub fn python_exception(stderr: &str) -> Option<(String, String)> {
     static RE: OnceLock<Regex> = OnceLock::new();
-    let re = regex(&RE, r"^([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)(?::\s?(.*))?$");
+    let re = regex(
+        &RE,
+        r"^([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)(?::\s?(.*))?$",
+    );
     // SyntaxErrors are reported without "Traceback" when the file does not compile.
-    let start = stderr.rfind("Traceback (most recent call last)").unwrap_or(0);
+    let start = stderr
+        .rfind("Traceback (most recent call last)")
+        .unwrap_or(0);
     let section = &stderr[start..];
-    section.lines().rev().filter(|l| !l.trim().is_empty() && !l.starts_with(' ')).find_map(|line| {
-        let c = re.captures(line.trim_end())?;
-        let kind = c[1].to_string();
-        let looks_like_exception = kind.ends_with("Error")
-            || kind.ends_with("Exception")
-            || kind.ends_with("Exit")
-            || kind.ends_with("Interrupt")
-            || kind.ends_with("Warning")
-            || kind == "ctypes.ArgumentError";
-        looks_like_exception.then(|| (kind, c.get(2).map(|m| m.as_str().trim().to_string()).unwrap_or_default()))
-    })
+    section
+        .lines()
+        .rev()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with(' '))
+        .find_map(|line| {
+            let c = re.captures(line.trim_end())?;
+            let kind = c[1].to_string();
+            let looks_like_exception = kind.ends_with("Error")
+                || kind.ends_with("Exception")
+                || kind.ends_with("Exit")
+                || kind.ends_with("Interrupt")
+                || kind.ends_with("Warning")
+                || kind == "ctypes.ArgumentError";
+            looks_like_exception.then(|| {
+                (
+                    kind,
+                    c.get(2)
+                        .map(|m| m.as_str().trim().to_string())
+                        .unwrap_or_default(),
+                )
+            })
+        })
 }
 
 fn malloc_abort(stderr: &str) -> bool {
-    ["free(): ", "double free", "corrupted", "malloc(): ", "realloc(): ", "munmap_chunk", "stack smashing"]
-        .iter()
-        .any(|m| stderr.contains(m))
+    [
+        "free(): ",
+        "double free",
+        "corrupted",
+        "malloc(): ",
+        "realloc(): ",
+        "munmap_chunk",
+        "stack smashing",
+    ]
+    .iter()
+    .any(|m| stderr.contains(m))
 }
 
 fn exception_category(kind: &str) -> &'static str {
@@ -108,7 +134,9 @@ fn exception_category(kind: &str) -> &'static str {
         "SyntaxError" | "IndentationError" | "TabError" => SYNTAX_ERROR,
         "NameError" | "UnboundLocalError" | "ImportError" | "ModuleNotFoundError" => NAME_ERROR,
         "AssertionError" => ASSERTION_FAILURE,
-        "TypeError" | "ArgumentError" | "ValueError" | "OverflowError" | "AttributeError" => CALLING_ERROR,
+        "TypeError" | "ArgumentError" | "ValueError" | "OverflowError" | "AttributeError" => {
+            CALLING_ERROR
+        }
         "MemoryError" => MEMORY_CRASH,
         _ => OTHER,
     }
@@ -138,25 +166,36 @@ pub fn classify(run: &RunFacts<'_>, lacks_newer_symbol: &dyn Fn(&str) -> bool) -
         missing_symbol: None,
     };
     // An exit code of 128+N from a shell wrapper means signal N.
-    let signal = run.signal.or(run.exit_code.filter(|c| (129..=159).contains(c)).map(|c| c - 128));
+    let signal = run.signal.or(run
+        .exit_code
+        .filter(|c| (129..=159).contains(c))
+        .map(|c| c - 128));
 
     if run.status == Status::Timeout {
         return make(TIMEOUT, "did not finish within the time limit".into());
     }
     if run.status == Status::Error {
-        return make(ENVIRONMENT, format!("could not run the program: {}", one_line(stderr, 200)));
+        return make(
+            ENVIRONMENT,
+            format!("could not run the program: {}", one_line(stderr, 200)),
+        );
     }
     if let Some(symbol) = undefined_symbol(stderr) {
         if lacks_newer_symbol(&symbol) {
             return Classification {
                 status: Status::Error,
                 category: ENVIRONMENT,
-                detail: format!("the installed GSL lacks `{symbol}` (added in GSL 2.8); not the answer's fault"),
+                detail: format!(
+                    "the installed GSL lacks `{symbol}` (added in GSL 2.8); not the answer's fault"
+                ),
                 exception: exception_kind,
                 missing_symbol: Some(symbol),
             };
         }
-        let mut c = make(SYMBOL_RESOLUTION, format!("undefined symbol `{symbol}`: GSL does not export it"));
+        let mut c = make(
+            SYMBOL_RESOLUTION,
+            format!("undefined symbol `{symbol}`: GSL does not export it"),
+        );
         c.missing_symbol = Some(symbol);
         return c;
     }
@@ -167,7 +206,10 @@ pub fn classify(run: &RunFacts<'_>, lacks_newer_symbol: &dyn Fn(&str) -> bool) -
         let name = polyeval_sandbox::signal_name(sig);
         if sig == SIGABRT && !malloc_abort(stderr) {
             // In these programs aborts come from GSL's default error handler.
-            return make(GSL_RUNTIME_ERROR, format!("aborted ({name}), GSL error handler"));
+            return make(
+                GSL_RUNTIME_ERROR,
+                format!("aborted ({name}), GSL error handler"),
+            );
         }
         return make(MEMORY_CRASH, format!("killed by {name}"));
     }
@@ -175,17 +217,39 @@ pub fn classify(run: &RunFacts<'_>, lacks_newer_symbol: &dyn Fn(&str) -> bool) -
         return make(MEMORY_CRASH, "exceeded the memory limit".into());
     }
     if let Some((kind, message)) = &exception {
-        let detail = if message.is_empty() { kind.clone() } else { format!("{kind}: {}", one_line(message, 200)) };
+        let detail = if message.is_empty() {
+            kind.clone()
+        } else {
+            format!("{kind}: {}", one_line(message, 200))
+        };
         return make(exception_category(kind), detail);
     }
     if run.status == Status::OutputExceeded {
         return make(OTHER, "produced more output than allowed".into());
     }
     if run.exit_code == Some(0) && !run.marker_seen {
-        return make(OTHER, "exited 0 before assert_test() completed (integrity marker missing)".into());
+        return make(
+            OTHER,
+            "exited 0 before assert_test() completed (integrity marker missing)".into(),
+        );
     }
-    let last = stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
-    make(OTHER, format!("exit code {}{}", run.exit_code.map_or("?".to_string(), |c| c.to_string()), if last.is_empty() { String::new() } else { format!(": {}", one_line(last, 200)) }))
+    let last = stderr
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
+    make(
+        OTHER,
+        format!(
+            "exit code {}{}",
+            run.exit_code.map_or("?".to_string(), |c| c.to_string()),
+            if last.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", one_line(last, 200))
+            }
+        ),
+    )
 }
 
 #[cfg(test)]
@@ -193,7 +257,13 @@ mod tests {
     use super::*;
 
     fn facts(status: Status, exit: Option<i32>, signal: Option<i32>, stderr: &str) -> RunFacts<'_> {
-        RunFacts { status, exit_code: exit, signal, stderr, marker_seen: false }
+        RunFacts {
+            status,
+            exit_code: exit,
+            signal,
+            stderr,
+            marker_seen: false,
+        }
     }
     fn none(_: &str) -> bool {
         false
@@ -203,10 +273,17 @@ mod tests {
 
     #[test]
     fn symbol_resolution_and_environment() {
-        let err = format!("{TB}AttributeError: /usr/local/gsl/lib/libgsl.so: undefined symbol: gsl_made_up\n");
+        let err = format!(
+            "{TB}AttributeError: /usr/local/gsl/lib/libgsl.so: undefined symbol: gsl_made_up\n"
+        );
         let c = classify(&facts(Status::Failed, Some(1), None, &err), &none);
-        assert_eq!((c.category, c.missing_symbol.as_deref(), c.status), (SYMBOL_RESOLUTION, Some("gsl_made_up"), Status::Failed));
-        let c = classify(&facts(Status::Failed, Some(1), None, &err), &|s| s == "gsl_made_up");
+        assert_eq!(
+            (c.category, c.missing_symbol.as_deref(), c.status),
+            (SYMBOL_RESOLUTION, Some("gsl_made_up"), Status::Failed)
+        );
+        let c = classify(&facts(Status::Failed, Some(1), None, &err), &|s| {
+            s == "gsl_made_up"
+        });
         assert_eq!((c.category, c.status), (ENVIRONMENT, Status::Error));
         assert!(c.detail.contains("gsl_made_up"));
     }
@@ -217,8 +294,23 @@ mod tests {
         let c = classify(&facts(Status::KilledBySignal, None, Some(6), err), &none);
         assert_eq!(c.category, GSL_RUNTIME_ERROR);
         assert!(c.detail.contains("vectors must have same length"));
-        assert_eq!(classify(&facts(Status::KilledBySignal, None, Some(6), ""), &none).category, GSL_RUNTIME_ERROR);
-        assert_eq!(classify(&facts(Status::KilledBySignal, None, Some(6), "free(): invalid pointer\n"), &none).category, MEMORY_CRASH);
+        assert_eq!(
+            classify(&facts(Status::KilledBySignal, None, Some(6), ""), &none).category,
+            GSL_RUNTIME_ERROR
+        );
+        assert_eq!(
+            classify(
+                &facts(
+                    Status::KilledBySignal,
+                    None,
+                    Some(6),
+                    "free(): invalid pointer\n"
+                ),
+                &none
+            )
+            .category,
+            MEMORY_CRASH
+        );
     }
 
     #[test]
@@ -226,10 +318,19 @@ mod tests {
         let cases = [
             ("NameError: name 'foo' is not defined", NAME_ERROR),
             ("ModuleNotFoundError: No module named 'scipy'", NAME_ERROR),
-            ("AssertionError: First bin should have 2 counts", ASSERTION_FAILURE),
+            (
+                "AssertionError: First bin should have 2 counts",
+                ASSERTION_FAILURE,
+            ),
             ("AssertionError", ASSERTION_FAILURE),
-            ("ctypes.ArgumentError: argument 1: TypeError: wrong type", CALLING_ERROR),
-            ("TypeError: f() takes 1 positional argument but 2 were given", CALLING_ERROR),
+            (
+                "ctypes.ArgumentError: argument 1: TypeError: wrong type",
+                CALLING_ERROR,
+            ),
+            (
+                "TypeError: f() takes 1 positional argument but 2 were given",
+                CALLING_ERROR,
+            ),
             ("OverflowError: int too long to convert", CALLING_ERROR),
             ("ZeroDivisionError: division by zero", OTHER),
             ("RuntimeError: GSL failed", OTHER),
@@ -245,26 +346,50 @@ mod tests {
     #[test]
     fn exception_chains_use_the_last_traceback() {
         let err = format!("{TB}ValueError: bad\n\nDuring handling of the above exception, another exception occurred:\n\n{TB}AssertionError: wrong\n");
-        assert_eq!(classify(&facts(Status::Failed, Some(1), None, &err), &none).category, ASSERTION_FAILURE);
+        assert_eq!(
+            classify(&facts(Status::Failed, Some(1), None, &err), &none).category,
+            ASSERTION_FAILURE
+        );
     }
 
     #[test]
     fn syntax_errors_without_traceback() {
         let err = "  File \"/w/main.py\", line 3\n    def f(:\n          ^\nSyntaxError: invalid syntax\n";
-        assert_eq!(classify(&facts(Status::Failed, Some(1), None, err), &none).category, SYNTAX_ERROR);
+        assert_eq!(
+            classify(&facts(Status::Failed, Some(1), None, err), &none).category,
+            SYNTAX_ERROR
+        );
         let err = "  File \"/w/main.py\", line 4\n    x = 1\nIndentationError: unexpected indent\n";
-        assert_eq!(classify(&facts(Status::Failed, Some(1), None, err), &none).category, SYNTAX_ERROR);
+        assert_eq!(
+            classify(&facts(Status::Failed, Some(1), None, err), &none).category,
+            SYNTAX_ERROR
+        );
     }
 
     #[test]
     fn crashes_timeouts_and_others() {
-        assert_eq!(classify(&facts(Status::KilledBySignal, None, Some(11), ""), &none).category, MEMORY_CRASH);
-        assert_eq!(classify(&facts(Status::Failed, Some(139), None, ""), &none).category, MEMORY_CRASH);
-        assert_eq!(classify(&facts(Status::Timeout, None, Some(9), ""), &none).category, TIMEOUT);
+        assert_eq!(
+            classify(&facts(Status::KilledBySignal, None, Some(11), ""), &none).category,
+            MEMORY_CRASH
+        );
+        assert_eq!(
+            classify(&facts(Status::Failed, Some(139), None, ""), &none).category,
+            MEMORY_CRASH
+        );
+        assert_eq!(
+            classify(&facts(Status::Timeout, None, Some(9), ""), &none).category,
+            TIMEOUT
+        );
         let c = classify(&facts(Status::Failed, Some(0), None, ""), &none);
         assert_eq!(c.category, OTHER);
         assert!(c.detail.contains("marker"));
-        assert_eq!(classify(&facts(Status::Failed, Some(3), None, "boom\n"), &none).detail, "exit code 3: boom");
-        assert_eq!(classify(&facts(Status::Error, None, None, "bwrap failed"), &none).category, ENVIRONMENT);
+        assert_eq!(
+            classify(&facts(Status::Failed, Some(3), None, "boom\n"), &none).detail,
+            "exit code 3: boom"
+        );
+        assert_eq!(
+            classify(&facts(Status::Error, None, None, "bwrap failed"), &none).category,
+            ENVIRONMENT
+        );
     }
 }

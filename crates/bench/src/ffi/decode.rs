@@ -28,7 +28,11 @@ pub fn decode_answer(text: &str) -> String {
     let text = strip_reasoning(text);
     let trimmed = text.trim();
     let code = from_json_text(trimmed)
-        .or_else(|| fenced_blocks(trimmed).into_iter().find_map(|(_, body)| from_json_text(body.trim())))
+        .or_else(|| {
+            fenced_blocks(trimmed)
+                .into_iter()
+                .find_map(|(_, body)| from_json_text(body.trim()))
+        })
         .or_else(|| embedded_json_object(trimmed))
         .or_else(|| lenient_field(trimmed))
         .or_else(|| bare_quoted_string(trimmed))
@@ -61,7 +65,11 @@ fn code_from_value(value: &Value) -> Option<String> {
             Some(s.clone())
         }
         Value::Object(map) => {
-            if let Some(v) = map.iter().find(|(k, _)| k.trim().eq_ignore_ascii_case(FIELD)).map(|(_, v)| v) {
+            if let Some(v) = map
+                .iter()
+                .find(|(k, _)| k.trim().eq_ignore_ascii_case(FIELD))
+                .map(|(_, v)| v)
+            {
                 return v.as_str().map(str::to_string);
             }
             let strings: Vec<&str> = map.values().filter_map(Value::as_str).collect();
@@ -127,11 +135,21 @@ fn fenced_blocks(text: &str) -> Vec<(String, String)> {
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
         let t = line.trim_start();
-        let Some(rest) = t.strip_prefix("```") else { continue };
-        let tag = rest.trim_start_matches('`').split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+        let Some(rest) = t.strip_prefix("```") else {
+            continue;
+        };
+        let tag = rest
+            .trim_start_matches('`')
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
         let mut body = Vec::new();
         for inner in lines.by_ref() {
-            if inner.trim() == "```" || inner.trim().starts_with("```") && inner.trim().trim_start_matches('`').is_empty() {
+            if inner.trim() == "```"
+                || inner.trim().starts_with("```")
+                    && inner.trim().trim_start_matches('`').is_empty()
+            {
                 break;
             }
             body.push(inner);
@@ -158,7 +176,10 @@ fn lenient_field(text: &str) -> Option<String> {
     let lower = text.to_ascii_lowercase();
     let key_at = lower.find(FIELD)?;
     let mut rest = &text[key_at + FIELD.len()..];
-    rest = rest.strip_prefix('"').or_else(|| rest.strip_prefix('\'')).unwrap_or(rest);
+    rest = rest
+        .strip_prefix('"')
+        .or_else(|| rest.strip_prefix('\''))
+        .unwrap_or(rest);
     rest = rest.trim_start().strip_prefix(':')?.trim_start();
     let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
     let body = &rest[1..];
@@ -184,7 +205,11 @@ fn closing_quote(body: &str, quote: char) -> usize {
         if c == quote {
             last_unescaped = Some(i);
             let after = body[i + c.len_utf8()..].trim_start();
-            if after.is_empty() || after.starts_with('}') || after.starts_with(",\"") || after.starts_with("```") {
+            if after.is_empty()
+                || after.starts_with('}')
+                || after.starts_with(",\"")
+                || after.starts_with("```")
+            {
                 return i;
             }
         }
@@ -214,7 +239,11 @@ fn lenient_unescape(s: &str) -> String {
             Some('f') => push_skip(&mut out, &mut chars, '\u{c}'),
             Some('u') => {
                 let hex: String = chars.clone().skip(1).take(4).collect();
-                match (hex.len() == 4).then(|| u32::from_str_radix(&hex, 16).ok()).flatten().and_then(char::from_u32) {
+                match (hex.len() == 4)
+                    .then(|| u32::from_str_radix(&hex, 16).ok())
+                    .flatten()
+                    .and_then(char::from_u32)
+                {
                     Some(decoded) => {
                         for _ in 0..5 {
                             chars.next();
@@ -230,7 +259,11 @@ fn lenient_unescape(s: &str) -> String {
     out
 }
 
-fn push_skip(out: &mut String, chars: &mut std::iter::Peekable<std::str::Chars<'_>>, decoded: char) {
+fn push_skip(
+    out: &mut String,
+    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+    decoded: char,
+) {
     chars.next();
     out.push(decoded);
 }
@@ -262,7 +295,9 @@ mod tests {
     #[test]
     fn valid_json() {
         assert_eq!(decode_answer(&json_answer()), CODE);
-        let pretty = serde_json::to_string_pretty(&serde_json::json!({ "Candidate_solution": CODE })).unwrap();
+        let pretty =
+            serde_json::to_string_pretty(&serde_json::json!({ "Candidate_solution": CODE }))
+                .unwrap();
         assert_eq!(decode_answer(&pretty), CODE);
     }
 
@@ -274,34 +309,47 @@ mod tests {
 
     #[test]
     fn json_with_raw_newlines() {
-        let answer = format!("{{\"Candidate_solution\": \"{}\"}}", CODE.replace('"', "\\\""));
+        let answer = format!(
+            "{{\"Candidate_solution\": \"{}\"}}",
+            CODE.replace('"', "\\\"")
+        );
         assert!(answer.contains('\n'));
         assert_eq!(decode_answer(&answer), CODE);
     }
 
     #[test]
     fn json_with_raw_newlines_unescaped_quotes_and_stray_text() {
-        let answer = format!("Here you go:\n{{\n  \"Candidate_solution\": \"{CODE}\"\n}}\nThat's all.");
+        let answer =
+            format!("Here you go:\n{{\n  \"Candidate_solution\": \"{CODE}\"\n}}\nThat's all.");
         assert_eq!(decode_answer(&answer), CODE);
     }
 
     #[test]
     fn valid_json_with_stray_text_and_python_escapes() {
         let code = "print(\"a\\nb\")\nx = {'k': 1}";
-        let answer = format!("Sure {{ok}}:\n{}\nThe code prints two lines.", serde_json::json!({ "Candidate_solution": code }));
+        let answer = format!(
+            "Sure {{ok}}:\n{}\nThe code prints two lines.",
+            serde_json::json!({ "Candidate_solution": code })
+        );
         assert_eq!(decode_answer(&answer), code);
     }
 
     #[test]
     fn raw_newlines_inside_a_json_fence() {
-        let answer = format!("```json\n{{\"Candidate_solution\": \"{}\"}}\n```", CODE.replace('"', "\\\""));
+        let answer = format!(
+            "```json\n{{\"Candidate_solution\": \"{}\"}}\n```",
+            CODE.replace('"', "\\\"")
+        );
         assert_eq!(decode_answer(&answer), CODE);
     }
 
     #[test]
     fn invalid_escapes_are_kept() {
         let answer = "{\"Candidate_solution\": \"import re\\nPAT = re.compile(r'\\d+')\"}";
-        assert_eq!(decode_answer(answer), "import re\nPAT = re.compile(r'\\d+')");
+        assert_eq!(
+            decode_answer(answer),
+            "import re\nPAT = re.compile(r'\\d+')"
+        );
     }
 
     #[test]
@@ -323,19 +371,29 @@ mod tests {
     #[test]
     fn plain_code_and_fenced_python() {
         assert_eq!(decode_answer(CODE), CODE);
-        assert_eq!(decode_answer(&format!("Here:\n```python\n{CODE}\n```\n")), CODE);
+        assert_eq!(
+            decode_answer(&format!("Here:\n```python\n{CODE}\n```\n")),
+            CODE
+        );
     }
 
     #[test]
     fn fenced_code_inside_the_json_value() {
-        let answer = serde_json::json!({ "Candidate_solution": format!("```python\n{CODE}\n```") }).to_string();
+        let answer = serde_json::json!({ "Candidate_solution": format!("```python\n{CODE}\n```") })
+            .to_string();
         assert_eq!(decode_answer(&answer), CODE);
     }
 
     #[test]
     fn key_case_and_single_field_objects() {
-        assert_eq!(decode_answer(&serde_json::json!({ "candidate_solution": CODE }).to_string()), CODE);
-        assert_eq!(decode_answer(&serde_json::json!({ "code": CODE }).to_string()), CODE);
+        assert_eq!(
+            decode_answer(&serde_json::json!({ "candidate_solution": CODE }).to_string()),
+            CODE
+        );
+        assert_eq!(
+            decode_answer(&serde_json::json!({ "code": CODE }).to_string()),
+            CODE
+        );
         let double = serde_json::to_string(&json_answer()).unwrap();
         assert_eq!(decode_answer(&double), CODE);
     }

@@ -44,7 +44,11 @@ pub struct GslSummary {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Defect {
     /// The canonical solution fails (class and reason from the taxonomy).
-    ReferenceFails { category: String, detail: String, missing_symbol: Option<String> },
+    ReferenceFails {
+        category: String,
+        detail: String,
+        missing_symbol: Option<String>,
+    },
     /// The canonical solution passes only while heap addresses fit in 32 bits.
     PointerTruncation { detail: String },
     /// `assert_test` passes although the required functions were stubbed out.
@@ -62,13 +66,18 @@ impl Defect {
 
     pub fn describe(&self) -> String {
         match self {
-            Defect::ReferenceFails { category, detail, .. } => format!("reference fails [{category}]: {detail}"),
+            Defect::ReferenceFails {
+                category, detail, ..
+            } => format!("reference fails [{category}]: {detail}"),
             Defect::PointerTruncation { detail } => format!("pointer truncation: {detail}"),
             Defect::Vacuous { stubbed } if stubbed.is_empty() => {
                 "vacuous: assert_test passes with an empty candidate".to_string()
             }
             Defect::Vacuous { stubbed } => {
-                format!("vacuous: assert_test passes with {} stubbed to return None", stubbed.join(", "))
+                format!(
+                    "vacuous: assert_test passes with {} stubbed to return None",
+                    stubbed.join(", ")
+                )
             }
         }
     }
@@ -99,12 +108,17 @@ impl DoctorReport {
 /// Function names the instruction requires: CrossPL appends "the required
 /// functions along with their parameter lists are: [('name', ['a', 'b']), …]".
 pub fn required_functions(instruction: &str) -> Vec<String> {
-    let Some(at) = instruction.find("parameter lists are:") else { return Vec::new() };
+    let Some(at) = instruction.find("parameter lists are:") else {
+        return Vec::new();
+    };
     let rest = &instruction[at..];
     let line = rest.lines().next().unwrap_or(rest);
     let re = Regex::new(r#"\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*,\s*\["#).expect("static regex");
     let mut seen = HashSet::new();
-    re.captures_iter(line).map(|c| c[1].to_string()).filter(|n| seen.insert(n.clone())).collect()
+    re.captures_iter(line)
+        .map(|c| c[1].to_string())
+        .filter(|n| seen.insert(n.clone()))
+        .collect()
 }
 
 /// `src` with each top-level function named in `names` (decorators included)
@@ -118,7 +132,10 @@ pub fn stub_functions(src: &str, names: &[String]) -> (String, Vec<String>) {
         if def.name == "assert_test" || !names.contains(&def.name) {
             continue;
         }
-        out.replace_range(def.decorators_start..def.end, &format!("def {}(*args, **kwargs):\n    return None", def.name));
+        out.replace_range(
+            def.decorators_start..def.end,
+            &format!("def {}(*args, **kwargs):\n    return None", def.name),
+        );
         stubbed.push(def.name.clone());
     }
     stubbed.reverse();
@@ -142,7 +159,10 @@ pub fn vacuity_candidate(task: &Task) -> (String, Vec<String>) {
 /// makes a crash print the Python line it happened on.
 fn high_heap_env() -> Vec<(String, String)> {
     vec![
-        ("GLIBC_TUNABLES".into(), "glibc.malloc.mmap_threshold=0".into()),
+        (
+            "GLIBC_TUNABLES".into(),
+            "glibc.malloc.mmap_threshold=0".into(),
+        ),
         ("PYTHONFAULTHANDLER".into(), "1".into()),
     ]
 }
@@ -178,13 +198,19 @@ pub fn check(tasks: &[Task], opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
 
     let mut programs = Vec::with_capacity(tasks.len());
     for task in tasks {
-        let canonical = task
-            .canonical_solution
-            .as_deref()
-            .ok_or_else(|| anyhow::anyhow!("task {} ({}) has no canonical solution", task.key, task.source_path))?;
+        let canonical = task.canonical_solution.as_deref().ok_or_else(|| {
+            anyhow::anyhow!(
+                "task {} ({}) has no canonical solution",
+                task.key,
+                task.source_path
+            )
+        })?;
         programs.push(build_program(canonical, assert_test_of(task)?, &marker));
     }
-    let reference = evaluator.run_programs(programs.iter().map(|p| (p.clone(), Vec::new())).collect(), &|| {});
+    let reference = evaluator.run_programs(
+        programs.iter().map(|p| (p.clone(), Vec::new())).collect(),
+        &|| {},
+    );
 
     // Probes for the tasks whose reference passes: (task index, program, stubbed names or None for the heap probe).
     let mut probes: Vec<(usize, String, Option<Vec<String>>)> = Vec::new();
@@ -194,12 +220,25 @@ pub fn check(tasks: &[Task], opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
         }
         probes.push((k, programs[k].clone(), None));
         let (candidate, stubbed) = vacuity_candidate(task);
-        probes.push((k, build_program(&candidate, assert_test_of(task)?, &marker), Some(stubbed)));
+        probes.push((
+            k,
+            build_program(&candidate, assert_test_of(task)?, &marker),
+            Some(stubbed),
+        ));
     }
     let probe_results = evaluator.run_programs(
         probes
             .iter()
-            .map(|(_, program, stubbed)| (program.clone(), if stubbed.is_none() { high_heap_env() } else { Vec::new() }))
+            .map(|(_, program, stubbed)| {
+                (
+                    program.clone(),
+                    if stubbed.is_none() {
+                        high_heap_env()
+                    } else {
+                        Vec::new()
+                    },
+                )
+            })
             .collect(),
         &|| {},
     );
@@ -213,7 +252,11 @@ pub fn check(tasks: &[Task], opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
                 defects.push(Defect::ReferenceFails {
                     category: verdict.category.clone().unwrap_or_default(),
                     detail: verdict.detail.clone(),
-                    missing_symbol: verdict.data.get("missing_symbol").and_then(|v| v.as_str()).map(str::to_string),
+                    missing_symbol: verdict
+                        .data
+                        .get("missing_symbol")
+                        .and_then(|v| v.as_str())
+                        .map(str::to_string),
                 });
             }
             TaskCheck {
@@ -228,7 +271,9 @@ pub fn check(tasks: &[Task], opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
     for ((k, program, stubbed), (outcome, verdict)) in probes.iter().zip(probe_results) {
         match stubbed {
             None if verdict.status != Status::Passed => {
-                let location = crash_location(&outcome.stderr, program).map(|l| format!(" {l}")).unwrap_or_default();
+                let location = crash_location(&outcome.stderr, program)
+                    .map(|l| format!(" {l}"))
+                    .unwrap_or_default();
                 checks[*k].defects.push(Defect::PointerTruncation {
                     detail: format!(
                         "fails [{}: {}] once heap addresses exceed 32 bits{location}: a pointer passes through a ctypes \
@@ -240,12 +285,17 @@ pub fn check(tasks: &[Task], opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
                 });
             }
             Some(stubbed) if verdict.status == Status::Passed => {
-                checks[*k].defects.push(Defect::Vacuous { stubbed: stubbed.clone() });
+                checks[*k].defects.push(Defect::Vacuous {
+                    stubbed: stubbed.clone(),
+                });
             }
             _ => {}
         }
     }
-    Ok(DoctorReport { gsl: summary, tasks: checks })
+    Ok(DoctorReport {
+        gsl: summary,
+        tasks: checks,
+    })
 }
 
 #[cfg(test)]
@@ -257,13 +307,17 @@ mod tests {
         let instr = "Do it.To accomplish the above task, the required functions along with their parameter lists are: [('f', ['a', 'b']), (\"g\", []), ('__init__', ['self'])].\n\nMore text ('h', ['x'])";
         assert_eq!(required_functions(instr), vec!["f", "g", "__init__"]);
         assert!(required_functions("no list here").is_empty());
-        assert!(required_functions("the required functions along with their parameter lists are: []").is_empty());
+        assert!(required_functions(
+            "the required functions along with their parameter lists are: []"
+        )
+        .is_empty());
     }
 
     #[test]
     fn stubbing_replaces_only_named_top_level_functions() {
         let src = "import ctypes\n\n@decorator\ndef f(a,\n      b):\n    def inner():\n        return 2\n    return inner()\n\ndef keep():\n    return 3\n\ndef assert_test():\n    assert f(1, 2) == 2\n";
-        let (out, stubbed) = stub_functions(src, &["f".into(), "assert_test".into(), "missing".into()]);
+        let (out, stubbed) =
+            stub_functions(src, &["f".into(), "assert_test".into(), "missing".into()]);
         assert_eq!(stubbed, vec!["f"]);
         assert_eq!(
             out,
@@ -275,7 +329,10 @@ mod tests {
     fn crash_location_points_at_the_program_line() {
         let program = "a = 1\nlibc.fflush(c_file)\n";
         let stderr = "Fatal Python error: Segmentation fault\n\nCurrent thread 0x1 (most recent call first):\n  File \"/w/main.py\", line 2 in wrapper\n  File \"/w/main.py\", line 1 in <module>\n";
-        assert_eq!(crash_location(stderr, program).as_deref(), Some("in wrapper at `libc.fflush(c_file)`"));
+        assert_eq!(
+            crash_location(stderr, program).as_deref(),
+            Some("in wrapper at `libc.fflush(c_file)`")
+        );
         assert_eq!(crash_location("", program), None);
         assert_eq!(crash_location("File \"x\", line 0 in f", program), None);
     }

@@ -31,20 +31,44 @@ pub struct GslInstall {
 }
 
 impl GslInstall {
-    /// Find GSL in `gsl_dir` (when given) or the dynamic linker's search path, and read it.
+    /// Find GSL in `gsl_dir` (when given) or on the dynamic linker's search
+    /// path (`polyeval_sandbox::gsl::find`), and read its symbols and version.
     pub fn discover(gsl_dir: Option<&Path>) -> anyhow::Result<GslInstall> {
-        let (libgsl, libgslcblas) = find_libraries(gsl_dir)?;
-        let elf = std::fs::read(&libgsl).with_context(|| format!("{}: cannot read", libgsl.display()))?;
-        let dynsyms = dynamic_symbols(&elf).with_context(|| format!("{}: cannot read ELF dynamic symbols", libgsl.display()))?;
+        let found = polyeval_sandbox::gsl::find(gsl_dir)?;
+        // Bind the real files: symlinks would not resolve inside the sandbox.
+        let resolve = |p: PathBuf| p.canonicalize().unwrap_or(p);
+        let (libgsl, libgslcblas) = (resolve(found.libgsl), resolve(found.libgslcblas));
+        let elf =
+            std::fs::read(&libgsl).with_context(|| format!("{}: cannot read", libgsl.display()))?;
+        let dynsyms = dynamic_symbols(&elf)
+            .with_context(|| format!("{}: cannot read ELF dynamic symbols", libgsl.display()))?;
+        // The library's own version string beats gsl-config, which describes
+        // whichever GSL is on PATH rather than the one given with --gsl-dir.
         let (version, version_source) = match version_from_elf(&elf) {
             Some(v) => (Some(v), "the gsl_version string in libgsl".to_string()),
             None => match version_from_file_name(&libgsl) {
-                Some(v) => (Some(v), format!("the library file name {}", libgsl.display())),
+                Some(v) => (
+                    Some(v),
+                    format!("the library file name {}", libgsl.display()),
+                ),
+                None if found.version != "unknown" => {
+                    (Some(found.version), "gsl-config or the soname".to_string())
+                }
                 None => (None, "unknown".to_string()),
             },
         };
-        let symbols = dynsyms.into_iter().filter(|s| s.defined).map(|s| s.name).collect();
-        Ok(GslInstall { libgsl, libgslcblas, version, version_source, symbols })
+        let symbols = dynsyms
+            .into_iter()
+            .filter(|s| s.defined)
+            .map(|s| s.name)
+            .collect();
+        Ok(GslInstall {
+            libgsl,
+            libgslcblas,
+            version,
+            version_source,
+            symbols,
+        })
     }
 
     /// Read-only binds making the task paths resolve to this GSL inside the sandbox.
@@ -111,120 +135,6 @@ pub const GSL_2_8_ADDED: &[&str] = &[
     "gsl_bspline_err",
 ];
 
-/// Library directories the dynamic linker searches: `LD_LIBRARY_PATH`, the
-/// directories of `/etc/ld.so.conf` (with its includes), then the defaults.
-fn linker_search_dirs() -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = Vec::new();
-    if let Some(path) = std::env::var_os("LD_LIBRARY_PATH") {
-        dirs.extend(std::env::split_paths(&path).filter(|p| !p.as_os_str().is_empty()));
-    }
-    read_ld_so_conf(Path::new("/etc/ld.so.conf"), &mut dirs, 0);
-    for d in ["/usr/local/lib", "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib"] {
-        dirs.push(PathBuf::from(d));
-    }
-    let mut seen = HashSet::new();
-    dirs.retain(|d| seen.insert(d.clone()));
-    dirs
-}
-
-fn read_ld_so_conf(path: &Path, dirs: &mut Vec<PathBuf>, depth: usize) {
-    let Ok(text) = std::fs::read_to_string(path) else { return };
-    if depth > 4 {
-        return;
-    }
-    for line in text.lines() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if let Some(pattern) = line.strip_prefix("include") {
-            let pattern = pattern.trim();
-            let pattern = if pattern.starts_with('/') {
-                PathBuf::from(pattern)
-            } else {
-                path.parent().unwrap_or(Path::new("/")).join(pattern)
-            };
-            for file in glob_star(&pattern) {
-                read_ld_so_conf(&file, dirs, depth + 1);
-            }
-        } else if line.starts_with('/') {
-            dirs.push(PathBuf::from(line));
-        }
-    }
-}
-
-/// Expand a `dir/*.conf`-style pattern (a `*` in the file name only), sorted.
-fn glob_star(pattern: &Path) -> Vec<PathBuf> {
-    let (Some(dir), Some(name)) = (pattern.parent(), pattern.file_name().and_then(|n| n.to_str())) else {
-        return Vec::new();
-    };
-    if !name.contains('*') {
-        return vec![pattern.to_path_buf()];
-    }
-    let (prefix, suffix) = name.split_once('*').unwrap_or((name, ""));
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| {
-                    p.file_name()
-                        .and_then(|n| n.to_str())
-                        .is_some_and(|n| n.starts_with(prefix) && n.ends_with(suffix) && n.len() >= prefix.len() + suffix.len())
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    out.sort();
-    out
-}
-
-/// `dir/libNAME.so`, else the highest-versioned `dir/libNAME.so.N…`.
-fn library_in(dir: &Path, stem: &str) -> Option<PathBuf> {
-    let plain = dir.join(format!("{stem}.so"));
-    if plain.is_file() && !is_linker_script(&plain) {
-        return Some(plain);
-    }
-    let prefix = format!("{stem}.so.");
-    let mut versioned: Vec<(Vec<u64>, PathBuf)> = std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(Result::ok)
-        .filter_map(|e| {
-            let name = e.file_name().to_str()?.to_string();
-            let rest = name.strip_prefix(&prefix)?;
-            let version: Option<Vec<u64>> = rest.split('.').map(|p| p.parse().ok()).collect();
-            Some((version?, e.path()))
-        })
-        .filter(|(_, p)| p.is_file())
-        .collect();
-    versioned.sort();
-    versioned.pop().map(|(_, p)| p)
-}
-
-fn is_linker_script(path: &Path) -> bool {
-    std::fs::read(path).map(|b| !b.starts_with(b"\x7fELF")).unwrap_or(false)
-}
-
-fn find_libraries(gsl_dir: Option<&Path>) -> anyhow::Result<(PathBuf, PathBuf)> {
-    let resolve = |p: PathBuf| p.canonicalize().unwrap_or(p);
-    if let Some(dir) = gsl_dir {
-        if !dir.is_dir() {
-            bail!("--gsl-dir {}: not a directory", dir.display());
-        }
-        let gsl = library_in(dir, "libgsl").with_context(|| format!("--gsl-dir {}: no libgsl.so or libgsl.so.N in it", dir.display()))?;
-        let cblas = library_in(dir, "libgslcblas")
-            .with_context(|| format!("--gsl-dir {}: no libgslcblas.so or libgslcblas.so.N in it", dir.display()))?;
-        return Ok((resolve(gsl), resolve(cblas)));
-    }
-    let dirs = linker_search_dirs();
-    for dir in &dirs {
-        if let (Some(gsl), Some(cblas)) = (library_in(dir, "libgsl"), library_in(dir, "libgslcblas")) {
-            return Ok((resolve(gsl), resolve(cblas)));
-        }
-    }
-    bail!(
-        "GSL not found: no directory on the linker search path ({}) holds both libgsl.so and libgslcblas.so; \
-         install it (Debian/Ubuntu: apt-get install libgsl-dev) or pass --gsl-dir DIR",
-        dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
-    )
-}
-
 /// One entry of an ELF `.dynsym` table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DynSymbol {
@@ -235,13 +145,19 @@ pub struct DynSymbol {
 }
 
 fn u16_at(b: &[u8], off: usize) -> Option<u16> {
-    Some(u16::from_le_bytes(b.get(off..off.checked_add(2)?)?.try_into().ok()?))
+    Some(u16::from_le_bytes(
+        b.get(off..off.checked_add(2)?)?.try_into().ok()?,
+    ))
 }
 fn u32_at(b: &[u8], off: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(b.get(off..off.checked_add(4)?)?.try_into().ok()?))
+    Some(u32::from_le_bytes(
+        b.get(off..off.checked_add(4)?)?.try_into().ok()?,
+    ))
 }
 fn u64_at(b: &[u8], off: usize) -> Option<u64> {
-    Some(u64::from_le_bytes(b.get(off..off.checked_add(8)?)?.try_into().ok()?))
+    Some(u64::from_le_bytes(
+        b.get(off..off.checked_add(8)?)?.try_into().ok()?,
+    ))
 }
 fn usize_at(b: &[u8], off: usize) -> Option<usize> {
     usize::try_from(u64_at(b, off)?).ok()
@@ -271,7 +187,9 @@ fn sections(elf: &[u8]) -> anyhow::Result<Vec<Section>> {
     }
     let mut out = Vec::with_capacity(shnum);
     for k in 0..shnum {
-        let base = shoff.checked_add(k.checked_mul(shentsize).ok_or_else(bad)?).ok_or_else(bad)?;
+        let base = shoff
+            .checked_add(k.checked_mul(shentsize).ok_or_else(bad)?)
+            .ok_or_else(bad)?;
         out.push(Section {
             kind: u32_at(elf, base.saturating_add(4)).ok_or_else(bad)?,
             offset: usize_at(elf, base.saturating_add(24)).ok_or_else(bad)?,
@@ -293,29 +211,47 @@ fn c_string(b: &[u8], off: usize) -> Option<&str> {
 pub fn dynamic_symbols(elf: &[u8]) -> anyhow::Result<Vec<DynSymbol>> {
     const SHT_DYNSYM: u32 = 11;
     let sections = sections(elf)?;
-    let dynsym = sections.iter().find(|s| s.kind == SHT_DYNSYM).context("no .dynsym section")?;
-    let strtab = sections.get(dynsym.link).context(".dynsym links to a missing string table")?;
+    let dynsym = sections
+        .iter()
+        .find(|s| s.kind == SHT_DYNSYM)
+        .context("no .dynsym section")?;
+    let strtab = sections
+        .get(dynsym.link)
+        .context(".dynsym links to a missing string table")?;
     let strings = elf
         .get(strtab.offset..strtab.offset.saturating_add(strtab.size))
         .context("string table lies outside the file")?;
-    let entsize = if dynsym.entsize == 0 { 24 } else { dynsym.entsize };
+    let entsize = if dynsym.entsize == 0 {
+        24
+    } else {
+        dynsym.entsize
+    };
     if !matches!(dynsym.offset.checked_add(dynsym.size), Some(end) if end <= elf.len()) {
         bail!("symbol table lies outside the file");
     }
     let mut out = Vec::new();
     for k in 0..dynsym.size / entsize {
         let base = dynsym.offset.saturating_add(k.saturating_mul(entsize));
-        let (Some(name_off), Some(info), Some(shndx), Some(value)) =
-            (u32_at(elf, base), elf.get(base.saturating_add(4)), u16_at(elf, base.saturating_add(6)), u64_at(elf, base.saturating_add(8)))
-        else {
+        let (Some(name_off), Some(info), Some(shndx), Some(value)) = (
+            u32_at(elf, base),
+            elf.get(base.saturating_add(4)),
+            u16_at(elf, base.saturating_add(6)),
+            u64_at(elf, base.saturating_add(8)),
+        ) else {
             bail!("symbol table lies outside the file");
         };
-        let Some(name) = c_string(strings, name_off as usize) else { continue };
+        let Some(name) = c_string(strings, name_off as usize) else {
+            continue;
+        };
         if name.is_empty() {
             continue;
         }
         let binding = info >> 4;
-        out.push(DynSymbol { name: name.to_string(), defined: shndx != 0 && (binding == 1 || binding == 2), value });
+        out.push(DynSymbol {
+            name: name.to_string(),
+            defined: shndx != 0 && (binding == 1 || binding == 2),
+            value,
+        });
     }
     Ok(out)
 }
@@ -330,7 +266,11 @@ fn file_offset(elf: &[u8], vaddr: u64) -> Option<usize> {
         if u32_at(elf, base)? != 1 {
             continue; // not PT_LOAD
         }
-        let (offset, start, filesz) = (u64_at(elf, base.saturating_add(8))?, u64_at(elf, base.saturating_add(16))?, u64_at(elf, base.saturating_add(32))?);
+        let (offset, start, filesz) = (
+            u64_at(elf, base.saturating_add(8))?,
+            u64_at(elf, base.saturating_add(16))?,
+            u64_at(elf, base.saturating_add(32))?,
+        );
         if vaddr >= start && vaddr < start.checked_add(filesz)? {
             return usize::try_from(offset.checked_add(vaddr - start)?).ok();
         }
@@ -344,13 +284,27 @@ fn file_offset(elf: &[u8], vaddr: u64) -> Option<usize> {
 pub fn version_from_elf(elf: &[u8]) -> Option<String> {
     const SHT_RELA: u32 = 4;
     const R_X86_64_RELATIVE: u64 = 8;
-    let symbol = dynamic_symbols(elf).ok()?.into_iter().find(|s| s.name == "gsl_version" && s.defined)?;
+    let symbol = dynamic_symbols(elf)
+        .ok()?
+        .into_iter()
+        .find(|s| s.name == "gsl_version" && s.defined)?;
     let mut target = None;
-    let in_file = |s: &&Section| s.offset.checked_add(s.size).is_some_and(|end| end <= elf.len());
-    for rela in sections(elf).ok()?.iter().filter(|s| s.kind == SHT_RELA).filter(in_file) {
+    let in_file = |s: &&Section| {
+        s.offset
+            .checked_add(s.size)
+            .is_some_and(|end| end <= elf.len())
+    };
+    for rela in sections(elf)
+        .ok()?
+        .iter()
+        .filter(|s| s.kind == SHT_RELA)
+        .filter(in_file)
+    {
         for k in 0..rela.size / 24 {
             let base = rela.offset.saturating_add(k.saturating_mul(24));
-            if u64_at(elf, base)? == symbol.value && u64_at(elf, base.saturating_add(8))? & 0xffff_ffff == R_X86_64_RELATIVE {
+            if u64_at(elf, base)? == symbol.value
+                && u64_at(elf, base.saturating_add(8))? & 0xffff_ffff == R_X86_64_RELATIVE
+            {
                 target = Some(u64_at(elf, base.saturating_add(16))?);
             }
         }
@@ -361,14 +315,23 @@ pub fn version_from_elf(elf: &[u8]) -> Option<String> {
         None => u64_at(elf, file_offset(elf, symbol.value)?)?,
     };
     let text = c_string(elf, file_offset(elf, target)?)?;
-    let plausible = !text.is_empty() && text.len() < 16 && text.chars().all(|c| c.is_ascii_digit() || c == '.' || c.is_ascii_alphanumeric());
+    let plausible = !text.is_empty()
+        && text.len() < 16
+        && text
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c.is_ascii_alphanumeric());
     plausible.then(|| text.to_string())
 }
 
 /// GSL's library version numbers follow its releases: libgsl.so.27 is 2.7.x, libgsl.so.28 is 2.8.
 fn version_from_file_name(libgsl: &Path) -> Option<String> {
     let name = libgsl.file_name()?.to_str()?;
-    let major: u32 = name.strip_prefix("libgsl.so.")?.split('.').next()?.parse().ok()?;
+    let major: u32 = name
+        .strip_prefix("libgsl.so.")?
+        .split('.')
+        .next()?
+        .parse()
+        .ok()?;
     match major {
         25 => Some("2.6".into()),
         27 => Some("2.7".into()),
@@ -393,14 +356,22 @@ mod tests {
 
     #[test]
     fn file_name_versions() {
-        assert_eq!(version_from_file_name(Path::new("/x/libgsl.so.27.0.0")).as_deref(), Some("2.7"));
+        assert_eq!(
+            version_from_file_name(Path::new("/x/libgsl.so.27.0.0")).as_deref(),
+            Some("2.7")
+        );
         assert_eq!(version_from_file_name(Path::new("/x/libgsl.so")), None);
     }
 
     #[test]
     fn gsl_dir_without_libraries_names_the_dir() {
         let dir = tempfile::tempdir().unwrap();
-        let err = GslInstall::discover(Some(dir.path())).unwrap_err().to_string();
-        assert!(err.contains(&dir.path().display().to_string()) && err.contains("libgsl"), "{err}");
+        let err = GslInstall::discover(Some(dir.path()))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(&dir.path().display().to_string()) && err.contains("libgsl"),
+            "{err}"
+        );
     }
 }

@@ -47,7 +47,11 @@ pub fn build_program(candidate: &str, assert_test: &str, marker: &str) -> String
 pub fn assert_test_of(task: &Task) -> anyhow::Result<&str> {
     match &task.meta {
         TaskMeta::Ffi { assert_test } => Ok(assert_test),
-        _ => anyhow::bail!("task {} ({}) is not a CrossPL-FFI task", task.key, task.source_path),
+        _ => anyhow::bail!(
+            "task {} ({}) is not a CrossPL-FFI task",
+            task.key,
+            task.source_path
+        ),
     }
 }
 
@@ -91,7 +95,13 @@ pub fn verdict_from_outcome(outcome: &Outcome, gsl: &GslInstall) -> Verdict {
         "gsl_version": gsl.version,
     });
     if outcome.status == Status::Passed {
-        return Verdict { status: Status::Passed, category: None, detail: "passed".into(), pass_o: None, data };
+        return Verdict {
+            status: Status::Passed,
+            category: None,
+            detail: "passed".into(),
+            pass_o: None,
+            data,
+        };
     }
     let facts = classify::RunFacts {
         status: outcome.status,
@@ -103,7 +113,13 @@ pub fn verdict_from_outcome(outcome: &Outcome, gsl: &GslInstall) -> Verdict {
     let c = classify::classify(&facts, &|symbol| gsl.lacks_newer_symbol(symbol));
     data["exception"] = serde_json::json!(c.exception);
     data["missing_symbol"] = serde_json::json!(c.missing_symbol);
-    Verdict { status: c.status, category: Some(c.category.to_string()), detail: c.detail, pass_o: None, data }
+    Verdict {
+        status: c.status,
+        category: Some(c.category.to_string()),
+        detail: c.detail,
+        pass_o: None,
+        data,
+    }
 }
 
 fn harness_error(detail: String) -> Verdict {
@@ -130,7 +146,10 @@ impl FfiEvaluator {
         let gsl = GslInstall::discover(opts.gsl_dir.as_deref().map(Path::new))?;
         let engine = Engine::new(EngineConfig {
             jobs: opts.jobs.unwrap_or(0),
-            limits: limits(opts.timeout_secs.unwrap_or(DEFAULT_TIMEOUT_SECS), opts.memory_mb),
+            limits: limits(
+                opts.timeout_secs.unwrap_or(DEFAULT_TIMEOUT_SECS),
+                opts.memory_mb,
+            ),
             cache: true,
             progress: opts.progress,
         })?;
@@ -147,8 +166,15 @@ impl FfiEvaluator {
 
     /// Run whole programs (already assembled) and classify them; used by
     /// `doctor` for canonical solutions and probes.
-    pub fn run_programs(&self, programs: Vec<(String, Vec<(String, String)>)>, progress: &(dyn Fn() + Sync)) -> Vec<(Outcome, Verdict)> {
-        let jobs: Vec<Job> = programs.into_iter().map(|(p, env)| job(p, &self.gsl, env)).collect();
+    pub fn run_programs(
+        &self,
+        programs: Vec<(String, Vec<(String, String)>)>,
+        progress: &(dyn Fn() + Sync),
+    ) -> Vec<(Outcome, Verdict)> {
+        let jobs: Vec<Job> = programs
+            .into_iter()
+            .map(|(p, env)| job(p, &self.gsl, env))
+            .collect();
         let outcomes = self.engine.run_all(&jobs, progress);
         outcomes
             .into_iter()
@@ -176,7 +202,8 @@ impl Evaluator for FfiEvaluator {
         for (slot, item) in items.iter().enumerate() {
             match assert_test_of(item.task) {
                 Ok(assert_test) => {
-                    let program = build_program(&decode_answer(item.code), assert_test, self.engine.marker());
+                    let program =
+                        build_program(&decode_answer(item.code), assert_test, self.engine.marker());
                     jobs.push(job(program, &self.gsl, Vec::new()));
                     job_slots.push(slot);
                 }
@@ -192,7 +219,9 @@ impl Evaluator for FfiEvaluator {
         }
         verdicts
             .into_iter()
-            .map(|v| v.unwrap_or_else(|| harness_error("internal error: sample was not scored".into())))
+            .map(|v| {
+                v.unwrap_or_else(|| harness_error("internal error: sample was not scored".into()))
+            })
             .collect()
     }
 }
@@ -208,7 +237,11 @@ mod tests {
 
     #[test]
     fn program_layout() {
-        let p = build_program("def f():\n    return 1", "def assert_test():\n    assert f() == 1", "POLYEVAL_OK_ab");
+        let p = build_program(
+            "def f():\n    return 1",
+            "def assert_test():\n    assert f() == 1",
+            "POLYEVAL_OK_ab",
+        );
         assert_eq!(
             p,
             "def f():\n    return 1\ndef assert_test():\n    assert f() == 1\n\nif __name__ == \"__main__\":\n    assert_test()\n    print(\"POLYEVAL_OK_ab\")\n"

@@ -16,24 +16,37 @@ pub fn fixture_tasks() -> TaskSet {
 }
 
 pub fn shared_tasks() -> TaskSet {
-    polyeval_core::loaders::load(Bench::CrossplFfi, &polyeval_core::data::shared_test_data()).expect("shared FFI tasks load")
+    polyeval_core::loaders::load(Bench::CrossplFfi, &polyeval_core::data::shared_test_data())
+        .expect("shared FFI tasks load")
 }
 
 pub fn task<'a>(set: &'a TaskSet, task_id: &str) -> &'a Task {
-    set.tasks.iter().find(|t| t.task_id == task_id).unwrap_or_else(|| panic!("task {task_id} missing"))
+    set.tasks
+        .iter()
+        .find(|t| t.task_id == task_id)
+        .unwrap_or_else(|| panic!("task {task_id} missing"))
 }
 
 pub fn evaluator(timeout_secs: f64) -> FfiEvaluator {
-    FfiEvaluator::new(&EvalOptions { timeout_secs: Some(timeout_secs), progress: false, ..EvalOptions::default() })
-        .expect("FFI evaluator (needs bwrap and GSL)")
+    FfiEvaluator::new(&EvalOptions {
+        timeout_secs: Some(timeout_secs),
+        progress: false,
+        ..EvalOptions::default()
+    })
+    .expect("FFI evaluator (needs bwrap and GSL)")
 }
 
 /// Score (task, answer text) pairs in one batch.
 pub fn score(ev: &FfiEvaluator, samples: &[(&Task, String)]) -> Vec<Verdict> {
-    let items: Vec<EvalItem<'_>> = samples.iter().map(|(task, code)| EvalItem { task, code }).collect();
+    let items: Vec<EvalItem<'_>> = samples
+        .iter()
+        .map(|(task, code)| EvalItem { task, code })
+        .collect();
     ev.evaluate_batch(&items, &|| {})
 }
 
 pub fn canonical(task: &Task) -> &str {
-    task.canonical_solution.as_deref().expect("canonical solution")
+    task.canonical_solution
+        .as_deref()
+        .expect("canonical solution")
 }

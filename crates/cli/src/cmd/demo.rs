@@ -19,27 +19,90 @@ use std::time::Instant;
 
 /// The demo suite: path inside the materialised directory → content.
 const FILES: &[(&str, &str)] = &[
-    ("answers/flawed-crosspl-ffi.jsonl", include_str!("../../demo/answers/flawed-crosspl-ffi.jsonl")),
-    ("answers/flawed-crosspl-ipc.jsonl", include_str!("../../demo/answers/flawed-crosspl-ipc.jsonl")),
-    ("answers/flawed-multioop.jsonl", include_str!("../../demo/answers/flawed-multioop.jsonl")),
-    ("answers/reference-multioop.jsonl", include_str!("../../demo/answers/reference-multioop.jsonl")),
-    ("crosspl/PolyBench/FFI_Bench/FFI_1.json", include_str!("../../demo/crosspl/PolyBench/FFI_Bench/FFI_1.json")),
-    ("crosspl/PolyBench/FFI_Bench/FFI_2.json", include_str!("../../demo/crosspl/PolyBench/FFI_Bench/FFI_2.json")),
-    ("crosspl/PolyBench/IPC_Bench/c++_ipc/IPC_6.json", include_str!("../../demo/crosspl/PolyBench/IPC_Bench/c++_ipc/IPC_6.json")),
-    ("crosspl/PolyBench/IPC_Bench/go_ipc/IPC_3.json", include_str!("../../demo/crosspl/PolyBench/IPC_Bench/go_ipc/IPC_3.json")),
-    ("crosspl/PolyBench/IPC_Bench/java_ipc/IPC_1.json", include_str!("../../demo/crosspl/PolyBench/IPC_Bench/java_ipc/IPC_1.json")),
-    ("crosspl/PolyBench/IPC_Bench/js_ipc/IPC_4.json", include_str!("../../demo/crosspl/PolyBench/IPC_Bench/js_ipc/IPC_4.json")),
-    ("crosspl/PolyBench/IPC_Bench/php_ipc/IPC_5.json", include_str!("../../demo/crosspl/PolyBench/IPC_Bench/php_ipc/IPC_5.json")),
-    ("crosspl/PolyBench/IPC_Bench/python_ipc/IPC_2.json", include_str!("../../demo/crosspl/PolyBench/IPC_Bench/python_ipc/IPC_2.json")),
-    ("crosspl/fsm/crosspl_fsms.json", include_str!("../../demo/crosspl/fsm/crosspl_fsms.json")),
-    ("multioop/oop-cpp.jsonl", include_str!("../../demo/multioop/oop-cpp.jsonl")),
-    ("multioop/oop-cs.jsonl", include_str!("../../demo/multioop/oop-cs.jsonl")),
-    ("multioop/oop-java.jsonl", include_str!("../../demo/multioop/oop-java.jsonl")),
-    ("multioop/oop-js.jsonl", include_str!("../../demo/multioop/oop-js.jsonl")),
-    ("multioop/oop-php.jsonl", include_str!("../../demo/multioop/oop-php.jsonl")),
-    ("multioop/oop-python.jsonl", include_str!("../../demo/multioop/oop-python.jsonl")),
-    ("multioop/python_reference/OOP_1_cleaned.py", include_str!("../../demo/multioop/python_reference/OOP_1_cleaned.py")),
-    ("multioop/python_reference/OOP_2_cleaned.py", include_str!("../../demo/multioop/python_reference/OOP_2_cleaned.py")),
+    (
+        "answers/flawed-crosspl-ffi.jsonl",
+        include_str!("../../demo/answers/flawed-crosspl-ffi.jsonl"),
+    ),
+    (
+        "answers/flawed-crosspl-ipc.jsonl",
+        include_str!("../../demo/answers/flawed-crosspl-ipc.jsonl"),
+    ),
+    (
+        "answers/flawed-multioop.jsonl",
+        include_str!("../../demo/answers/flawed-multioop.jsonl"),
+    ),
+    (
+        "answers/reference-multioop.jsonl",
+        include_str!("../../demo/answers/reference-multioop.jsonl"),
+    ),
+    (
+        "crosspl/PolyBench/FFI_Bench/FFI_1.json",
+        include_str!("../../demo/crosspl/PolyBench/FFI_Bench/FFI_1.json"),
+    ),
+    (
+        "crosspl/PolyBench/FFI_Bench/FFI_2.json",
+        include_str!("../../demo/crosspl/PolyBench/FFI_Bench/FFI_2.json"),
+    ),
+    (
+        "crosspl/PolyBench/IPC_Bench/c++_ipc/IPC_6.json",
+        include_str!("../../demo/crosspl/PolyBench/IPC_Bench/c++_ipc/IPC_6.json"),
+    ),
+    (
+        "crosspl/PolyBench/IPC_Bench/go_ipc/IPC_3.json",
+        include_str!("../../demo/crosspl/PolyBench/IPC_Bench/go_ipc/IPC_3.json"),
+    ),
+    (
+        "crosspl/PolyBench/IPC_Bench/java_ipc/IPC_1.json",
+        include_str!("../../demo/crosspl/PolyBench/IPC_Bench/java_ipc/IPC_1.json"),
+    ),
+    (
+        "crosspl/PolyBench/IPC_Bench/js_ipc/IPC_4.json",
+        include_str!("../../demo/crosspl/PolyBench/IPC_Bench/js_ipc/IPC_4.json"),
+    ),
+    (
+        "crosspl/PolyBench/IPC_Bench/php_ipc/IPC_5.json",
+        include_str!("../../demo/crosspl/PolyBench/IPC_Bench/php_ipc/IPC_5.json"),
+    ),
+    (
+        "crosspl/PolyBench/IPC_Bench/python_ipc/IPC_2.json",
+        include_str!("../../demo/crosspl/PolyBench/IPC_Bench/python_ipc/IPC_2.json"),
+    ),
+    (
+        "crosspl/fsm/crosspl_fsms.json",
+        include_str!("../../demo/crosspl/fsm/crosspl_fsms.json"),
+    ),
+    (
+        "multioop/oop-cpp.jsonl",
+        include_str!("../../demo/multioop/oop-cpp.jsonl"),
+    ),
+    (
+        "multioop/oop-cs.jsonl",
+        include_str!("../../demo/multioop/oop-cs.jsonl"),
+    ),
+    (
+        "multioop/oop-java.jsonl",
+        include_str!("../../demo/multioop/oop-java.jsonl"),
+    ),
+    (
+        "multioop/oop-js.jsonl",
+        include_str!("../../demo/multioop/oop-js.jsonl"),
+    ),
+    (
+        "multioop/oop-php.jsonl",
+        include_str!("../../demo/multioop/oop-php.jsonl"),
+    ),
+    (
+        "multioop/oop-python.jsonl",
+        include_str!("../../demo/multioop/oop-python.jsonl"),
+    ),
+    (
+        "multioop/python_reference/OOP_1_cleaned.py",
+        include_str!("../../demo/multioop/python_reference/OOP_1_cleaned.py"),
+    ),
+    (
+        "multioop/python_reference/OOP_2_cleaned.py",
+        include_str!("../../demo/multioop/python_reference/OOP_2_cleaned.py"),
+    ),
 ];
 
 /// Marks a directory as created by `polyeval demo` (so re-running may replace it).
@@ -80,10 +143,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match (args.no_ffi, find_gsl()) {
         (true, _) => eprintln!("note: FFI part skipped (--no-ffi)"),
         (false, Some(dir)) => {
-            eprintln!("GSL found in {}: including the CrossPL-FFI demo tasks", dir.display());
+            eprintln!(
+                "GSL found in {}: including the CrossPL-FFI demo tasks",
+                dir.display()
+            );
             benches.push(Bench::CrossplFfi);
         }
-        (false, None) => eprintln!("note: GSL (libgsl.so) not found, FFI part skipped; install libgsl-dev to include it"),
+        (false, None) => eprintln!(
+            "note: GSL (libgsl.so) not found, FFI part skipped; install libgsl-dev to include it"
+        ),
     }
     for bench in benches {
         let sub = match bench {
@@ -96,28 +164,49 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let run_dir = args.out.join("runs").join(format!("{bench}-{label}"));
             let mut argv: Vec<String> = vec!["demo".into(), "--bench".into(), bench.key().into()];
             argv.extend(["--data".into(), bench_data.display().to_string()]);
-            argv.extend(["--out".into(), run_dir.display().to_string(), "--label".into(), label.into()]);
+            argv.extend([
+                "--out".into(),
+                run_dir.display().to_string(),
+                "--label".into(),
+                label.into(),
+            ]);
             if label == "reference" {
                 argv.extend(["--model".into(), "reference".into()]);
                 if bench == Bench::MultiOop {
                     // MultiOOP ships Python references only; the demo brings its own for the other languages.
-                    argv.extend(["--reference-file".into(), data.join("answers/reference-multioop.jsonl").display().to_string()]);
+                    argv.extend([
+                        "--reference-file".into(),
+                        data.join("answers/reference-multioop.jsonl")
+                            .display()
+                            .to_string(),
+                    ]);
                 }
             } else {
-                argv.extend(["--model".into(), format!("replay:{}", data.join(format!("answers/flawed-{bench}.jsonl")).display())]);
+                argv.extend([
+                    "--model".into(),
+                    format!(
+                        "replay:{}",
+                        data.join(format!("answers/flawed-{bench}.jsonl")).display()
+                    ),
+                ]);
             }
             if args.no_progress {
                 argv.push("--no-progress".into());
             }
-            let gen = GenOnly::try_parse_from(&argv).context("building the demo's generate options")?.gen;
+            let gen = GenOnly::try_parse_from(&argv)
+                .context("building the demo's generate options")?
+                .gen;
             let outcome = generate::generate(&gen)?;
             if !outcome.skipped.is_empty() {
                 outcome.print();
             }
             let store = RunStore::open(&run_dir)?;
             let tasks = loaders::load(bench, &bench_data)?;
-            let eval = EvalArgs { jobs: args.jobs, ..Default::default() };
-            run_cmd::evaluate(&store, &tasks, &eval.options(!args.no_progress))
+            let eval = EvalArgs {
+                jobs: args.jobs,
+                ..Default::default()
+            };
+            run_cmd::evaluate(&store, &tasks, &eval, !args.no_progress)
                 .with_context(|| format!("evaluating the demo run {}", run_dir.display()))?;
             run_dirs.push(run_dir);
         }
@@ -133,8 +222,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn report(bench: Bench, run_dirs: &[PathBuf], args: &Args) -> anyhow::Result<()> {
-    let load_opts =
-        LoadOptions { verdicts: VerdictSource::Ours, mode: None, data_dir: None, defects: None, sound_only: false };
+    let load_opts = LoadOptions {
+        verdicts: VerdictSource::Ours,
+        mode: None,
+        data_dir: None,
+        defects: None,
+        sound_only: false,
+    };
     let mut runs = Vec::new();
     for d in run_dirs {
         runs.push(load_run(d, &load_opts).with_context(|| format!("loading {}", d.display()))?);
@@ -157,20 +251,30 @@ fn report(bench: Bench, run_dirs: &[PathBuf], args: &Args) -> anyhow::Result<()>
 fn prepare_out_dir(out: &Path) -> anyhow::Result<()> {
     if out.exists() {
         let is_demo = out.join(MARKER).is_file();
-        let empty = std::fs::read_dir(out).with_context(|| format!("{}: cannot list", out.display()))?.next().is_none();
+        let empty = std::fs::read_dir(out)
+            .with_context(|| format!("{}: cannot list", out.display()))?
+            .next()
+            .is_none();
         if !is_demo && !empty {
-            bail!("{} exists and was not made by `polyeval demo`; choose another --out", out.display());
+            bail!(
+                "{} exists and was not made by `polyeval demo`; choose another --out",
+                out.display()
+            );
         }
         for sub in ["data", "runs"] {
             let p = out.join(sub);
             if p.exists() {
-                std::fs::remove_dir_all(&p).with_context(|| format!("removing the previous demo's {}", p.display()))?;
+                std::fs::remove_dir_all(&p)
+                    .with_context(|| format!("removing the previous demo's {}", p.display()))?;
             }
         }
     }
     std::fs::create_dir_all(out).with_context(|| format!("{}: cannot create", out.display()))?;
-    std::fs::write(out.join(MARKER), "created by polyeval demo; the directory is replaced on every demo run\n")
-        .with_context(|| format!("{}: cannot write", out.display()))?;
+    std::fs::write(
+        out.join(MARKER),
+        "created by polyeval demo; the directory is replaced on every demo run\n",
+    )
+    .with_context(|| format!("{}: cannot write", out.display()))?;
     Ok(())
 }
 
@@ -179,9 +283,11 @@ pub fn materialise(dir: &Path) -> anyhow::Result<()> {
     for (rel, content) in FILES {
         let path = dir.join(rel);
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).with_context(|| format!("{}: cannot create", parent.display()))?;
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("{}: cannot create", parent.display()))?;
         }
-        std::fs::write(&path, content).with_context(|| format!("{}: cannot write", path.display()))?;
+        std::fs::write(&path, content)
+            .with_context(|| format!("{}: cannot write", path.display()))?;
     }
     Ok(())
 }
@@ -196,7 +302,10 @@ fn find_gsl() -> Option<PathBuf> {
         "/usr/lib",
         "/usr/local/lib",
     ];
-    candidates.iter().map(PathBuf::from).find(|d| d.join("libgsl.so").exists() && d.join("libgslcblas.so").exists())
+    candidates
+        .iter()
+        .map(PathBuf::from)
+        .find(|d| d.join("libgsl.so").exists() && d.join("libgslcblas.so").exists())
 }
 
 #[cfg(test)]
@@ -215,10 +324,30 @@ mod tests {
         assert_eq!(oop.tasks.len(), 12);
         let ffi = loaders::load(Bench::CrossplFfi, &dir.path().join("crosspl")).unwrap();
         assert_eq!(ffi.tasks.len(), 2);
-        for (bench, file) in [(Bench::CrossplIpc, "flawed-crosspl-ipc"), (Bench::MultiOop, "flawed-multioop"), (Bench::CrossplFfi, "flawed-crosspl-ffi")] {
-            let tasks = loaders::load(bench, &dir.path().join(if bench == Bench::MultiOop { "multioop" } else { "crosspl" })).unwrap();
-            let answers = generate::read_samples_file(&dir.path().join(format!("answers/{file}.jsonl")), &tasks).unwrap();
-            assert_eq!(answers.len(), tasks.tasks.len(), "{file} answers every task");
+        for (bench, file) in [
+            (Bench::CrossplIpc, "flawed-crosspl-ipc"),
+            (Bench::MultiOop, "flawed-multioop"),
+            (Bench::CrossplFfi, "flawed-crosspl-ffi"),
+        ] {
+            let tasks = loaders::load(
+                bench,
+                &dir.path().join(if bench == Bench::MultiOop {
+                    "multioop"
+                } else {
+                    "crosspl"
+                }),
+            )
+            .unwrap();
+            let answers = generate::read_samples_file(
+                &dir.path().join(format!("answers/{file}.jsonl")),
+                &tasks,
+            )
+            .unwrap();
+            assert_eq!(
+                answers.len(),
+                tasks.tasks.len(),
+                "{file} answers every task"
+            );
         }
     }
 }

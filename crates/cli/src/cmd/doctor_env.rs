@@ -52,7 +52,12 @@ pub fn run(args: &super::doctor::Args) -> anyhow::Result<()> {
             .copied()
             .filter(|&l| {
                 let tc = toolchain_for(l);
-                let missing: Vec<&str> = tc.binaries().iter().copied().filter(|b| !std::path::Path::new(b).exists()).collect();
+                let missing: Vec<&str> = tc
+                    .binaries()
+                    .iter()
+                    .copied()
+                    .filter(|b| !std::path::Path::new(b).exists())
+                    .collect();
                 if missing.is_empty() {
                     return true;
                 }
@@ -78,16 +83,26 @@ pub fn run(args: &super::doctor::Args) -> anyhow::Result<()> {
         for (l, o) in runnable.iter().zip(&outcomes) {
             let tc = toolchain_for(*l);
             let info = engine.toolchain_info(*l);
-            let version = info.as_ref().map(|i| i.version.clone()).unwrap_or_else(|e| e.clone());
+            let version = info
+                .as_ref()
+                .map(|i| i.version.clone())
+                .unwrap_or_else(|e| e.clone());
             let features = info.map(|i| i.features.join(", ")).unwrap_or_default();
             let ok = o.status == Status::Passed;
             sandbox_ok |= ok;
-            let mut detail = format!("{version}; sandboxed hello-world {} (compile {} ms, run {} ms)", o.status, o.compile_ms, o.run_ms);
+            let mut detail = format!(
+                "{version}; sandboxed hello-world {} (compile {} ms, run {} ms)",
+                o.status, o.compile_ms, o.run_ms
+            );
             if !features.is_empty() {
                 detail.push_str(&format!("; tricks: {features}"));
             }
             if !ok {
-                detail.push_str(&format!("\n      {}", polyeval_sandbox::tail(&format!("{}{}", o.compile_output, o.stderr), 600).trim()));
+                detail.push_str(&format!(
+                    "\n      {}",
+                    polyeval_sandbox::tail(&format!("{}{}", o.compile_output, o.stderr), 600)
+                        .trim()
+                ));
             }
             checks.push(Check {
                 name: format!("toolchain {}", l.key()),
@@ -116,7 +131,12 @@ pub fn run(args: &super::doctor::Args) -> anyhow::Result<()> {
         Ok(gsl) => checks.push(Check {
             name: "gsl".into(),
             ok: true,
-            detail: format!("GSL {} ({}, {})", gsl.version, gsl.libgsl.display(), gsl.libgslcblas.display()),
+            detail: format!(
+                "GSL {} ({}, {})",
+                gsl.version,
+                gsl.libgsl.display(),
+                gsl.libgslcblas.display()
+            ),
             fix: None,
         }),
         Err(e) => checks.push(Check {
@@ -133,10 +153,18 @@ pub fn run(args: &super::doctor::Args) -> anyhow::Result<()> {
             .iter()
             .map(|c| json!({"check": c.name, "ok": c.ok, "detail": c.detail, "fix": c.fix}))
             .collect();
-        println!("{}", serde_json::to_string_pretty(&json!({"ok": failed == 0, "checks": items}))?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({"ok": failed == 0, "checks": items}))?
+        );
     } else {
         for c in &checks {
-            println!("[{}] {:<20} {}", if c.ok { " ok " } else { "FAIL" }, c.name, c.detail);
+            println!(
+                "[{}] {:<20} {}",
+                if c.ok { " ok " } else { "FAIL" },
+                c.name,
+                c.detail
+            );
             if let Some(fix) = &c.fix {
                 println!("       fix: {fix}");
             }

@@ -16,15 +16,24 @@ pub fn run(args: &super::doctor::Args) -> anyhow::Result<()> {
         progress: !args.json,
     };
     if !args.json {
-        eprintln!("Checking {} CrossPL-FFI tasks from {} …", taskset.tasks.len(), taskset.data_dir);
+        eprintln!(
+            "Checking {} CrossPL-FFI tasks from {} …",
+            taskset.tasks.len(),
+            taskset.data_dir
+        );
     }
     let report = doctor::check(&taskset.tasks, &options)?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+    let text = if args.json {
+        format!("{}\n", serde_json::to_string_pretty(&report)?)
     } else {
-        print!("{}", render(&report, &taskset.data_dir));
+        render(&report, &taskset.data_dir)
+    };
+    // A closed pipe (`| head`) is not an error worth a panic.
+    use std::io::Write;
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// The human-readable report.

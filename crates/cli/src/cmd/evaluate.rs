@@ -109,14 +109,19 @@ pub fn load_run_tasks(store: &RunStore, data: Option<&Path>) -> anyhow::Result<T
         }
     };
     let tasks = polyeval_core::loaders::load(config.bench, &dir)?;
-    check_fingerprint(config, &tasks).with_context(|| format!("cannot evaluate run {}", store.dir().display()))?;
+    check_fingerprint(config, &tasks)
+        .with_context(|| format!("cannot evaluate run {}", store.dir().display()))?;
     Ok(tasks)
 }
 
 /// Score every sample of `store` that has no verdict for the evaluator's mode,
 /// committing every [`DEFAULT_CHUNK`] verdicts. Callable from `run`/`demo`.
 #[allow(dead_code)] // the entry point for `run` and `demo`
-pub fn evaluate_pending(store: &RunStore, tasks: &TaskSet, opts: &EvalOptions) -> anyhow::Result<EvalSummary> {
+pub fn evaluate_pending(
+    store: &RunStore,
+    tasks: &TaskSet,
+    opts: &EvalOptions,
+) -> anyhow::Result<EvalSummary> {
     evaluate_pending_chunked(store, tasks, opts, DEFAULT_CHUNK)
 }
 
@@ -139,25 +144,39 @@ pub fn evaluate_pending_chunked(
     let items: Vec<(String, EvalItem<'_>)> = pending
         .iter()
         .map(|s| {
-            let task = by_key
-                .get(s.task_key.as_str())
-                .with_context(|| format!("sample {}: task `{}` is not in the {} data", s.id, s.task_key, tasks.bench))?;
-            Ok((s.id.clone(), EvalItem { task, code: &s.completion }))
+            let task = by_key.get(s.task_key.as_str()).with_context(|| {
+                format!(
+                    "sample {}: task `{}` is not in the {} data",
+                    s.id, s.task_key, tasks.bench
+                )
+            })?;
+            Ok((
+                s.id.clone(),
+                EvalItem {
+                    task,
+                    code: &s.completion,
+                },
+            ))
         })
         .collect::<anyhow::Result<_>>()?;
 
     let bar = if opts.progress && !items.is_empty() {
         let bar = ProgressBar::new(items.len() as u64);
         bar.set_style(
-            ProgressStyle::with_template("{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} ({per_sec}, eta {eta})")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template(
+                "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} ({per_sec}, eta {eta})",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar.set_prefix(format!("evaluate {} ({mode})", tasks.bench));
         bar
     } else {
         ProgressBar::hidden()
     };
-    let mut summary = EvalSummary { mode: mode.clone(), ..Default::default() };
+    let mut summary = EvalSummary {
+        mode: mode.clone(),
+        ..Default::default()
+    };
     for batch in items.chunks(chunk.max(1)) {
         let eval_items: Vec<EvalItem<'_>> = batch.iter().map(|(_, item)| item.clone()).collect();
         let inc = || bar.inc(1);
@@ -170,13 +189,19 @@ pub fn evaluate_pending_chunked(
                 batch.len()
             );
         }
-        let rows: Vec<(String, polyeval_core::Verdict)> =
-            batch.iter().map(|(id, _)| id.clone()).zip(verdicts).collect();
+        let rows: Vec<(String, polyeval_core::Verdict)> = batch
+            .iter()
+            .map(|(id, _)| id.clone())
+            .zip(verdicts)
+            .collect();
         store.put_verdicts(&mode, &rows)?;
         for (_, v) in &rows {
             summary.evaluated += 1;
             summary.passed += usize::from(v.passed());
-            *summary.by_status.entry(v.status.as_str().to_string()).or_insert(0) += 1;
+            *summary
+                .by_status
+                .entry(v.status.as_str().to_string())
+                .or_insert(0) += 1;
         }
         // Keep the bar honest even if an evaluator forgot to report progress.
         bar.set_position(summary.evaluated as u64);
@@ -195,7 +220,11 @@ pub fn print_summary(s: &EvalSummary) {
         );
         return;
     }
-    let statuses: Vec<String> = s.by_status.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let statuses: Vec<String> = s
+        .by_status
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
     println!(
         "evaluated {} samples in mode `{}`: {} passed ({:.2} %); {}",
         s.evaluated,
@@ -204,7 +233,10 @@ pub fn print_summary(s: &EvalSummary) {
         100.0 * s.passed as f64 / s.evaluated as f64,
         statuses.join(", ")
     );
-    println!("{}/{} samples of the run now have `{}` verdicts", s.total_with_verdict, s.total_samples, s.mode);
+    println!(
+        "{}/{} samples of the run now have `{}` verdicts",
+        s.total_with_verdict, s.total_samples, s.mode
+    );
 }
 
 #[cfg(test)]
@@ -230,15 +262,27 @@ mod tests {
         .unwrap();
         let store = RunStore::open(&out).unwrap();
         let tasks = load_run_tasks(&store, None).unwrap();
-        let opts = EvalOptions { progress: false, ..Default::default() };
+        let opts = EvalOptions {
+            progress: false,
+            ..Default::default()
+        };
         let s = evaluate_pending_chunked(&store, &tasks, &opts, 300).unwrap();
         assert_eq!(s.mode, "compat");
-        assert_eq!((s.evaluated, s.total_with_verdict, s.total_samples), (1982, 1982, 1982));
+        assert_eq!(
+            (s.evaluated, s.total_with_verdict, s.total_samples),
+            (1982, 1982, 1982)
+        );
         // Our compat verdicts reproduce the authors' recorded ones (the brief: 31,757 of 31,763 over 20 models).
         let ours = store.verdicts("compat").unwrap();
         let recorded = store.verdicts(RECORDED_MODE).unwrap();
-        let agree = ours.iter().filter(|(id, v)| recorded[*id].passed() == v.passed()).count();
-        assert!(agree >= 1976, "only {agree}/1982 verdicts agree with the recorded ones");
+        let agree = ours
+            .iter()
+            .filter(|(id, v)| recorded[*id].passed() == v.passed())
+            .count();
+        assert!(
+            agree >= 1976,
+            "only {agree}/1982 verdicts agree with the recorded ones"
+        );
         assert_eq!(s.passed, ours.values().filter(|v| v.passed()).count());
         // Nothing left to do on a second pass.
         let again = evaluate_pending(&store, &tasks, &opts).unwrap();
@@ -259,8 +303,14 @@ mod tests {
         };
         let store = RunStore::create(tmp.path(), &config).unwrap();
         let e = format!("{:#}", load_run_tasks(&store, None).unwrap_err());
-        assert!(e.contains("differs from the data this run was made from"), "{e}");
-        let e = format!("{:#}", evaluate_pending(&store, &tasks, &EvalOptions::default()).unwrap_err());
+        assert!(
+            e.contains("differs from the data this run was made from"),
+            "{e}"
+        );
+        let e = format!(
+            "{:#}",
+            evaluate_pending(&store, &tasks, &EvalOptions::default()).unwrap_err()
+        );
         assert!(e.contains("differs"), "{e}");
     }
 }

@@ -35,7 +35,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let source = std::fs::read_to_string(&args.file)
         .with_context(|| format!("reading program {}", args.file.display()))?;
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        anyhow::bail!("--timeout must be a positive number of seconds, got {}", args.timeout);
+        anyhow::bail!(
+            "--timeout must be a positive number of seconds, got {}",
+            args.timeout
+        );
     }
     let limits = Limits {
         timeout: Duration::from_secs_f64(args.timeout),
@@ -71,13 +74,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
         if !outcome.compile_output.trim().is_empty() {
-            println!("--- compiler output ---\n{}", outcome.compile_output.trim_end());
+            println!(
+                "--- compiler output ---\n{}",
+                outcome.compile_output.trim_end()
+            );
         }
         if !outcome.stdout.is_empty() {
-            println!("--- stdout{} ---\n{}", if outcome.stdout_truncated { " (truncated)" } else { "" }, outcome.stdout.trim_end());
+            println!(
+                "--- stdout{} ---\n{}",
+                if outcome.stdout_truncated {
+                    " (truncated)"
+                } else {
+                    ""
+                },
+                outcome.stdout.trim_end()
+            );
         }
         if !outcome.stderr.is_empty() && outcome.status != Status::CompileError {
-            println!("--- stderr{} ---\n{}", if outcome.stderr_truncated { " (truncated)" } else { "" }, outcome.stderr.trim_end());
+            println!(
+                "--- stderr{} ---\n{}",
+                if outcome.stderr_truncated {
+                    " (truncated)"
+                } else {
+                    ""
+                },
+                outcome.stderr.trim_end()
+            );
         }
         let mut line = format!("status: {}", outcome.status);
         if let Some(code) = outcome.exit_code {
@@ -86,11 +108,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if let Some(sig) = outcome.signal_name() {
             line.push_str(&format!(", signal {sig}"));
         }
-        line.push_str(&format!(", compile {} ms, run {} ms", outcome.compile_ms, outcome.run_ms));
+        line.push_str(&format!(
+            ", compile {} ms, run {} ms",
+            outcome.compile_ms, outcome.run_ms
+        ));
         println!("{line}");
     }
     if outcome.status == Status::Error {
-        anyhow::bail!("the sandbox could not run the program: {}", outcome.stderr.trim());
+        anyhow::bail!(
+            "the sandbox could not run the program: {}",
+            outcome.stderr.trim()
+        );
     }
     Ok(())
 }

@@ -92,7 +92,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         eprintln!(
             "wrote {} samples{} to {}",
             records.len(),
-            mode.map(|m| format!(" with `{m}` verdicts")).unwrap_or_default(),
+            mode.map(|m| format!(" with `{m}` verdicts"))
+                .unwrap_or_default(),
             p.display()
         );
     }
@@ -109,7 +110,11 @@ pub fn choose_mode(store: &RunStore, requested: Option<&str>) -> anyhow::Result<
             bail!(
                 "run {} has no `{m}` verdicts (modes present: {})",
                 store.dir().display(),
-                if modes.is_empty() { "none".to_string() } else { modes.join(", ") }
+                if modes.is_empty() {
+                    "none".to_string()
+                } else {
+                    modes.join(", ")
+                }
             );
         }
         return Ok(Some(m.to_string()));
@@ -121,7 +126,10 @@ pub fn choose_mode(store: &RunStore, requested: Option<&str>) -> anyhow::Result<
         many => bail!(
             "run {} has verdicts in several modes ({}); choose one with --mode",
             store.dir().display(),
-            many.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+            many.iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }
@@ -132,13 +140,22 @@ pub fn records(store: &RunStore, mode: Option<&str>) -> anyhow::Result<Vec<Expor
         Some(m) => store.verdicts(m)?,
         None => HashMap::new(),
     };
-    Ok(store.samples()?.into_iter().map(|s| record(s, mode, &verdicts)).collect())
+    Ok(store
+        .samples()?
+        .into_iter()
+        .map(|s| record(s, mode, &verdicts))
+        .collect())
 }
 
 fn record(s: SampleRow, mode: Option<&str>, verdicts: &HashMap<String, Verdict>) -> ExportRecord {
     // Task keys are `<language key>/<task id>`; ids may contain '/' (`OOP/3`).
-    let (lang_key, task_id) = s.task_key.split_once('/').unwrap_or(("", s.task_key.as_str()));
-    let language = Language::parse(lang_key).map(|l| l.display_name().to_string()).unwrap_or_else(|| lang_key.to_string());
+    let (lang_key, task_id) = s
+        .task_key
+        .split_once('/')
+        .unwrap_or(("", s.task_key.as_str()));
+    let language = Language::parse(lang_key)
+        .map(|l| l.display_name().to_string())
+        .unwrap_or_else(|| lang_key.to_string());
     let v = verdicts.get(&s.id);
     ExportRecord {
         task_id: task_id.to_string(),
@@ -156,7 +173,11 @@ fn record(s: SampleRow, mode: Option<&str>, verdicts: &HashMap<String, Verdict>)
     }
 }
 
-pub fn write_records(w: &mut dyn Write, records: &[ExportRecord], format: Format) -> anyhow::Result<()> {
+pub fn write_records(
+    w: &mut dyn Write,
+    records: &[ExportRecord],
+    format: Format,
+) -> anyhow::Result<()> {
     match format {
         Format::Jsonl => {
             for r in records {
@@ -207,7 +228,8 @@ mod tests {
         let s = RunStore::create(dir, &cfg).unwrap();
         let mut a = NewSample::new("cpp/OOP/3", 0, "int main() {\n  puts(\"a,b\");\n}");
         a.recorded_passed = Some(false);
-        s.insert_samples(&[a, NewSample::new("csharp/OOP/3", 1, "class A {}")]).unwrap();
+        s.insert_samples(&[a, NewSample::new("csharp/OOP/3", 1, "class A {}")])
+            .unwrap();
         s
     }
 
@@ -223,7 +245,8 @@ mod tests {
             pass_o: Some(false),
             data: serde_json::json!({}),
         };
-        s.put_verdicts("sound", &[("cpp/OOP/3#0".into(), v)]).unwrap();
+        s.put_verdicts("sound", &[("cpp/OOP/3#0".into(), v)])
+            .unwrap();
         assert_eq!(choose_mode(&s, None).unwrap().as_deref(), Some("sound"));
         let recs = records(&s, Some("sound")).unwrap();
         assert_eq!(recs.len(), 2);
@@ -236,15 +259,21 @@ mod tests {
 
         let mut buf = Vec::new();
         write_records(&mut buf, &recs, Format::Jsonl).unwrap();
-        let lines: Vec<serde_json::Value> =
-            String::from_utf8(buf).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let lines: Vec<serde_json::Value> = String::from_utf8(buf)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
         assert_eq!(lines[0]["category"], "undeclared_identifier");
         assert_eq!(lines[0]["completion"], "int main() {\n  puts(\"a,b\");\n}");
 
         let mut buf = Vec::new();
         write_records(&mut buf, &recs, Format::Csv).unwrap();
         let mut reader = csv::Reader::from_reader(buf.as_slice());
-        assert_eq!(reader.headers().unwrap().iter().collect::<Vec<_>>(), CSV_HEADER);
+        assert_eq!(
+            reader.headers().unwrap().iter().collect::<Vec<_>>(),
+            CSV_HEADER
+        );
         let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
         assert_eq!(&rows[0][11], "int main() {\n  puts(\"a,b\");\n}");
         assert_eq!(&rows[0][6], "compile_error");
@@ -252,12 +281,25 @@ mod tests {
         assert_eq!(&rows[1][6], "");
 
         s.put_verdicts("other", &[]).unwrap();
-        s.put_verdicts("strict", &[("csharp/OOP/3#1".into(), recs_verdict())]).unwrap();
-        assert!(choose_mode(&s, None).unwrap_err().to_string().contains("--mode"));
-        assert!(choose_mode(&s, Some("nope")).unwrap_err().to_string().contains("no `nope` verdicts"));
+        s.put_verdicts("strict", &[("csharp/OOP/3#1".into(), recs_verdict())])
+            .unwrap();
+        assert!(choose_mode(&s, None)
+            .unwrap_err()
+            .to_string()
+            .contains("--mode"));
+        assert!(choose_mode(&s, Some("nope"))
+            .unwrap_err()
+            .to_string()
+            .contains("no `nope` verdicts"));
     }
 
     fn recs_verdict() -> Verdict {
-        Verdict { status: Status::Passed, category: None, detail: String::new(), pass_o: None, data: serde_json::json!({}) }
+        Verdict {
+            status: Status::Passed,
+            category: None,
+            detail: String::new(),
+            pass_o: None,
+            data: serde_json::json!({}),
+        }
     }
 }

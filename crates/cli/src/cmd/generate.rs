@@ -64,7 +64,12 @@ pub struct GenArgs {
     pub limit: Option<usize>,
 
     /// Samples per task (n). Uses the API's `n` when the server supports it.
-    #[arg(long = "samples", visible_alias = "n", short = 'n', default_value_t = 1)]
+    #[arg(
+        long = "samples",
+        visible_alias = "n",
+        short = 'n',
+        default_value_t = 1
+    )]
     pub samples: u32,
     /// Sampling temperature (server default when omitted; 0 = greedy).
     #[arg(long)]
@@ -83,7 +88,11 @@ pub struct GenArgs {
     pub prompt: PromptMode,
 
     /// API root of the OpenAI-compatible endpoint.
-    #[arg(long, env = "OPENAI_BASE_URL", default_value = "https://api.openai.com/v1")]
+    #[arg(
+        long,
+        env = "OPENAI_BASE_URL",
+        default_value = "https://api.openai.com/v1"
+    )]
     pub base_url: String,
     /// Environment variable holding the API key (unset variable = no Authorization header).
     #[arg(long, default_value = "OPENAI_API_KEY")]
@@ -180,10 +189,20 @@ fn select(taskset: &TaskSet, a: &GenArgs) -> anyhow::Result<Vec<usize>> {
     if !a.techniques.is_empty() && a.bench != Bench::CrossplIpc {
         bail!("--technique applies to crosspl-ipc only");
     }
-    let techniques: Vec<String> = a.techniques.iter().map(|t| t.trim().to_ascii_lowercase()).collect();
+    let techniques: Vec<String> = a
+        .techniques
+        .iter()
+        .map(|t| t.trim().to_ascii_lowercase())
+        .collect();
     for t in &techniques {
-        if !loaders::TECHNIQUES.iter().any(|k| k.to_ascii_lowercase() == *t) {
-            bail!("unknown technique `{t}` (expected one of: {})", loaders::TECHNIQUES.join(", "));
+        if !loaders::TECHNIQUES
+            .iter()
+            .any(|k| k.to_ascii_lowercase() == *t)
+        {
+            bail!(
+                "unknown technique `{t}` (expected one of: {})",
+                loaders::TECHNIQUES.join(", ")
+            );
         }
     }
     let wanted: HashSet<&str> = a.tasks.iter().map(|s| s.trim()).collect();
@@ -194,13 +213,17 @@ fn select(taskset: &TaskSet, a: &GenArgs) -> anyhow::Result<Vec<usize>> {
             continue;
         }
         if !techniques.is_empty() {
-            let TaskMeta::Ipc { technique, .. } = &t.meta else { continue };
+            let TaskMeta::Ipc { technique, .. } = &t.meta else {
+                continue;
+            };
             if !techniques.contains(&technique.to_ascii_lowercase()) {
                 continue;
             }
         }
         if !wanted.is_empty() {
-            let hit = [t.key.as_str(), t.task_id.as_str()].into_iter().find(|k| wanted.contains(k));
+            let hit = [t.key.as_str(), t.task_id.as_str()]
+                .into_iter()
+                .find(|k| wanted.contains(k));
             match hit {
                 Some(k) => {
                     matched.insert(k);
@@ -212,7 +235,11 @@ fn select(taskset: &TaskSet, a: &GenArgs) -> anyhow::Result<Vec<usize>> {
     }
     let unknown: Vec<&&str> = wanted.iter().filter(|w| !matched.contains(**w)).collect();
     if !unknown.is_empty() {
-        bail!("--tasks: no {} task matches {:?} (after the other filters)", a.bench, unknown);
+        bail!(
+            "--tasks: no {} task matches {:?} (after the other filters)",
+            a.bench,
+            unknown
+        );
     }
     if let Some(limit) = a.limit {
         out.truncate(limit);
@@ -247,7 +274,10 @@ pub fn run_config(a: &GenArgs, taskset: &TaskSet) -> anyhow::Result<RunConfig> {
         if matches!(a.bench, Bench::MultiOop | Bench::Oop) {
             params.insert("prompt_mode".into(), json!(a.prompt.key()));
         }
-        params.insert("prompt_digest".into(), json!(polyeval_client::prompts::prompt_digest(a.bench, a.prompt)));
+        params.insert(
+            "prompt_digest".into(),
+            json!(polyeval_client::prompts::prompt_digest(a.bench, a.prompt)),
+        );
     }
     if let Some(f) = &a.reference_file {
         params.insert("reference_file".into(), json!(f.display().to_string()));
@@ -269,10 +299,13 @@ pub fn run_config(a: &GenArgs, taskset: &TaskSet) -> anyhow::Result<RunConfig> {
 }
 
 fn extra_body(a: &GenArgs) -> anyhow::Result<Map<String, Value>> {
-    let Some(spec) = &a.extra_body else { return Ok(Map::new()) };
+    let Some(spec) = &a.extra_body else {
+        return Ok(Map::new());
+    };
     let (text, origin) = match spec.strip_prefix('@') {
         Some(file) => (
-            std::fs::read_to_string(file).with_context(|| format!("--extra-body: cannot read {file}"))?,
+            std::fs::read_to_string(file)
+                .with_context(|| format!("--extra-body: cannot read {file}"))?,
             file.to_string(),
         ),
         None => (spec.clone(), "--extra-body".to_string()),
@@ -302,14 +335,25 @@ pub fn generate(a: &GenArgs) -> anyhow::Result<GenerateOutcome> {
 }
 
 /// Generate into an open store (used by `run` and `demo`).
-pub fn generate_into(a: &GenArgs, store: &RunStore, taskset: &TaskSet, selected: &[usize]) -> anyhow::Result<GenerateOutcome> {
+pub fn generate_into(
+    a: &GenArgs,
+    store: &RunStore,
+    taskset: &TaskSet,
+    selected: &[usize],
+) -> anyhow::Result<GenerateOutcome> {
     let have = store.sample_ids()?;
-    let mut outcome = GenerateOutcome { run_dir: a.out.clone(), tasks: selected.len(), ..Default::default() };
+    let mut outcome = GenerateOutcome {
+        run_dir: a.out.clone(),
+        tasks: selected.len(),
+        ..Default::default()
+    };
     // Per task: the sample indices still missing.
     let mut todo: Vec<(&Task, Vec<u32>)> = Vec::new();
     for &i in selected {
         let t = &taskset.tasks[i];
-        let missing: Vec<u32> = (0..a.samples).filter(|s| !have.contains(&sample_id(&t.key, *s))).collect();
+        let missing: Vec<u32> = (0..a.samples)
+            .filter(|s| !have.contains(&sample_id(&t.key, *s)))
+            .collect();
         outcome.already += (a.samples as usize) - missing.len();
         if !missing.is_empty() {
             todo.push((t, missing));
@@ -341,9 +385,11 @@ fn progress_bar(total: u64, hidden: bool) -> ProgressBar {
     }
     let bar = ProgressBar::new(total);
     bar.set_style(
-        ProgressStyle::with_template("{spinner} generating [{bar:30}] {pos}/{len} samples  {per_sec}  ETA {eta}  {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
+        ProgressStyle::with_template(
+            "{spinner} generating [{bar:30}] {pos}/{len} samples  {per_sec}  ETA {eta}  {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
     );
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
@@ -363,7 +409,9 @@ fn generate_offline<'t>(
             match answer(task, i) {
                 Ok(text) => batch.push(NewSample::new(task.key.clone(), i, text)),
                 Err(why) => {
-                    outcome.skipped.push(format!("{} sample {i}: {why}", task.key));
+                    outcome
+                        .skipped
+                        .push(format!("{} sample {i}: {why}", task.key));
                     bar.inc(1);
                     continue;
                 }
@@ -382,7 +430,13 @@ fn generate_offline<'t>(
 
 /// Ask the endpoint, `concurrency` requests at a time; store each task's
 /// samples in one transaction as soon as they arrive.
-fn generate_api(a: &GenArgs, store: &RunStore, todo: &[(&Task, Vec<u32>)], bar: &ProgressBar, outcome: &mut GenerateOutcome) -> anyhow::Result<()> {
+fn generate_api(
+    a: &GenArgs,
+    store: &RunStore,
+    todo: &[(&Task, Vec<u32>)],
+    bar: &ProgressBar,
+    outcome: &mut GenerateOutcome,
+) -> anyhow::Result<()> {
     let mut cfg = ClientConfig::new(a.base_url.clone(), a.model.clone());
     cfg.api_key = std::env::var(&a.api_key_env).ok().filter(|k| !k.is_empty());
     cfg.concurrency = a.concurrency.max(1);
@@ -399,7 +453,12 @@ fn generate_api(a: &GenArgs, store: &RunStore, todo: &[(&Task, Vec<u32>)], bar: 
         }
     }
     let client = Client::new(cfg)?;
-    let sampling = Sampling { temperature: a.temperature, top_p: a.top_p, max_tokens: a.max_tokens, seed: a.seed };
+    let sampling = Sampling {
+        temperature: a.temperature,
+        top_p: a.top_p,
+        max_tokens: a.max_tokens,
+        seed: a.seed,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -492,11 +551,18 @@ impl ReferenceAnswers {
                 }
             }
         }
-        Ok(ReferenceAnswers { python_reference_dir, extra })
+        Ok(ReferenceAnswers {
+            python_reference_dir,
+            extra,
+        })
     }
 
     fn answer(&self, task: &Task) -> Result<String, String> {
-        if let Some(s) = task.canonical_solution.as_ref().filter(|s| !s.trim().is_empty()) {
+        if let Some(s) = task
+            .canonical_solution
+            .as_ref()
+            .filter(|s| !s.trim().is_empty())
+        {
             return Ok(s.clone());
         }
         if let Some(s) = self.extra.get(&task.key) {
@@ -509,7 +575,10 @@ impl ReferenceAnswers {
                 if let Ok(text) = std::fs::read_to_string(&path) {
                     return Ok(strip_trailing_checks(&text));
                 }
-                return Err(format!("no reference solution ({} not found)", path.display()));
+                return Err(format!(
+                    "no reference solution ({} not found)",
+                    path.display()
+                ));
             }
         }
         Err("the benchmark has no reference solution for this task".into())
@@ -520,10 +589,16 @@ impl ReferenceAnswers {
 /// self-checks; the solution is what comes before them.
 pub fn strip_trailing_checks(text: &str) -> String {
     let mut lines: Vec<&str> = text.lines().collect();
-    if let Some(cut) = lines.iter().position(|l| l.trim_start().starts_with("#-----")) {
+    if let Some(cut) = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("#-----"))
+    {
         lines.truncate(cut);
     }
-    while lines.last().is_some_and(|l| l.trim().is_empty() || l.starts_with("print(")) {
+    while lines
+        .last()
+        .is_some_and(|l| l.trim().is_empty() || l.starts_with("print("))
+    {
         lines.pop();
     }
     let mut out = lines.join("\n");
@@ -543,11 +618,17 @@ impl Replay {
         let by_task = if path.is_dir() {
             let run = RunStore::open(path).with_context(|| format!("replay:{src}"))?;
             if run.config().bench != taskset.bench {
-                bail!("replay:{src} is a {} run, not {}", run.config().bench, taskset.bench);
+                bail!(
+                    "replay:{src} is a {} run, not {}",
+                    run.config().bench,
+                    taskset.bench
+                );
             }
             let mut m: HashMap<String, BTreeMap<u32, String>> = HashMap::new();
             for s in run.samples()? {
-                m.entry(s.task_key).or_default().insert(s.sample_index, s.completion);
+                m.entry(s.task_key)
+                    .or_default()
+                    .insert(s.sample_index, s.completion);
             }
             m
         } else if path.is_file() {
@@ -555,7 +636,10 @@ impl Replay {
         } else {
             bail!("replay:{src}: no such run directory or samples file");
         };
-        Ok(Replay { source: src.to_string(), by_task })
+        Ok(Replay {
+            source: src.to_string(),
+            by_task,
+        })
     }
 
     fn answer(&self, task: &Task, index: u32) -> Result<String, String> {
@@ -563,7 +647,11 @@ impl Replay {
             None => Err(format!("no answer recorded in {}", self.source)),
             Some(samples) => match samples.get(&index) {
                 Some(s) => Ok(s.clone()),
-                None => Err(format!("{} holds {} sample(s) for it, none with index {index}", self.source, samples.len())),
+                None => Err(format!(
+                    "{} holds {} sample(s) for it, none with index {index}",
+                    self.source,
+                    samples.len()
+                )),
             },
         }
     }
@@ -571,7 +659,10 @@ impl Replay {
 
 /// Read a samples JSONL file (`{"task_id", "completion", "language"?, "sample_index"?}` per line)
 /// into task key → sample index → completion.
-pub fn read_samples_file(path: &Path, taskset: &TaskSet) -> anyhow::Result<HashMap<String, BTreeMap<u32, String>>> {
+pub fn read_samples_file(
+    path: &Path,
+    taskset: &TaskSet,
+) -> anyhow::Result<HashMap<String, BTreeMap<u32, String>>> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).with_context(|| format!("{file}: cannot read"))?;
     let mut by_id: HashMap<&str, Vec<&Task>> = HashMap::new();
@@ -584,7 +675,8 @@ pub fn read_samples_file(path: &Path, taskset: &TaskSet) -> anyhow::Result<HashM
         if line.trim().is_empty() {
             continue;
         }
-        let v: Value = serde_json::from_str(line).with_context(|| format!("{file}:{line_no}: invalid JSON"))?;
+        let v: Value = serde_json::from_str(line)
+            .with_context(|| format!("{file}:{line_no}: invalid JSON"))?;
         let id = match v.get("task_id") {
             Some(Value::String(s)) => s.clone(),
             Some(Value::Number(n)) => n.to_string(),
@@ -593,14 +685,22 @@ pub fn read_samples_file(path: &Path, taskset: &TaskSet) -> anyhow::Result<HashM
         let completion = v
             .get("completion")
             .and_then(Value::as_str)
-            .with_context(|| format!("{file}:{line_no}: field `completion` missing or not a string"))?;
+            .with_context(|| {
+                format!("{file}:{line_no}: field `completion` missing or not a string")
+            })?;
         let lang = match v.get("language").and_then(Value::as_str) {
-            Some(l) => Some(Language::parse(l).with_context(|| format!("{file}:{line_no}: field `language`: unknown language `{l}`"))?),
+            Some(l) => Some(Language::parse(l).with_context(|| {
+                format!("{file}:{line_no}: field `language`: unknown language `{l}`")
+            })?),
             None => None,
         };
         let candidates: Vec<&&Task> = by_id
             .get(id.as_str())
-            .map(|v| v.iter().filter(|t| !matches!(lang, Some(l) if t.language != l)).collect())
+            .map(|v| {
+                v.iter()
+                    .filter(|t| !matches!(lang, Some(l) if t.language != l))
+                    .collect()
+            })
             .unwrap_or_default();
         let key = match candidates.as_slice() {
             [one] => one.key.clone(),

@@ -165,7 +165,11 @@ fn crosspl_data_dir(a: &CrossplArgs) -> anyhow::Result<PathBuf> {
         Ok(d) => Ok(d),
         Err(e) => {
             // Upstream keeps results/ beside PolyBench/ in the CrossPL checkout.
-            let parent = a.results_dir.canonicalize().ok().and_then(|p| p.parent().map(Path::to_path_buf));
+            let parent = a
+                .results_dir
+                .canonicalize()
+                .ok()
+                .and_then(|p| p.parent().map(Path::to_path_buf));
             match parent {
                 Some(p) if p.join("PolyBench/IPC_Bench").is_dir() => Ok(p),
                 _ => Err(e),
@@ -178,11 +182,16 @@ pub fn import_crosspl_results(a: &CrossplArgs) -> anyhow::Result<CrossplImportSu
     let data = crosspl_data_dir(a)?;
     let tasks = load(Bench::CrossplIpc, &data)?;
     if !a.results_dir.is_dir() {
-        bail!("results directory {} does not exist", a.results_dir.display());
+        bail!(
+            "results directory {} does not exist",
+            a.results_dir.display()
+        );
     }
     let mut lang_dirs: BTreeMap<Language, PathBuf> = BTreeMap::new();
     let mut ignored = Vec::new();
-    for entry in std::fs::read_dir(&a.results_dir).with_context(|| format!("{}: cannot list", a.results_dir.display()))? {
+    for entry in std::fs::read_dir(&a.results_dir)
+        .with_context(|| format!("{}: cannot list", a.results_dir.display()))?
+    {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
         if !entry.path().is_dir() || name.starts_with('.') {
@@ -191,7 +200,11 @@ pub fn import_crosspl_results(a: &CrossplArgs) -> anyhow::Result<CrossplImportSu
         match loaders::ipc_language_of_dir(&name) {
             Some(lang) => {
                 if let Some(prev) = lang_dirs.insert(lang, entry.path()) {
-                    bail!("{}: two directories hold {lang} results: {} and {name}", a.results_dir.display(), prev.display());
+                    bail!(
+                        "{}: two directories hold {lang} results: {} and {name}",
+                        a.results_dir.display(),
+                        prev.display()
+                    );
                 }
             }
             None => ignored.push(name),
@@ -208,6 +221,7 @@ pub fn import_crosspl_results(a: &CrossplArgs) -> anyhow::Result<CrossplImportSu
     let mut text = String::new();
     let mut samples: Vec<NewSample> = Vec::new();
     let mut found_any = false;
+    let mut model_dirs = serde_json::Map::new();
     let mut available: BTreeMap<String, ()> = BTreeMap::new();
     for (lang, dir) in &lang_dirs {
         let models = subdirs(dir)?;
@@ -217,7 +231,12 @@ pub fn import_crosspl_results(a: &CrossplArgs) -> anyhow::Result<CrossplImportSu
         let chosen = match match_model(&a.model, &models) {
             Ok(Some(m)) => m,
             Ok(None) => {
-                text.push_str(&format!("{:<10} no model directory matching `{}` in {}\n", lang.display_name(), a.model, dir.display()));
+                text.push_str(&format!(
+                    "{:<10} no model directory matching `{}` in {}\n",
+                    lang.display_name(),
+                    a.model,
+                    dir.display()
+                ));
                 continue;
             }
             Err(candidates) => bail!(
@@ -228,15 +247,25 @@ pub fn import_crosspl_results(a: &CrossplArgs) -> anyhow::Result<CrossplImportSu
             ),
         };
         found_any = true;
+        model_dirs.insert(lang.key().to_string(), Value::String(chosen.clone()));
         let model_dir = dir.join(&chosen);
         let before = samples.len();
         let note = match a.samples {
-            RecordedSet::Greedy => read_greedy(&model_dir, *lang, &a.variant, &by_key, &mut samples)?,
+            RecordedSet::Greedy => {
+                read_greedy(&model_dir, *lang, &a.variant, &by_key, &mut samples)?
+            }
             RecordedSet::N10 => read_n10(&model_dir, *lang, &a.variant, &by_key, &mut samples)?,
         };
         let lang_tasks = tasks.tasks.iter().filter(|t| t.language == *lang).count();
-        let covered: HashSet<&str> = samples[before..].iter().map(|s| s.task_key.as_str()).collect();
-        let name_note = if chosen == a.model { String::new() } else { format!(" (matched `{chosen}`)") };
+        let covered: HashSet<&str> = samples[before..]
+            .iter()
+            .map(|s| s.task_key.as_str())
+            .collect();
+        let name_note = if chosen == a.model {
+            String::new()
+        } else {
+            format!(" (matched `{chosen}`)")
+        };
         text.push_str(&format!(
             "{:<10} {}{name_note}: {note}; {}/{lang_tasks} tasks covered\n",
             lang.display_name(),
@@ -253,17 +282,25 @@ pub fn import_crosspl_results(a: &CrossplArgs) -> anyhow::Result<CrossplImportSu
         );
     }
     if !ignored.is_empty() {
-        text.push_str(&format!("ignored directories that are not <lang>_ipc: {}\n", ignored.join(", ")));
+        text.push_str(&format!(
+            "ignored directories that are not <lang>_ipc: {}\n",
+            ignored.join(", ")
+        ));
     }
     let params = serde_json::json!({
         "source": "crosspl-results",
         "samples": match a.samples { RecordedSet::Greedy => "greedy", RecordedSet::N10 => "n10" },
         "variant": a.variant,
+        "model_dirs": model_dirs,
         "temperature": match a.samples { RecordedSet::Greedy => 0.0, RecordedSet::N10 => 0.2 },
     });
     let store = open_run_for_import(&a.out, &tasks, &a.model, params, a.force)?;
     let added = store.insert_samples(&samples)?;
-    Ok(CrossplImportSummary { added, total: samples.len(), text })
+    Ok(CrossplImportSummary {
+        added,
+        total: samples.len(),
+        text,
+    })
 }
 
 fn subdirs(dir: &Path) -> anyhow::Result<Vec<String>> {
@@ -289,7 +326,11 @@ pub fn match_model(wanted: &str, dirs: &[String]) -> Result<Option<String>, Vec<
     if same.len() == 1 {
         return Ok(Some(same[0].clone()));
     }
-    let prefixed: Vec<String> = dirs.iter().filter(|d| d.to_lowercase().starts_with(&lower)).cloned().collect();
+    let prefixed: Vec<String> = dirs
+        .iter()
+        .filter(|d| d.to_lowercase().starts_with(&lower))
+        .cloned()
+        .collect();
     match prefixed.len() {
         0 => Ok(None),
         1 => Ok(prefixed.into_iter().next()),
@@ -301,8 +342,16 @@ fn read_json_list(path: &Path) -> anyhow::Result<Vec<Value>> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).with_context(|| format!("{file}: cannot read"))?;
     let value: Value = serde_json::from_str(&text).map_err(|e| {
-        let kind = if e.is_eof() { "truncated or incomplete JSON" } else { "malformed JSON" };
-        anyhow::anyhow!("{file}: {kind} at line {} column {}: {e}", e.line(), e.column())
+        let kind = if e.is_eof() {
+            "truncated or incomplete JSON"
+        } else {
+            "malformed JSON"
+        };
+        anyhow::anyhow!(
+            "{file}: {kind} at line {} column {}: {e}",
+            e.line(),
+            e.column()
+        )
     })?;
     match value {
         Value::Array(items) => Ok(items),
@@ -325,12 +374,15 @@ fn recorded_task<'a>(
         None => bail!("{file}: entry {i}: field `Task_id`: missing"),
     };
     let key = format!("{}/{id}", lang.key());
-    let task = by_key
-        .get(key.as_str())
-        .copied()
-        .with_context(|| format!("{file}: entry {i}: task {id}: no {lang} task with this Task_id in the benchmark data"))?;
+    let task = by_key.get(key.as_str()).copied().with_context(|| {
+        format!(
+            "{file}: entry {i}: task {id}: no {lang} task with this Task_id in the benchmark data"
+        )
+    })?;
     // A differing FSM id means the results were made from another version of the data.
-    if let (Some(recorded), TaskMeta::Ipc { fsm_id, .. }) = (entry.get("FSMID_for_test").and_then(as_index), &task.meta) {
+    if let (Some(recorded), TaskMeta::Ipc { fsm_id, .. }) =
+        (entry.get("FSMID_for_test").and_then(as_index), &task.meta)
+    {
         if recorded != *fsm_id {
             bail!(
                 "{file}: entry {i}: task {id}: field `FSMID_for_test` is {recorded} but the benchmark data says {fsm_id} (results from another data version?)"
@@ -357,7 +409,10 @@ fn read_greedy(
 ) -> anyhow::Result<String> {
     let mut seen: HashSet<String> = HashSet::new();
     let mut counts = Vec::new();
-    for (stem, field, passed) in [("greedy_pass", "right_result", true), ("greedy_fail", "wrong_result", false)] {
+    for (stem, field, passed) in [
+        ("greedy_pass", "right_result", true),
+        ("greedy_fail", "wrong_result", false),
+    ] {
         let path = dir.join(format!("{stem}{variant}.json"));
         if !path.is_file() {
             counts.push(format!("{stem}{variant}.json missing"));
@@ -369,20 +424,36 @@ fn read_greedy(
             let task = recorded_task(entry, &file, i, lang, by_key)?;
             let completion = match entry.get(field) {
                 Some(Value::String(s)) => s.clone(),
-                Some(Value::Null) | None => bail!("{file}: entry {i}: task {}: field `{field}`: missing", task.task_id),
-                Some(_) => bail!("{file}: entry {i}: task {}: field `{field}`: expected a string", task.task_id),
+                Some(Value::Null) | None => bail!(
+                    "{file}: entry {i}: task {}: field `{field}`: missing",
+                    task.task_id
+                ),
+                Some(_) => bail!(
+                    "{file}: entry {i}: task {}: field `{field}`: expected a string",
+                    task.task_id
+                ),
             };
             if !seen.insert(task.key.clone()) {
-                bail!("{file}: entry {i}: task {} has more than one greedy generation recorded", task.task_id);
+                bail!(
+                    "{file}: entry {i}: task {} has more than one greedy generation recorded",
+                    task.task_id
+                );
             }
             let mut s = NewSample::new(task.key.clone(), 0, completion);
             s.recorded_passed = Some(passed);
             out.push(s);
         }
-        counts.push(format!("{} {}", entries.len(), if passed { "passed" } else { "failed" }));
+        counts.push(format!(
+            "{} {}",
+            entries.len(),
+            if passed { "passed" } else { "failed" }
+        ));
     }
     if seen.is_empty() {
-        bail!("{}: no greedy_pass{variant}.json or greedy_fail{variant}.json with entries", dir.display());
+        bail!(
+            "{}: no greedy_pass{variant}.json or greedy_fail{variant}.json with entries",
+            dir.display()
+        );
     }
     Ok(format!("greedy {}", counts.join(", ")))
 }
@@ -395,9 +466,9 @@ fn string_list(entry: &Value, field: &str, file: &str, i: usize) -> anyhow::Resu
             .iter()
             .enumerate()
             .map(|(j, v)| {
-                v.as_str()
-                    .map(str::to_string)
-                    .with_context(|| format!("{file}: entry {i}: field `{field}`[{j}]: expected a string"))
+                v.as_str().map(str::to_string).with_context(|| {
+                    format!("{file}: entry {i}: field `{field}`[{j}]: expected a string")
+                })
             })
             .collect(),
         Some(Value::String(s)) => polyeval_core::pylit::parse_string_list(s)
@@ -429,8 +500,11 @@ fn read_n10(
         }
         let matched = string_list(entry, "matched_results", &file, i)?;
         let unmatched = string_list(entry, "unmatched_results", &file, i)?;
-        for (idx, (code, passed)) in
-            matched.into_iter().map(|c| (c, true)).chain(unmatched.into_iter().map(|c| (c, false))).enumerate()
+        for (idx, (code, passed)) in matched
+            .into_iter()
+            .map(|c| (c, true))
+            .chain(unmatched.into_iter().map(|c| (c, false)))
+            .enumerate()
         {
             let mut s = NewSample::new(task.key.clone(), idx as u32, code);
             s.recorded_passed = Some(passed);
@@ -438,7 +512,10 @@ fn read_n10(
             total += 1;
         }
     }
-    Ok(format!("results_10: {total} generations for {} tasks", entries.len()))
+    Ok(format!(
+        "results_10: {total} generations for {} tasks",
+        entries.len()
+    ))
 }
 
 /// Import a JSONL file of completions. Returns (new samples, samples in file).
@@ -448,7 +525,11 @@ pub fn import_samples(a: &SamplesArgs) -> anyhow::Result<(usize, usize)> {
     let samples = parse_samples_file(&a.file, &tasks)?;
     let model = match &a.model {
         Some(m) => m.clone(),
-        None => a.file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "imported".into()),
+        None => a
+            .file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "imported".into()),
     };
     let params = serde_json::json!({ "source": "samples" });
     let store = open_run_for_import(&a.out, &tasks, &model, params, a.force)?;
@@ -464,7 +545,10 @@ pub fn parse_samples_file(path: &Path, tasks: &TaskSet) -> anyhow::Result<Vec<Ne
     let mut langs_of_id: HashMap<&str, Vec<Language>> = HashMap::new();
     for t in &tasks.tasks {
         by_id.insert((t.language, t.task_id.as_str()), t);
-        langs_of_id.entry(t.task_id.as_str()).or_default().push(t.language);
+        langs_of_id
+            .entry(t.task_id.as_str())
+            .or_default()
+            .push(t.language);
     }
     let mut next_index: HashMap<String, u32> = HashMap::new();
     let mut seen: HashSet<(String, u32)> = HashSet::new();
@@ -475,8 +559,11 @@ pub fn parse_samples_file(path: &Path, tasks: &TaskSet) -> anyhow::Result<Vec<Ne
             continue;
         }
         let at = format!("{file}:{lineno}");
-        let v: Value = serde_json::from_str(line).map_err(|e| anyhow::anyhow!("{at}: malformed JSON: {e}"))?;
-        let obj = v.as_object().with_context(|| format!("{at}: expected a JSON object"))?;
+        let v: Value =
+            serde_json::from_str(line).map_err(|e| anyhow::anyhow!("{at}: malformed JSON: {e}"))?;
+        let obj = v
+            .as_object()
+            .with_context(|| format!("{at}: expected a JSON object"))?;
         let task_id = match obj.get("task_id") {
             Some(Value::String(s)) => s.trim().to_string(),
             Some(Value::Number(n)) => n.to_string(),
@@ -489,15 +576,22 @@ pub fn parse_samples_file(path: &Path, tasks: &TaskSet) -> anyhow::Result<Vec<Ne
             None => bail!("{at}: field `completion`: missing"),
         };
         let language = match obj.get("language") {
-            Some(Value::String(s)) => {
-                Some(parse_language_spelling(s).with_context(|| format!("{at}: field `language`: unknown language `{s}`"))?)
-            }
+            Some(Value::String(s)) => Some(
+                parse_language_spelling(s)
+                    .with_context(|| format!("{at}: field `language`: unknown language `{s}`"))?,
+            ),
             Some(Value::Null) | None => None,
             Some(_) => bail!("{at}: field `language`: expected a string"),
         };
-        let candidates = langs_of_id.get(task_id.as_str()).map(Vec::as_slice).unwrap_or(&[]);
+        let candidates = langs_of_id
+            .get(task_id.as_str())
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
         let lang = match (language, candidates) {
-            (_, []) => bail!("{at}: unknown task `{task_id}` for {} (field `task_id`)", tasks.bench),
+            (_, []) => bail!(
+                "{at}: unknown task `{task_id}` for {} (field `task_id`)",
+                tasks.bench
+            ),
             (Some(l), _) => l,
             (None, [only]) => *only,
             (None, many) => bail!(
@@ -506,9 +600,12 @@ pub fn parse_samples_file(path: &Path, tasks: &TaskSet) -> anyhow::Result<Vec<Ne
                 many.iter().map(|l| l.key()).collect::<Vec<_>>().join(", ")
             ),
         };
-        let task = by_id
-            .get(&(lang, task_id.as_str()))
-            .with_context(|| format!("{at}: unknown task `{task_id}` for language {lang} in {}", tasks.bench))?;
+        let task = by_id.get(&(lang, task_id.as_str())).with_context(|| {
+            format!(
+                "{at}: unknown task `{task_id}` for language {lang} in {}",
+                tasks.bench
+            )
+        })?;
         let index = match obj.get("sample_index") {
             Some(Value::Number(n)) => {
                 let i = n.as_u64().filter(|&i| i <= u32::MAX as u64).with_context(|| {
@@ -520,7 +617,10 @@ pub fn parse_samples_file(path: &Path, tasks: &TaskSet) -> anyhow::Result<Vec<Ne
             Some(_) => bail!("{at}: field `sample_index`: expected a non-negative integer"),
         };
         if !seen.insert((task.key.clone(), index)) {
-            bail!("{at}: task {} sample {index} appears more than once in the file", task.key);
+            bail!(
+                "{at}: task {} sample {index} appears more than once in the file",
+                task.key
+            );
         }
         let next = next_index.entry(task.key.clone()).or_insert(0);
         *next = (*next).max(index + 1);
@@ -557,16 +657,25 @@ mod tests {
     }
 
     /// Recorded pass rate (percent, 2 decimals) per group, from the store.
-    fn recorded_rates(store: &RunStore, tasks: &TaskSet, group: impl Fn(&Task) -> String) -> BTreeMap<String, String> {
+    fn recorded_rates(
+        store: &RunStore,
+        tasks: &TaskSet,
+        group: impl Fn(&Task) -> String,
+    ) -> BTreeMap<String, String> {
         let verdicts = store.verdicts(RECORDED_MODE).unwrap();
         let mut counts: BTreeMap<String, (usize, usize)> = BTreeMap::new();
         for t in &tasks.tasks {
-            let passed = verdicts.get(&polyeval_store::sample_id(&t.key, 0)).is_some_and(|v| v.passed());
+            let passed = verdicts
+                .get(&polyeval_store::sample_id(&t.key, 0))
+                .is_some_and(|v| v.passed());
             let e = counts.entry(group(t)).or_default();
             e.0 += usize::from(passed);
             e.1 += 1;
         }
-        counts.into_iter().map(|(k, (p, n))| (k, format!("{:.2}", 100.0 * p as f64 / n as f64))).collect()
+        counts
+            .into_iter()
+            .map(|(k, (p, n))| (k, format!("{:.2}", 100.0 * p as f64 / n as f64)))
+            .collect()
     }
 
     fn technique(t: &Task) -> String {
@@ -580,9 +689,14 @@ mod tests {
     fn gpt4o_recorded_verdicts_reproduce_tables_3_and_5() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("gpt4o");
-        let summary = import_crosspl_results(&crosspl_args("GPT-4o", &out, RecordedSet::Greedy)).unwrap();
+        let summary =
+            import_crosspl_results(&crosspl_args("GPT-4o", &out, RecordedSet::Greedy)).unwrap();
         assert_eq!((summary.added, summary.total), (1982, 1982));
-        assert!(summary.text.contains("C++") && summary.text.contains("51/51 tasks covered"), "{}", summary.text);
+        assert!(
+            summary.text.contains("C++") && summary.text.contains("51/51 tasks covered"),
+            "{}",
+            summary.text
+        );
         let store = RunStore::open(&out).unwrap();
         let tasks = load(Bench::CrossplIpc, &shared_test_data()).unwrap();
         let by_lang = recorded_rates(&store, &tasks, |t| t.language.display_name().to_string());
@@ -612,12 +726,16 @@ mod tests {
         .map(|(a, b)| (a.to_string(), b.to_string()))
         .collect();
         assert_eq!(by_tech, expect);
-        assert_eq!(recorded_rates(&store, &tasks, |_| "all".into())["all"], "73.81");
+        assert_eq!(
+            recorded_rates(&store, &tasks, |_| "all".into())["all"],
+            "73.81"
+        );
         assert_eq!(store.config().task_fingerprint, tasks.fingerprint);
         drop(store);
 
         // Importing again adds nothing.
-        let again = import_crosspl_results(&crosspl_args("GPT-4o", &out, RecordedSet::Greedy)).unwrap();
+        let again =
+            import_crosspl_results(&crosspl_args("GPT-4o", &out, RecordedSet::Greedy)).unwrap();
         assert_eq!((again.added, again.total), (0, 1982));
         assert_eq!(RunStore::open(&out).unwrap().sample_count().unwrap(), 1982);
     }
@@ -626,9 +744,18 @@ mod tests {
     fn qwen_by_prefix_and_n10_samples() {
         let tmp = tempfile::tempdir().unwrap();
         // A unique case-insensitive prefix finds `Qwen2.5-coder-7b-instruct`.
-        let summary = import_crosspl_results(&crosspl_args("qwen2.5", &tmp.path().join("q"), RecordedSet::Greedy)).unwrap();
+        let summary = import_crosspl_results(&crosspl_args(
+            "qwen2.5",
+            &tmp.path().join("q"),
+            RecordedSet::Greedy,
+        ))
+        .unwrap();
         assert_eq!(summary.total, 1982);
-        assert!(summary.text.contains("matched `Qwen2.5-coder-7b-instruct`"), "{}", summary.text);
+        assert!(
+            summary.text.contains("matched `Qwen2.5-coder-7b-instruct`"),
+            "{}",
+            summary.text
+        );
 
         let out = tmp.path().join("n10");
         let s = import_crosspl_results(&crosspl_args("GPT-4o", &out, RecordedSet::N10)).unwrap();
@@ -637,7 +764,10 @@ mod tests {
         let store = RunStore::open(&out).unwrap();
         let rec = store.verdicts(RECORDED_MODE).unwrap();
         // C++ recorded 426 matched generations of 510.
-        let cpp_passed = rec.iter().filter(|(id, v)| id.starts_with("cpp/") && v.passed()).count();
+        let cpp_passed = rec
+            .iter()
+            .filter(|(id, v)| id.starts_with("cpp/") && v.passed())
+            .count();
         assert_eq!(cpp_passed, 426);
         assert!(store.has_sample("php/1", 9).unwrap() && !store.has_sample("php/1", 10).unwrap());
         assert_eq!(store.config().params["samples"], "n10");
@@ -645,16 +775,32 @@ mod tests {
 
     #[test]
     fn model_matching_rules() {
-        let dirs: Vec<String> = ["Qwen3-235b-a22b", "Qwen3-32b", "GPT-4o", "gpt-4o-mini"].iter().map(|s| s.to_string()).collect();
+        let dirs: Vec<String> = ["Qwen3-235b-a22b", "Qwen3-32b", "GPT-4o", "gpt-4o-mini"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         assert_eq!(match_model("GPT-4o", &dirs), Ok(Some("GPT-4o".into())));
-        assert_eq!(match_model("qwen3-235b", &dirs), Ok(Some("Qwen3-235b-a22b".into())));
-        assert_eq!(match_model("Qwen3", &dirs), Err(vec!["Qwen3-235b-a22b".into(), "Qwen3-32b".into()]));
+        assert_eq!(
+            match_model("qwen3-235b", &dirs),
+            Ok(Some("Qwen3-235b-a22b".into()))
+        );
+        assert_eq!(
+            match_model("Qwen3", &dirs),
+            Err(vec!["Qwen3-235b-a22b".into(), "Qwen3-32b".into()])
+        );
         assert_eq!(match_model("llama", &dirs), Ok(None));
-        let e = import_crosspl_results(&crosspl_args("no-such-model", &PathBuf::from("/nonexistent/run"), RecordedSet::Greedy))
-            .err()
-            .unwrap()
-            .to_string();
-        assert!(e.contains("no model directory matches") && e.contains("GPT-4o"), "{e}");
+        let e = import_crosspl_results(&crosspl_args(
+            "no-such-model",
+            &PathBuf::from("/nonexistent/run"),
+            RecordedSet::Greedy,
+        ))
+        .err()
+        .unwrap()
+        .to_string();
+        assert!(
+            e.contains("no model directory matches") && e.contains("GPT-4o"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -671,7 +817,10 @@ mod tests {
             "{\"task_id\":\"OOP/3\",\"language\":\"javascript\",\"completion\":\"d\"}\n",
         ));
         let s = parse_samples_file(&f, &tasks).unwrap();
-        let got: Vec<(String, u32)> = s.iter().map(|s| (s.task_key.clone(), s.sample_index)).collect();
+        let got: Vec<(String, u32)> = s
+            .iter()
+            .map(|s| (s.task_key.clone(), s.sample_index))
+            .collect();
         assert_eq!(
             got,
             [
@@ -687,9 +836,15 @@ mod tests {
             parse_samples_file(&f, &tasks).err().unwrap().to_string()
         };
         let e = err("{\"task_id\":\"OOP/3\",\"language\":\"cs\",\"completion\":\"a\"}\n{\"task_id\":\"OOP/9999\",\"language\":\"cs\",\"completion\":\"a\"}\n");
-        assert!(e.contains("s.jsonl:2") && e.contains("unknown task `OOP/9999`"), "{e}");
+        assert!(
+            e.contains("s.jsonl:2") && e.contains("unknown task `OOP/9999`"),
+            "{e}"
+        );
         let e = err("{\"task_id\":\"OOP/3\",\"language\":\"cobol\",\"completion\":\"a\"}\n");
-        assert!(e.contains("s.jsonl:1") && e.contains("unknown language `cobol`"), "{e}");
+        assert!(
+            e.contains("s.jsonl:1") && e.contains("unknown language `cobol`"),
+            "{e}"
+        );
         let e = err("{\"task_id\":\"OOP/3\",\"completion\":\"a\"}\n");
         assert!(e.contains("`language` is required"), "{e}");
         let e = err("{\"task_id\":\"OOP/3\",\"language\":\"go\",\"completion\":\"a\"}\n");
@@ -697,9 +852,15 @@ mod tests {
         let e = err("{\"task_id\":\"OOP/3\",\"language\":\"cs\"}\n");
         assert!(e.contains("`completion`: missing"), "{e}");
         let e = err("{\"task_id\":\"OOP/3\",\"language\":\"cs\",\"completion\":\"a\",\"sample_index\":0}\n{\"task_id\":\"OOP/3\",\"language\":\"cs\",\"completion\":\"b\",\"sample_index\":0}\n");
-        assert!(e.contains("s.jsonl:2") && e.contains("more than once"), "{e}");
+        assert!(
+            e.contains("s.jsonl:2") && e.contains("more than once"),
+            "{e}"
+        );
         let e = err("{\"task_id\": \n");
-        assert!(e.contains("s.jsonl:1") && e.contains("malformed JSON"), "{e}");
+        assert!(
+            e.contains("s.jsonl:1") && e.contains("malformed JSON"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -8,10 +8,7 @@
 use super::generate::{self, GenArgs};
 use anyhow::Context;
 use polyeval_core::eval::EvalOptions;
-use indicatif::{ProgressBar, ProgressStyle};
-use polyeval_core::eval::EvalItem;
-use polyeval_core::{Bench, Task, TaskSet, Verdict};
-use std::collections::HashMap;
+use polyeval_core::{Bench, TaskSet};
 use polyeval_report::load::{load_run, LoadOptions};
 use polyeval_report::{build_report, render, Format, ReportOptions, VerdictSource};
 use polyeval_store::RunStore;
@@ -48,6 +45,9 @@ pub struct EvalArgs {
     /// MultiOOP JavaScript: strict deep equality instead of upstream's loose assert.deepEqual.
     #[arg(long)]
     pub js_strict: bool,
+    /// Samples scored and committed per transaction (default: 500 for crosspl-ipc, 8 per worker for executed benchmarks).
+    #[arg(long = "eval-chunk")]
+    pub chunk: Option<usize>,
 }
 
 impl EvalArgs {
@@ -68,50 +68,45 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let outcome = generate::generate(&args.gen)?;
     outcome.print();
     let store = RunStore::open(&args.gen.out)?;
-    let tasks = polyeval_core::loaders::load(args.gen.bench, Path::new(&store.config().data_dir))
+    let tasks = super::evaluate::load_run_tasks(&store, None)
         .with_context(|| format!("reloading the tasks of {}", args.gen.out.display()))?;
-    let scored = evaluate(&store, &tasks, &args.eval.options(!args.gen.no_progress))?;
+    let scored = evaluate(&store, &tasks, &args.eval, !args.gen.no_progress)?;
     eprintln!("{scored} sample(s) evaluated now");
     drop(store);
-    print!("{}", summary(&args.gen.out, args.eval.mode.as_deref(), args.gen.bench)?);
+    print!(
+        "{}",
+        summary(&args.gen.out, args.eval.mode.as_deref(), args.gen.bench)?
+    );
     Ok(())
 }
 
-/// Score every sample of the run that has no verdict in the evaluator's mode;
-/// returns how many were scored now.
-pub fn evaluate(store: &RunStore, tasks: &TaskSet, opts: &EvalOptions) -> anyhow::Result<usize> {
-    polyeval_store::check_fingerprint(store.config(), tasks)?;
-    let evaluator = polyeval_bench::evaluator_for(tasks.bench, opts)?;
-    let mode = evaluator.mode().to_string();
-    let pending = store.pending(&mode)?;
-    if pending.is_empty() {
-        return Ok(0);
-    }
-    let by_key: HashMap<&str, &Task> = tasks.tasks.iter().map(|t| (t.key.as_str(), t)).collect();
-    let bar = if opts.progress { ProgressBar::new(pending.len() as u64) } else { ProgressBar::hidden() };
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} evaluating [{bar:30}] {pos}/{len} samples  {per_sec}  ETA {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
-    // Verdicts are stored chunk by chunk, each in one transaction: a kill loses at most one chunk.
-    let chunk_size = 16 * opts.jobs.unwrap_or(2).max(4);
-    let mut scored = 0;
-    for chunk in pending.chunks(chunk_size) {
-        let mut items = Vec::with_capacity(chunk.len());
-        for s in chunk {
-            let task = by_key
-                .get(s.task_key.as_str())
-                .with_context(|| format!("sample {} belongs to task `{}`, which the task data does not have", s.id, s.task_key))?;
-            items.push(EvalItem { task, code: &s.completion });
+/// Score every sample of the run that has no verdict in the evaluator's mode
+/// (engineer A's loop in `evaluate`); returns how many were scored now.
+pub fn evaluate(
+    store: &RunStore,
+    tasks: &TaskSet,
+    eval: &EvalArgs,
+    progress: bool,
+) -> anyhow::Result<usize> {
+    let opts = eval.options(progress);
+    let chunk = match (eval.chunk, tasks.bench) {
+        (Some(c), _) => c.max(1),
+        // Static checks are instant: large transactions.
+        (None, Bench::CrossplIpc) => 500,
+        // Executed samples take seconds each: commit often so a kill loses little.
+        (None, _) => {
+            8 * opts
+                .jobs
+                .unwrap_or_else(|| {
+                    std::thread::available_parallelism()
+                        .map(|n| n.get())
+                        .unwrap_or(2)
+                })
+                .max(1)
         }
-        let verdicts = evaluator.evaluate_batch(&items, &|| bar.inc(1));
-        let pairs: Vec<(String, Verdict)> = chunk.iter().map(|s| s.id.clone()).zip(verdicts).collect();
-        store.put_verdicts(&mode, &pairs)?;
-        scored += pairs.len();
-    }
-    bar.finish_and_clear();
-    Ok(scored)
+    };
+    let summary = super::evaluate::evaluate_pending_chunked(store, tasks, &opts, chunk)?;
+    Ok(summary.evaluated)
 }
 
 /// A Markdown summary of one run (the report's tables).
@@ -123,8 +118,14 @@ pub fn summary(run_dir: &Path, mode: Option<&str>, _bench: Bench) -> anyhow::Res
         defects: None,
         sound_only: false,
     };
-    let data = load_run(run_dir, &load_opts).with_context(|| format!("loading run {}", run_dir.display()))?;
+    let data = load_run(run_dir, &load_opts)
+        .with_context(|| format!("loading run {}", run_dir.display()))?;
     let opts = ReportOptions::default();
     let report = build_report(std::slice::from_ref(&data), &opts);
-    render(&report, std::slice::from_ref(&data), Format::Markdown, &opts)
+    render(
+        &report,
+        std::slice::from_ref(&data),
+        Format::Markdown,
+        &opts,
+    )
 }

@@ -86,16 +86,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 emit(&stats_text(&ts, &stats))?;
             }
         }
-        Action::List { common, lang, technique, level } => {
+        Action::List {
+            common,
+            lang,
+            technique,
+            level,
+        } => {
             let ts = load(&common)?;
             let technique = technique.map(|t| canonical_technique(&t)).transpose()?;
             let level = level.map(|l| canonical_level(&l)).transpose()?;
             let selected: Vec<&Task> = ts
                 .tasks
                 .iter()
-                .filter(|t| lang.map_or(true, |l| t.language == l))
-                .filter(|t| technique.map_or(true, |w| ipc(t).is_some_and(|m| m.technique == w)))
-                .filter(|t| level.map_or(true, |w| ipc(t).is_some_and(|m| m.code_level == w)))
+                .filter(|t| lang.is_none_or(|l| t.language == l))
+                .filter(|t| technique.is_none_or(|w| ipc(t).is_some_and(|m| m.technique == w)))
+                .filter(|t| level.is_none_or(|w| ipc(t).is_some_and(|m| m.code_level == w)))
                 .collect();
             if common.json {
                 emit(&format!("{}\n", serde_json::to_string_pretty(&selected)?))?;
@@ -119,26 +124,39 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// A task by key, or by upstream id (+ language when the id repeats).
-pub fn find_task<'a>(ts: &'a TaskSet, wanted: &str, lang: Option<Language>) -> anyhow::Result<&'a Task> {
+pub fn find_task<'a>(
+    ts: &'a TaskSet,
+    wanted: &str,
+    lang: Option<Language>,
+) -> anyhow::Result<&'a Task> {
     if let Some(t) = ts.get(wanted) {
-        if lang.map_or(true, |l| l == t.language) {
+        if lang.is_none_or(|l| l == t.language) {
             return Ok(t);
         }
     }
-    let matches: Vec<&Task> =
-        ts.tasks.iter().filter(|t| t.task_id == wanted && lang.map_or(true, |l| l == t.language)).collect();
+    let matches: Vec<&Task> = ts
+        .tasks
+        .iter()
+        .filter(|t| t.task_id == wanted && lang.is_none_or(|l| l == t.language))
+        .collect();
     match matches.as_slice() {
         [one] => Ok(one),
         [] => bail!(
             "no {} task `{wanted}`{} (keys look like `{}`)",
             ts.bench,
             lang.map(|l| format!(" in {l}")).unwrap_or_default(),
-            ts.tasks.first().map(|t| t.key.as_str()).unwrap_or("lang/id")
+            ts.tasks
+                .first()
+                .map(|t| t.key.as_str())
+                .unwrap_or("lang/id")
         ),
         many => bail!(
             "task id `{wanted}` exists in {} languages ({}); add --lang",
             many.len(),
-            many.iter().map(|t| t.language.key()).collect::<Vec<_>>().join(", ")
+            many.iter()
+                .map(|t| t.language.key())
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }
@@ -152,9 +170,18 @@ struct IpcView<'a> {
 
 fn ipc(t: &Task) -> Option<IpcView<'_>> {
     match &t.meta {
-        TaskMeta::Ipc { technique, code_level, fsm_id, interface, .. } => {
-            Some(IpcView { technique, code_level, fsm_id: *fsm_id, interface })
-        }
+        TaskMeta::Ipc {
+            technique,
+            code_level,
+            fsm_id,
+            interface,
+            ..
+        } => Some(IpcView {
+            technique,
+            code_level,
+            fsm_id: *fsm_id,
+            interface,
+        }),
         _ => None,
     }
 }
@@ -165,9 +192,16 @@ fn canonical_technique(s: &str) -> anyhow::Result<&'static str> {
     if wanted == "mq" {
         return Ok("Message Queue");
     }
-    TECHNIQUES.iter().copied().find(|t| norm(t) == wanted).ok_or_else(|| {
-        anyhow::anyhow!("unknown technique `{s}` (expected one of: {})", TECHNIQUES.join(", "))
-    })
+    TECHNIQUES
+        .iter()
+        .copied()
+        .find(|t| norm(t) == wanted)
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "unknown technique `{s}` (expected one of: {})",
+                TECHNIQUES.join(", ")
+            )
+        })
 }
 
 fn canonical_level(s: &str) -> anyhow::Result<&'static str> {
@@ -207,14 +241,29 @@ fn show_text(t: &Task) -> String {
         t.key, t.bench, t.task_id, t.language, t.source_path
     );
     match &t.meta {
-        TaskMeta::Ipc { suffix, fsm_id, interface, code_level, technique, github_project } => {
+        TaskMeta::Ipc {
+            suffix,
+            fsm_id,
+            interface,
+            code_level,
+            technique,
+            github_project,
+        } => {
             s.push_str(&format!(
                 "technique:   {technique}\ninterface:   {interface}\nfsm id:      {fsm_id}\ncode level:  {code_level}\nsuffix:      {suffix}\nproject:     {github_project}\n"
             ));
         }
         TaskMeta::Ffi { .. } => {}
-        TaskMeta::Oop { test_list, entry_point, keywords, .. } => {
-            s.push_str(&format!("entry point: {entry_point}\ntests:       {}\nkeywords:    {keywords:?}\n", test_list.len()));
+        TaskMeta::Oop {
+            test_list,
+            entry_point,
+            keywords,
+            ..
+        } => {
+            s.push_str(&format!(
+                "entry point: {entry_point}\ntests:       {}\nkeywords:    {keywords:?}\n",
+                test_list.len()
+            ));
         }
     }
     s.push_str(&format!("\n--- instruction ---\n{}\n", t.instruction));
@@ -222,9 +271,17 @@ fn show_text(t: &Task) -> String {
         s.push_str(&format!("\n--- canonical solution ---\n{c}\n"));
     }
     match &t.meta {
-        TaskMeta::Ffi { assert_test } => s.push_str(&format!("\n--- assert_test ---\n{assert_test}\n")),
-        TaskMeta::Oop { test_list, test_function, .. } => {
-            s.push_str(&format!("\n--- test function ---\n{test_function}\n\n--- tests ---\n"));
+        TaskMeta::Ffi { assert_test } => {
+            s.push_str(&format!("\n--- assert_test ---\n{assert_test}\n"))
+        }
+        TaskMeta::Oop {
+            test_list,
+            test_function,
+            ..
+        } => {
+            s.push_str(&format!(
+                "\n--- test function ---\n{test_function}\n\n--- tests ---\n"
+            ));
             for l in test_list {
                 s.push_str(l);
                 s.push('\n');
@@ -253,7 +310,11 @@ fn distribution(mut v: Vec<usize>) -> Value {
     }
     v.sort_unstable();
     let n = v.len();
-    let median = if n % 2 == 1 { v[n / 2] as f64 } else { (v[n / 2 - 1] + v[n / 2]) as f64 / 2.0 };
+    let median = if n % 2 == 1 {
+        v[n / 2] as f64
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) as f64 / 2.0
+    };
     let mean = v.iter().sum::<usize>() as f64 / n as f64;
     let pct = |p: f64| v[((n as f64 - 1.0) * p).round() as usize];
     json!({
@@ -275,7 +336,11 @@ fn histogram(values: &[usize], width: usize) -> Value {
     )
 }
 
-fn ordered_counts<'a>(keys: impl IntoIterator<Item = &'a str>, tasks: &[&Task], f: impl Fn(&Task) -> String) -> Value {
+fn ordered_counts<'a>(
+    keys: impl IntoIterator<Item = &'a str>,
+    tasks: &[&Task],
+    f: impl Fn(&Task) -> String,
+) -> Value {
     let mut m = serde_json::Map::new();
     for k in keys {
         let n = tasks.iter().filter(|t| f(t) == k).count();
@@ -289,10 +354,17 @@ fn ordered_counts<'a>(keys: impl IntoIterator<Item = &'a str>, tasks: &[&Task], 
 /// The dataset facts the CrossPL and MultiOOP papers report.
 pub fn stats(ts: &TaskSet) -> Value {
     let all: Vec<&Task> = ts.tasks.iter().collect();
-    let langs: Vec<Language> = Language::ALL.iter().copied().filter(|l| all.iter().any(|t| t.language == *l)).collect();
+    let langs: Vec<Language> = Language::ALL
+        .iter()
+        .copied()
+        .filter(|l| all.iter().any(|t| t.language == *l))
+        .collect();
     let mut by_language = serde_json::Map::new();
     for l in &langs {
-        by_language.insert(l.display_name().to_string(), json!(all.iter().filter(|t| t.language == *l).count()));
+        by_language.insert(
+            l.display_name().to_string(),
+            json!(all.iter().filter(|t| t.language == *l).count()),
+        );
     }
     let instr: Vec<usize> = all.iter().map(|t| t.instruction.chars().count()).collect();
     let mut out = json!({
@@ -303,33 +375,50 @@ pub fn stats(ts: &TaskSet) -> Value {
         "by_language": by_language,
         "instruction_chars": distribution(instr),
     });
-    let sol_lines: Vec<usize> =
-        all.iter().filter_map(|t| t.canonical_solution.as_ref()).map(|c| c.lines().count()).collect();
+    let sol_lines: Vec<usize> = all
+        .iter()
+        .filter_map(|t| t.canonical_solution.as_ref())
+        .map(|c| c.lines().count())
+        .collect();
     if !sol_lines.is_empty() {
         out["solution_lines"] = distribution(sol_lines.clone());
         out["solution_lines_histogram"] = histogram(&sol_lines, 25);
     }
     if ts.bench == Bench::CrossplIpc {
-        out["by_technique"] = ordered_counts(TECHNIQUES, &all, |t| ipc(t).map(|m| m.technique.to_string()).unwrap_or_default());
+        out["by_technique"] = ordered_counts(TECHNIQUES, &all, |t| {
+            ipc(t).map(|m| m.technique.to_string()).unwrap_or_default()
+        });
         out["by_code_level"] = ordered_counts(["Class-level", "Function-level"], &all, |t| {
             ipc(t).map(|m| m.code_level.to_string()).unwrap_or_default()
         });
-        let class = all.iter().filter(|t| ipc(t).is_some_and(|m| m.code_level == "Class-level")).count();
-        out["class_level_share"] = json!((class as f64 / all.len().max(1) as f64 * 10000.0).round() / 10000.0);
+        let class = all
+            .iter()
+            .filter(|t| ipc(t).is_some_and(|m| m.code_level == "Class-level"))
+            .count();
+        out["class_level_share"] =
+            json!((class as f64 / all.len().max(1) as f64 * 10000.0).round() / 10000.0);
         let mut by_lang_tech = serde_json::Map::new();
         for l in &langs {
             let in_lang: Vec<&Task> = all.iter().copied().filter(|t| t.language == *l).collect();
             by_lang_tech.insert(
                 l.display_name().to_string(),
-                ordered_counts(TECHNIQUES, &in_lang, |t| ipc(t).map(|m| m.technique.to_string()).unwrap_or_default()),
+                ordered_counts(TECHNIQUES, &in_lang, |t| {
+                    ipc(t).map(|m| m.technique.to_string()).unwrap_or_default()
+                }),
             );
         }
         out["by_language_and_technique"] = Value::Object(by_lang_tech);
-        let mut fsm_ids: Vec<usize> = all.iter().filter_map(|t| ipc(t).map(|m| m.fsm_id)).collect();
+        let mut fsm_ids: Vec<usize> = all
+            .iter()
+            .filter_map(|t| ipc(t).map(|m| m.fsm_id))
+            .collect();
         fsm_ids.sort_unstable();
         fsm_ids.dedup();
         out["distinct_fsms"] = json!(fsm_ids.len());
-        let mut interfaces: Vec<&str> = all.iter().filter_map(|t| ipc(t).map(|m| m.interface)).collect();
+        let mut interfaces: Vec<&str> = all
+            .iter()
+            .filter_map(|t| ipc(t).map(|m| m.interface))
+            .collect();
         interfaces.sort_unstable();
         interfaces.dedup();
         out["distinct_interfaces"] = json!(interfaces.len());
@@ -352,7 +441,13 @@ pub fn stats(ts: &TaskSet) -> Value {
 }
 
 fn stats_text(ts: &TaskSet, s: &Value) -> String {
-    let mut out = format!("{} — {} tasks (data {}, fingerprint {})\n", ts.bench, s["tasks"], ts.data_dir, &ts.fingerprint[..12.min(ts.fingerprint.len())]);
+    let mut out = format!(
+        "{} — {} tasks (data {}, fingerprint {})\n",
+        ts.bench,
+        s["tasks"],
+        ts.data_dir,
+        &ts.fingerprint[..12.min(ts.fingerprint.len())]
+    );
     let total = s["tasks"].as_f64().unwrap_or(1.0).max(1.0);
     // serde_json maps are sorted by key; print in the papers' order instead.
     let section = |out: &mut String, title: &str, v: &Value, order: &[&str]| {
@@ -362,14 +457,25 @@ fn stats_text(ts: &TaskSet, s: &Value) -> String {
             keys.sort_by_key(|k| order.iter().position(|o| o == k).unwrap_or(usize::MAX));
             for k in keys {
                 let n = m[k].as_u64().unwrap_or(0);
-                out.push_str(&format!("  {k:<16} {n:>6}  {:>6.2} %\n", n as f64 / total * 100.0));
+                out.push_str(&format!(
+                    "  {k:<16} {n:>6}  {:>6.2} %\n",
+                    n as f64 / total * 100.0
+                ));
             }
         }
     };
-    let lang_order: Vec<&str> = PAPER_LANGUAGE_ORDER.iter().map(|l| l.display_name()).collect();
+    let lang_order: Vec<&str> = PAPER_LANGUAGE_ORDER
+        .iter()
+        .map(|l| l.display_name())
+        .collect();
     section(&mut out, "by language", &s["by_language"], &lang_order);
     section(&mut out, "by technique", &s["by_technique"], &TECHNIQUES);
-    section(&mut out, "by code level", &s["by_code_level"], &["Class-level", "Function-level"]);
+    section(
+        &mut out,
+        "by code level",
+        &s["by_code_level"],
+        &["Class-level", "Function-level"],
+    );
     let dist = |out: &mut String, title: &str, v: &Value| {
         if v.is_object() {
             out.push_str(&format!(
@@ -378,11 +484,18 @@ fn stats_text(ts: &TaskSet, s: &Value) -> String {
             ));
         }
     };
-    dist(&mut out, "instruction length (characters)", &s["instruction_chars"]);
+    dist(
+        &mut out,
+        "instruction length (characters)",
+        &s["instruction_chars"],
+    );
     dist(&mut out, "canonical solution lines", &s["solution_lines"]);
     dist(&mut out, "test lines per task", &s["test_lines_per_task"]);
     if let Some(n) = s.get("distinct_fsms") {
-        out.push_str(&format!("\ndistinct FSMs used: {n}; distinct interfaces: {}\n", s["distinct_interfaces"]));
+        out.push_str(&format!(
+            "\ndistinct FSMs used: {n}; distinct interfaces: {}\n",
+            s["distinct_interfaces"]
+        ));
     }
     out
 }
@@ -393,7 +506,8 @@ mod tests {
 
     #[test]
     fn ipc_stats_reproduce_the_paper() {
-        let ts = loaders::load(Bench::CrossplIpc, &polyeval_core::data::shared_test_data()).unwrap();
+        let ts =
+            loaders::load(Bench::CrossplIpc, &polyeval_core::data::shared_test_data()).unwrap();
         let s = stats(&ts);
         assert_eq!(s["tasks"], 1982);
         assert_eq!(
@@ -410,7 +524,10 @@ mod tests {
         assert_eq!(s["instruction_chars"]["median"], 1204.0);
         assert_eq!(s["instruction_chars"]["mean"], 1284.64);
         let text = stats_text(&ts, &s);
-        assert!(text.contains("Message Queue") && text.contains("1982 tasks"), "{text}");
+        assert!(
+            text.contains("Message Queue") && text.contains("1982 tasks"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -421,15 +538,32 @@ mod tests {
             assert_eq!(s["by_language"][l], 267, "{l}");
         }
         assert_eq!(s["distinct_task_ids"], 267);
-        assert!(find_task(&ts, "OOP/3", None).unwrap_err().to_string().contains("add --lang"));
-        assert_eq!(find_task(&ts, "OOP/3", Some(Language::CSharp)).unwrap().key, "csharp/OOP/3");
-        assert_eq!(find_task(&ts, "js/OOP/3", None).ok().map(|t| t.key.as_str()), None);
-        assert_eq!(find_task(&ts, "javascript/OOP/3", None).unwrap().language, Language::JavaScript);
+        assert!(find_task(&ts, "OOP/3", None)
+            .unwrap_err()
+            .to_string()
+            .contains("add --lang"));
+        assert_eq!(
+            find_task(&ts, "OOP/3", Some(Language::CSharp)).unwrap().key,
+            "csharp/OOP/3"
+        );
+        assert_eq!(
+            find_task(&ts, "js/OOP/3", None)
+                .ok()
+                .map(|t| t.key.as_str()),
+            None
+        );
+        assert_eq!(
+            find_task(&ts, "javascript/OOP/3", None).unwrap().language,
+            Language::JavaScript
+        );
     }
 
     #[test]
     fn technique_and_level_spellings() {
-        assert_eq!(canonical_technique("message-queue").unwrap(), "Message Queue");
+        assert_eq!(
+            canonical_technique("message-queue").unwrap(),
+            "Message Queue"
+        );
         assert_eq!(canonical_technique("grpc").unwrap(), "gRPC");
         assert_eq!(canonical_technique("MQ").unwrap(), "Message Queue");
         assert!(canonical_technique("smoke signals").is_err());

@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 pub(super) fn load(root: &Path) -> anyhow::Result<Vec<Task>> {
     let dir = root.join("PolyBench/FFI_Bench");
     let mut files: Vec<PathBuf> = Vec::new();
-    for entry in std::fs::read_dir(&dir).with_context(|| format!("{}: cannot list", dir.display()))? {
+    for entry in
+        std::fs::read_dir(&dir).with_context(|| format!("{}: cannot list", dir.display()))?
+    {
         let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
         let name = entry.file_name().to_string_lossy().to_ascii_lowercase();
         if name.starts_with("ffi_") && name.ends_with(".json") {
@@ -32,7 +34,12 @@ fn load_file(path: &Path) -> anyhow::Result<Task> {
     let canonical = rec.string("Canonical_solution")?;
     // The harness appends this function (not the model's) to every candidate.
     let assert_test = crate::pysrc::extract_top_level_function(canonical, "assert_test")
-        .ok_or_else(|| rec.error("Canonical_solution", "has no top-level `def assert_test():` function"))?;
+        .ok_or_else(|| {
+            rec.error(
+                "Canonical_solution",
+                "has no top-level `def assert_test():` function",
+            )
+        })?;
     Ok(Task {
         bench: Bench::CrossplFfi,
         key: format!("{}/{task_id}", Language::Python.key()),

@@ -8,7 +8,15 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The seven IPC techniques, in the order the CrossPL paper prints them.
-pub const TECHNIQUES: [&str; 7] = ["HTTP", "TCP", "UDP", "WebSocket", "Pipe", "gRPC", "Message Queue"];
+pub const TECHNIQUES: [&str; 7] = [
+    "HTTP",
+    "TCP",
+    "UDP",
+    "WebSocket",
+    "Pipe",
+    "gRPC",
+    "Message Queue",
+];
 
 /// The technique of an FSM, decided from its interface name (one interface
 /// per FSM). The project owns this mapping; on the upstream catalog it gives
@@ -23,11 +31,28 @@ pub fn technique_for_interface(interface: &str) -> Option<&'static str> {
         "gRPC"
     } else if has(&["websocket"]) {
         "WebSocket"
-    } else if has(&["pipe", "processbuilder", "filechannel", "subprocess", "proc_open"]) {
+    } else if has(&[
+        "pipe",
+        "processbuilder",
+        "filechannel",
+        "subprocess",
+        "proc_open",
+    ]) {
         // Local inter-process channels: pipes, child processes, java.nio FileChannel.
         "Pipe"
     } else if has(&[
-        "kafka", "adminclient", "redis", "rabbitmq", "activemq", "rocketmq", "zeromq", "mosquitto", "mqtt", "dbus", "amqp", "nats",
+        "kafka",
+        "adminclient",
+        "redis",
+        "rabbitmq",
+        "activemq",
+        "rocketmq",
+        "zeromq",
+        "mosquitto",
+        "mqtt",
+        "dbus",
+        "amqp",
+        "nats",
     ]) {
         // Brokers, including Kafka admin/topic operations, Redis and DBus.
         "Message Queue"
@@ -63,11 +88,15 @@ fn load_catalog(root: &Path) -> anyhow::Result<Vec<(String, &'static str)>> {
     }
     let text = read_text(&path)?;
     let value = parse_json(&text, &file, None)?;
-    let catalog: Catalog = serde_json::from_value(value).map_err(|e| anyhow::anyhow!("{file}: unexpected catalog structure: {e}"))?;
+    let catalog: Catalog = serde_json::from_value(value)
+        .map_err(|e| anyhow::anyhow!("{file}: unexpected catalog structure: {e}"))?;
     let mut out = Vec::with_capacity(catalog.ipc.len());
     for (i, fsm) in catalog.ipc.into_iter().enumerate() {
         if fsm.fsm_id != i {
-            bail!("{file}: ipc[{i}]: field `fsm_id` is {} but machines must be listed in id order", fsm.fsm_id);
+            bail!(
+                "{file}: ipc[{i}]: field `fsm_id` is {} but machines must be listed in id order",
+                fsm.fsm_id
+            );
         }
         let technique = technique_for_interface(&fsm.interface_name).with_context(|| {
             format!(
@@ -91,7 +120,8 @@ pub(super) fn load(root: &Path) -> anyhow::Result<Vec<Task>> {
     let bench_dir = root.join("PolyBench/IPC_Bench");
     let mut files: Vec<(Language, PathBuf)> = Vec::new();
     let mut seen_langs: HashMap<Language, String> = HashMap::new();
-    let entries = std::fs::read_dir(&bench_dir).with_context(|| format!("{}: cannot list", bench_dir.display()))?;
+    let entries = std::fs::read_dir(&bench_dir)
+        .with_context(|| format!("{}: cannot list", bench_dir.display()))?;
     for entry in entries {
         let entry = entry.with_context(|| format!("{}: cannot list", bench_dir.display()))?;
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -105,10 +135,15 @@ pub(super) fn load(root: &Path) -> anyhow::Result<Vec<Task>> {
             );
         };
         if let Some(prev) = seen_langs.insert(lang, name.clone()) {
-            bail!("{}: directories `{prev}` and `{name}` both hold {lang} tasks", bench_dir.display());
+            bail!(
+                "{}: directories `{prev}` and `{name}` both hold {lang} tasks",
+                bench_dir.display()
+            );
         }
         let dir = entry.path();
-        for f in std::fs::read_dir(&dir).with_context(|| format!("{}: cannot list", dir.display()))? {
+        for f in
+            std::fs::read_dir(&dir).with_context(|| format!("{}: cannot list", dir.display()))?
+        {
             let f = f.with_context(|| format!("{}: cannot list", dir.display()))?;
             let fname = f.file_name().to_string_lossy().to_ascii_lowercase();
             if fname.starts_with("ipc_") && fname.ends_with(".json") {
@@ -117,12 +152,22 @@ pub(super) fn load(root: &Path) -> anyhow::Result<Vec<Task>> {
         }
     }
     if files.is_empty() {
-        bail!("{}: no IPC_<n>.json task files found in any <lang>_ipc directory", bench_dir.display());
+        bail!(
+            "{}: no IPC_<n>.json task files found in any <lang>_ipc directory",
+            bench_dir.display()
+        );
     }
-    files.par_iter().map(|(lang, path)| load_file(*lang, path, &catalog)).collect()
+    files
+        .par_iter()
+        .map(|(lang, path)| load_file(*lang, path, &catalog))
+        .collect()
 }
 
-fn load_file(lang: Language, path: &Path, catalog: &[(String, &'static str)]) -> anyhow::Result<Task> {
+fn load_file(
+    lang: Language,
+    path: &Path,
+    catalog: &[(String, &'static str)],
+) -> anyhow::Result<Task> {
     let file = path.display().to_string();
     let text = read_text(path)?;
     let value = parse_json(&text, &file, None)?;
@@ -140,12 +185,18 @@ fn load_file(lang: Language, path: &Path, catalog: &[(String, &'static str)]) ->
     let Some((fsm_interface, technique)) = catalog.get(fsm_id) else {
         return Err(rec.error(
             "FSMID_for_test",
-            format!("unknown FSM id {fsm_id} (the catalog has ids 0..{})", catalog.len().saturating_sub(1)),
+            format!(
+                "unknown FSM id {fsm_id} (the catalog has ids 0..{})",
+                catalog.len().saturating_sub(1)
+            ),
         ));
     };
     let code_level = rec.string("Code_level")?;
     if !matches!(code_level, "Class-level" | "Function-level") {
-        return Err(rec.error("Code_level", format!("expected Class-level or Function-level, found \"{code_level}\"")));
+        return Err(rec.error(
+            "Code_level",
+            format!("expected Class-level or Function-level, found \"{code_level}\""),
+        ));
     }
     let interface = match rec.obj.get("Interface_name") {
         Some(_) => rec.string("Interface_name")?.to_string(),
@@ -164,7 +215,12 @@ fn load_file(lang: Language, path: &Path, catalog: &[(String, &'static str)]) ->
             interface,
             code_level: code_level.to_string(),
             technique: technique.to_string(),
-            github_project: rec.obj.get("Github_Project_Name").and_then(|v| v.as_str()).unwrap_or_default().to_string(),
+            github_project: rec
+                .obj
+                .get("Github_Project_Name")
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string(),
         },
         task_id,
     })

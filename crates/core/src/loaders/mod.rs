@@ -40,7 +40,11 @@ pub fn load(bench: Bench, dir: &Path) -> anyhow::Result<TaskSet> {
         Bench::Oop => oop::load_oop(&root)?,
     };
     tasks.sort_by(|a, b| {
-        (a.language, id_number(&a.task_id), &a.task_id).cmp(&(b.language, id_number(&b.task_id), &b.task_id))
+        (a.language, id_number(&a.task_id), &a.task_id).cmp(&(
+            b.language,
+            id_number(&b.task_id),
+            &b.task_id,
+        ))
     });
     for pair in tasks.windows(2) {
         if pair[0].key == pair[1].key {
@@ -54,7 +58,12 @@ pub fn load(bench: Bench, dir: &Path) -> anyhow::Result<TaskSet> {
     }
     let fingerprint = fingerprint(bench, &tasks);
     let data_dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    Ok(TaskSet { bench, data_dir: data_dir.display().to_string(), fingerprint, tasks })
+    Ok(TaskSet {
+        bench,
+        data_dir: data_dir.display().to_string(),
+        fingerprint,
+        tasks,
+    })
 }
 
 /// The benchmark's root inside `dir`: `dir` itself when it holds the
@@ -64,7 +73,9 @@ pub fn bench_root(bench: Bench, dir: &Path) -> anyhow::Result<PathBuf> {
     let (sub, looks_right): (&str, fn(&Path) -> bool) = match bench {
         Bench::CrossplIpc => ("crosspl", |d| d.join("PolyBench/IPC_Bench").is_dir()),
         Bench::CrossplFfi => ("crosspl", |d| d.join("PolyBench/FFI_Bench").is_dir()),
-        Bench::MultiOop => ("multioop", |d| multioop_files(d).map(|f| !f.is_empty()).unwrap_or(false)),
+        Bench::MultiOop => ("multioop", |d| {
+            multioop_files(d).map(|f| !f.is_empty()).unwrap_or(false)
+        }),
         Bench::Oop => ("oop", |d| d.join("oop_data_all.jsonl").is_file()),
     };
     if looks_right(dir) {
@@ -75,7 +86,9 @@ pub fn bench_root(bench: Bench, dir: &Path) -> anyhow::Result<PathBuf> {
         return Ok(nested);
     }
     let expected = match bench {
-        Bench::CrossplIpc => "PolyBench/IPC_Bench/<lang>_ipc/IPC_<n>.json and fsm/crosspl_fsms.json",
+        Bench::CrossplIpc => {
+            "PolyBench/IPC_Bench/<lang>_ipc/IPC_<n>.json and fsm/crosspl_fsms.json"
+        }
         Bench::CrossplFfi => "PolyBench/FFI_Bench/FFI_<n>.json",
         Bench::MultiOop => "oop-<lang>.jsonl files",
         Bench::Oop => "oop_data_all.jsonl",
@@ -93,7 +106,10 @@ pub(crate) fn multioop_files(dir: &Path) -> std::io::Result<Vec<(String, PathBuf
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if let Some(lang) = name.strip_prefix("oop-").and_then(|n| n.strip_suffix(".jsonl")) {
+        if let Some(lang) = name
+            .strip_prefix("oop-")
+            .and_then(|n| n.strip_suffix(".jsonl"))
+        {
             out.push((lang.to_string(), entry.path()));
         }
     }
@@ -103,8 +119,17 @@ pub(crate) fn multioop_files(dir: &Path) -> std::io::Result<Vec<(String, PathBuf
 
 /// The numeric part of an id like `17` or `OOP/17`, for natural ordering.
 fn id_number(id: &str) -> u64 {
-    let digits: String = id.chars().rev().take_while(|c| c.is_ascii_digit()).collect();
-    digits.chars().rev().collect::<String>().parse().unwrap_or(u64::MAX)
+    let digits: String = id
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    digits
+        .chars()
+        .rev()
+        .collect::<String>()
+        .parse()
+        .unwrap_or(u64::MAX)
 }
 
 /// SHA-256 over the canonical content of the tasks (not their file paths, so
@@ -123,8 +148,17 @@ pub fn fingerprint(bench: Bench, tasks: &[Task]) -> String {
         field(t.task_id.as_bytes());
         field(t.language.key().as_bytes());
         field(t.instruction.as_bytes());
-        field(t.canonical_solution.as_deref().unwrap_or("\u{0}none").as_bytes());
-        field(serde_json::to_string(&t.meta).unwrap_or_default().as_bytes());
+        field(
+            t.canonical_solution
+                .as_deref()
+                .unwrap_or("\u{0}none")
+                .as_bytes(),
+        );
+        field(
+            serde_json::to_string(&t.meta)
+                .unwrap_or_default()
+                .as_bytes(),
+        );
     }
     hex::encode(h.finalize())
 }
@@ -144,8 +178,15 @@ impl<'a> Record<'a> {
             Some(l) => format!("{file}:{l}"),
             None => file.to_string(),
         };
-        let obj = value.as_object().with_context(|| format!("{where_}: expected a JSON object"))?;
-        Ok(Record { file, line, obj, task: None })
+        let obj = value
+            .as_object()
+            .with_context(|| format!("{where_}: expected a JSON object"))?;
+        Ok(Record {
+            file,
+            line,
+            obj,
+            task: None,
+        })
     }
 
     /// `file[:line][: task T]` for messages.
@@ -165,13 +206,18 @@ impl<'a> Record<'a> {
     }
 
     pub fn get(&self, field: &str) -> anyhow::Result<&'a Value> {
-        self.obj.get(field).ok_or_else(|| self.error(field, "missing"))
+        self.obj
+            .get(field)
+            .ok_or_else(|| self.error(field, "missing"))
     }
 
     pub fn string(&self, field: &str) -> anyhow::Result<&'a str> {
         match self.get(field)? {
             Value::String(s) => Ok(s),
-            other => Err(self.error(field, format!("expected a string, found {}", json_kind(other)))),
+            other => Err(self.error(
+                field,
+                format!("expected a string, found {}", json_kind(other)),
+            )),
         }
     }
 
@@ -180,21 +226,34 @@ impl<'a> Record<'a> {
         match self.get(field)? {
             Value::String(s) if !s.trim().is_empty() => Ok(s.trim().to_string()),
             Value::Number(n) if n.is_u64() => Ok(n.to_string()),
-            other => Err(self.error(field, format!("expected a task id (number or string), found {}", json_kind(other)))),
+            other => Err(self.error(
+                field,
+                format!(
+                    "expected a task id (number or string), found {}",
+                    json_kind(other)
+                ),
+            )),
         }
     }
 
     pub fn index(&self, field: &str) -> anyhow::Result<usize> {
         match self.get(field)? {
-            Value::Number(n) => n
-                .as_u64()
-                .map(|v| v as usize)
-                .ok_or_else(|| self.error(field, format!("expected a non-negative integer, found {n}"))),
-            Value::String(s) => s
-                .trim()
-                .parse()
-                .map_err(|_| self.error(field, format!("expected a non-negative integer, found \"{s}\""))),
-            other => Err(self.error(field, format!("expected a non-negative integer, found {}", json_kind(other)))),
+            Value::Number(n) => n.as_u64().map(|v| v as usize).ok_or_else(|| {
+                self.error(field, format!("expected a non-negative integer, found {n}"))
+            }),
+            Value::String(s) => s.trim().parse().map_err(|_| {
+                self.error(
+                    field,
+                    format!("expected a non-negative integer, found \"{s}\""),
+                )
+            }),
+            other => Err(self.error(
+                field,
+                format!(
+                    "expected a non-negative integer, found {}",
+                    json_kind(other)
+                ),
+            )),
         }
     }
 }
@@ -218,10 +277,18 @@ pub(crate) fn read_text(path: &Path) -> anyhow::Result<String> {
 /// Parse JSON with an error naming the file, line and column.
 pub(crate) fn parse_json(text: &str, file: &str, line: Option<usize>) -> anyhow::Result<Value> {
     serde_json::from_str(text).map_err(|e| {
-        let kind = if e.is_eof() { "truncated or incomplete JSON" } else { "malformed JSON" };
+        let kind = if e.is_eof() {
+            "truncated or incomplete JSON"
+        } else {
+            "malformed JSON"
+        };
         match line {
             Some(l) => anyhow::anyhow!("{file}:{l}: {kind} (column {}): {e}", e.column()),
-            None => anyhow::anyhow!("{file}: {kind} at line {} column {}: {e}", e.line(), e.column()),
+            None => anyhow::anyhow!(
+                "{file}: {kind} at line {} column {}: {e}",
+                e.line(),
+                e.column()
+            ),
         }
     })
 }

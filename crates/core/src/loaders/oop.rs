@@ -26,7 +26,11 @@ pub(super) fn load_multioop(root: &Path) -> anyhow::Result<Vec<Task>> {
 }
 
 pub(super) fn load_oop(root: &Path) -> anyhow::Result<Vec<Task>> {
-    load_jsonl(Bench::Oop, Language::Python, &root.join("oop_data_all.jsonl"))
+    load_jsonl(
+        Bench::Oop,
+        Language::Python,
+        &root.join("oop_data_all.jsonl"),
+    )
 }
 
 fn load_jsonl(bench: Bench, lang: Language, path: &Path) -> anyhow::Result<Vec<Task>> {
@@ -46,7 +50,13 @@ fn load_jsonl(bench: Bench, lang: Language, path: &Path) -> anyhow::Result<Vec<T
     Ok(tasks)
 }
 
-fn load_record(bench: Bench, lang: Language, file: &str, line: usize, value: &Value) -> anyhow::Result<Task> {
+fn load_record(
+    bench: Bench,
+    lang: Language,
+    file: &str,
+    line: usize,
+    value: &Value,
+) -> anyhow::Result<Task> {
     let mut rec = Record::new(file, Some(line), value)?;
     let task_id = rec.id("task_id")?;
     rec.task = Some(task_id.clone());
@@ -54,7 +64,9 @@ fn load_record(bench: Bench, lang: Language, file: &str, line: usize, value: &Va
     let keywords = match rec.get("test_match_function")? {
         // MultiOOP: a list of keyword lists (possibly stored as a Python repr).
         Value::Array(_) => keyword_lists(&rec, "test_match_function")?,
-        Value::String(s) if s.trim_start().starts_with('[') => keyword_lists(&rec, "test_match_function")?,
+        Value::String(s) if s.trim_start().starts_with('[') => {
+            keyword_lists(&rec, "test_match_function")?
+        }
         // OOP: the field is Python code of a matching function; the keyword
         // lists are the argument of `candidate(...)` in `test_matching`.
         _ => keywords_from_test_matching(&rec)?,
@@ -88,7 +100,10 @@ fn string_lines(rec: &Record<'_>, field: &str) -> anyhow::Result<Vec<String>> {
             Ok(out)
         }
         Value::String(s) => pylit::parse_string_list(s).map_err(|e| rec.error(field, e)),
-        other => Err(rec.error(field, format!("expected a list of strings, found {}", json_kind(other)))),
+        other => Err(rec.error(
+            field,
+            format!("expected a list of strings, found {}", json_kind(other)),
+        )),
     }
 }
 
@@ -121,7 +136,13 @@ fn py_keyword_lists(value: &pylit::PyValue) -> Option<Vec<Vec<String>>> {
     }
     outer
         .iter()
-        .map(|inner| inner.as_seq()?.iter().map(|k| k.as_str().map(str::to_string)).collect())
+        .map(|inner| {
+            inner
+                .as_seq()?
+                .iter()
+                .map(|k| k.as_str().map(str::to_string))
+                .collect()
+        })
         .collect()
 }
 
@@ -136,9 +157,11 @@ fn json_to_py(v: &Value) -> pylit::PyValue {
         },
         Value::String(s) => PyValue::Str(s.clone()),
         Value::Array(a) => PyValue::List(a.iter().map(json_to_py).collect()),
-        Value::Object(o) => {
-            PyValue::Dict(o.iter().map(|(k, v)| (PyValue::Str(k.clone()), json_to_py(v))).collect())
-        }
+        Value::Object(o) => PyValue::Dict(
+            o.iter()
+                .map(|(k, v)| (PyValue::Str(k.clone()), json_to_py(v)))
+                .collect(),
+        ),
     }
 }
 
@@ -151,5 +174,10 @@ fn keywords_from_test_matching(rec: &Record<'_>) -> anyhow::Result<Vec<Vec<Strin
         .map(|i| i + "candidate(".len())
         .ok_or_else(|| rec.error(field, "expected `candidate([[...]])`"))?;
     let (value, _) = pylit::parse_prefix(code, start).map_err(|e| rec.error(field, e))?;
-    py_keyword_lists(&value).ok_or_else(|| rec.error(field, "the argument of candidate(...) is not a list of lists of strings"))
+    py_keyword_lists(&value).ok_or_else(|| {
+        rec.error(
+            field,
+            "the argument of candidate(...) is not a list of lists of strings",
+        )
+    })
 }

@@ -14,7 +14,11 @@ fn count_by<F: Fn(&Task) -> String>(ts: &TaskSet, f: F) -> BTreeMap<String, usiz
 
 fn ipc_field(t: &Task, which: &str) -> String {
     match &t.meta {
-        TaskMeta::Ipc { technique, code_level, .. } => match which {
+        TaskMeta::Ipc {
+            technique,
+            code_level,
+            ..
+        } => match which {
             "technique" => technique.clone(),
             _ => code_level.clone(),
         },
@@ -27,11 +31,17 @@ fn ipc_real_data_counts() {
     let ts = load(Bench::CrossplIpc, &shared_test_data()).unwrap();
     assert_eq!(ts.tasks.len(), 1982);
     let by_lang = count_by(&ts, |t| t.language.display_name().to_string());
-    let expect: BTreeMap<String, usize> =
-        [("Java", 615), ("Python", 502), ("Go", 392), ("JavaScript", 271), ("PHP", 151), ("C++", 51)]
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect();
+    let expect: BTreeMap<String, usize> = [
+        ("Java", 615),
+        ("Python", 502),
+        ("Go", 392),
+        ("JavaScript", 271),
+        ("PHP", 151),
+        ("C++", 51),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
     assert_eq!(by_lang, expect);
     let by_tech = count_by(&ts, |t| ipc_field(t, "technique"));
     let expect: BTreeMap<String, usize> = [
@@ -47,9 +57,16 @@ fn ipc_real_data_counts() {
     .map(|(k, v)| (k.to_string(), v))
     .collect();
     assert_eq!(by_tech, expect);
-    assert_eq!(count_by(&ts, |t| ipc_field(t, "level"))["Class-level"], 1189);
+    assert_eq!(
+        count_by(&ts, |t| ipc_field(t, "level"))["Class-level"],
+        1189
+    );
 
-    let mut lens: Vec<usize> = ts.tasks.iter().map(|t| t.instruction.chars().count()).collect();
+    let mut lens: Vec<usize> = ts
+        .tasks
+        .iter()
+        .map(|t| t.instruction.chars().count())
+        .collect();
     lens.sort_unstable();
     assert_eq!(lens[0], 473);
     let median = (lens[lens.len() / 2 - 1] + lens[lens.len() / 2]) as f64 / 2.0;
@@ -68,16 +85,46 @@ fn ipc_real_data_counts() {
 
 #[test]
 fn technique_rules_cover_tricky_names() {
-    assert_eq!(technique_for_interface("Pipe Client-side based on fs+http in JavaScript"), Some("Pipe"));
-    assert_eq!(technique_for_interface("FileChannel usage in java.nio"), Some("Pipe"));
-    assert_eq!(technique_for_interface("ProcessBuilder in java.io"), Some("Pipe"));
-    assert_eq!(technique_for_interface("Create Kafka topic instance in AdminClient in java"), Some("Message Queue"));
-    assert_eq!(technique_for_interface("DBus Client - side based on dbus(Method invoke) in python"), Some("Message Queue"));
-    assert_eq!(technique_for_interface("Websocket server using stream_socket_server in PHP"), Some("WebSocket"));
-    assert_eq!(technique_for_interface("java.net ServerSocket"), Some("TCP"));
-    assert_eq!(technique_for_interface("UDP communication by using socket in python"), Some("UDP"));
-    assert_eq!(technique_for_interface("Official-based gRPC server in Go"), Some("gRPC"));
-    assert_eq!(technique_for_interface("http_build_query php"), Some("HTTP"));
+    assert_eq!(
+        technique_for_interface("Pipe Client-side based on fs+http in JavaScript"),
+        Some("Pipe")
+    );
+    assert_eq!(
+        technique_for_interface("FileChannel usage in java.nio"),
+        Some("Pipe")
+    );
+    assert_eq!(
+        technique_for_interface("ProcessBuilder in java.io"),
+        Some("Pipe")
+    );
+    assert_eq!(
+        technique_for_interface("Create Kafka topic instance in AdminClient in java"),
+        Some("Message Queue")
+    );
+    assert_eq!(
+        technique_for_interface("DBus Client - side based on dbus(Method invoke) in python"),
+        Some("Message Queue")
+    );
+    assert_eq!(
+        technique_for_interface("Websocket server using stream_socket_server in PHP"),
+        Some("WebSocket")
+    );
+    assert_eq!(
+        technique_for_interface("java.net ServerSocket"),
+        Some("TCP")
+    );
+    assert_eq!(
+        technique_for_interface("UDP communication by using socket in python"),
+        Some("UDP")
+    );
+    assert_eq!(
+        technique_for_interface("Official-based gRPC server in Go"),
+        Some("gRPC")
+    );
+    assert_eq!(
+        technique_for_interface("http_build_query php"),
+        Some("HTTP")
+    );
     assert_eq!(technique_for_interface("Carrier pigeon"), None);
 }
 
@@ -87,8 +134,14 @@ fn ffi_real_data() {
     assert_eq!(ts.tasks.len(), 40);
     for t in &ts.tasks {
         assert_eq!(t.key, format!("python/{}", t.task_id));
-        let TaskMeta::Ffi { assert_test } = &t.meta else { panic!() };
-        assert!(assert_test.starts_with("def assert_test("), "{}: {assert_test}", t.key);
+        let TaskMeta::Ffi { assert_test } = &t.meta else {
+            panic!()
+        };
+        assert!(
+            assert_test.starts_with("def assert_test("),
+            "{}: {assert_test}",
+            t.key
+        );
     }
     assert_eq!(ts.tasks[0].task_id, "1");
 }
@@ -102,17 +155,35 @@ fn multioop_real_data() {
         assert_eq!(by_lang[lang], 267, "{lang}");
     }
     let t = ts.get("cpp/OOP/0").unwrap();
-    let TaskMeta::Oop { test_list, keywords, entry_point, .. } = &t.meta else { panic!() };
+    let TaskMeta::Oop {
+        test_list,
+        keywords,
+        entry_point,
+        ..
+    } = &t.meta
+    else {
+        panic!()
+    };
     assert_eq!(entry_point, "test_run");
     assert_eq!(test_list[0], "std::string input0 = 'a'");
-    assert_eq!(keywords[0], vec!["class WDS", "public:", "int without_duplicates"]);
+    assert_eq!(
+        keywords[0],
+        vec!["class WDS", "public:", "int without_duplicates"]
+    );
     // OOP/55 stores some test "lines" as lists of numbers: flattened, not fatal.
     let t = ts.get("java/OOP/55").unwrap();
-    let TaskMeta::Oop { test_list, .. } = &t.meta else { panic!() };
-    let i = test_list.iter().position(|l| l == "1.5").expect("flattened number line");
+    let TaskMeta::Oop { test_list, .. } = &t.meta else {
+        panic!()
+    };
+    let i = test_list
+        .iter()
+        .position(|l| l == "1.5")
+        .expect("flattened number line");
     assert_eq!(&test_list[i..i + 4], ["1.5", "2.5", "0.5", "4.5"]);
     let t = ts.get("java/OOP/71").unwrap();
-    let TaskMeta::Oop { test_list, .. } = &t.meta else { panic!() };
+    let TaskMeta::Oop { test_list, .. } = &t.meta else {
+        panic!()
+    };
     assert!(test_list.iter().any(|l| l == "None"));
     // Python has up to two keyword lists.
     assert!(ts
@@ -127,8 +198,21 @@ fn oop_real_data() {
     let ts = load(Bench::Oop, &shared_test_data()).unwrap();
     assert_eq!(ts.tasks.len(), 431);
     let t = ts.get("python/OOP/0").unwrap();
-    let TaskMeta::Oop { keywords, test_list, .. } = &t.meta else { panic!() };
-    assert_eq!(keywords, &vec![vec!["class WDS".to_string(), "def without_duplicates".to_string()]]);
+    let TaskMeta::Oop {
+        keywords,
+        test_list,
+        ..
+    } = &t.meta
+    else {
+        panic!()
+    };
+    assert_eq!(
+        keywords,
+        &vec![vec![
+            "class WDS".to_string(),
+            "def without_duplicates".to_string()
+        ]]
+    );
     assert_eq!(test_list.len(), 3);
 }
 
@@ -143,7 +227,11 @@ fn tiny_crosspl(root: &Path) {
         r#"{"ipc":[{"fsm_id":0,"interface_name":"java.net Socket"},{"fsm_id":1,"interface_name":"Redis in Java"}],"ffi":[]}"#,
     )
     .unwrap();
-    fs::write(root.join("PolyBench/IPC_Bench/Java_IPC/IPC_1.json"), tiny_task(0)).unwrap();
+    fs::write(
+        root.join("PolyBench/IPC_Bench/Java_IPC/IPC_1.json"),
+        tiny_task(0),
+    )
+    .unwrap();
 }
 
 fn tiny_task(fsm: usize) -> String {
@@ -188,18 +276,32 @@ fn missing_field() {
     let tmp = tempfile::tempdir().unwrap();
     tiny_crosspl(tmp.path());
     let f = tmp.path().join("PolyBench/IPC_Bench/Java_IPC/IPC_1.json");
-    fs::write(&f, tiny_task(0).replace("\"Instruction\"", "\"Instructions\"")).unwrap();
+    fs::write(
+        &f,
+        tiny_task(0).replace("\"Instruction\"", "\"Instructions\""),
+    )
+    .unwrap();
     let e = err(Bench::CrossplIpc, tmp.path());
-    assert!(e.contains("IPC_1.json") && e.contains("task 1") && e.contains("`Instruction`: missing"), "{e}");
+    assert!(
+        e.contains("IPC_1.json") && e.contains("task 1") && e.contains("`Instruction`: missing"),
+        "{e}"
+    );
 }
 
 #[test]
 fn unknown_fsm_id() {
     let tmp = tempfile::tempdir().unwrap();
     tiny_crosspl(tmp.path());
-    fs::write(tmp.path().join("PolyBench/IPC_Bench/Java_IPC/IPC_1.json"), tiny_task(7)).unwrap();
+    fs::write(
+        tmp.path().join("PolyBench/IPC_Bench/Java_IPC/IPC_1.json"),
+        tiny_task(7),
+    )
+    .unwrap();
     let e = err(Bench::CrossplIpc, tmp.path());
-    assert!(e.contains("FSMID_for_test") && e.contains("unknown FSM id 7"), "{e}");
+    assert!(
+        e.contains("FSMID_for_test") && e.contains("unknown FSM id 7"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -216,7 +318,10 @@ fn empty_dir_for_every_bench() {
     let tmp = tempfile::tempdir().unwrap();
     for bench in Bench::ALL {
         let e = err(bench, tmp.path());
-        assert!(e.contains("no ") && e.contains(&tmp.path().display().to_string()), "{e}");
+        assert!(
+            e.contains("no ") && e.contains(&tmp.path().display().to_string()),
+            "{e}"
+        );
     }
     let e = err(Bench::Oop, &tmp.path().join("nope"));
     assert!(e.contains("does not exist"), "{e}");
@@ -228,7 +333,10 @@ fn missing_catalog() {
     tiny_crosspl(tmp.path());
     fs::remove_file(tmp.path().join("fsm/crosspl_fsms.json")).unwrap();
     let e = err(Bench::CrossplIpc, tmp.path());
-    assert!(e.contains("crosspl_fsms.json") && e.contains("not found"), "{e}");
+    assert!(
+        e.contains("crosspl_fsms.json") && e.contains("not found"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -242,16 +350,33 @@ fn multioop_bad_line_is_named() {
     let mut bad = good.clone();
     bad.as_object_mut().unwrap().remove("entry_point");
     bad["task_id"] = "OOP/2".into();
-    fs::write(tmp.path().join("oop-python.jsonl"), format!("{good}\n{bad}\n")).unwrap();
+    fs::write(
+        tmp.path().join("oop-python.jsonl"),
+        format!("{good}\n{bad}\n"),
+    )
+    .unwrap();
     let e = err(Bench::MultiOop, tmp.path());
-    assert!(e.contains("oop-python.jsonl:2") && e.contains("OOP/2") && e.contains("`entry_point`"), "{e}");
+    assert!(
+        e.contains("oop-python.jsonl:2") && e.contains("OOP/2") && e.contains("`entry_point`"),
+        "{e}"
+    );
 
     // The first line alone is valid: Python-repr fields are parsed, nested lines flattened.
     fs::write(tmp.path().join("oop-python.jsonl"), format!("{good}\n")).unwrap();
     let ts = load(Bench::MultiOop, tmp.path()).unwrap();
-    let TaskMeta::Oop { test_list, keywords, .. } = &ts.tasks[0].meta else { panic!() };
+    let TaskMeta::Oop {
+        test_list,
+        keywords,
+        ..
+    } = &ts.tasks[0].meta
+    else {
+        panic!()
+    };
     assert_eq!(test_list, &["assert candidate(1)==2", "0.5", "None"]);
-    assert_eq!(keywords, &[vec!["class A".to_string(), "def f".to_string()]]);
+    assert_eq!(
+        keywords,
+        &[vec!["class A".to_string(), "def f".to_string()]]
+    );
 
     fs::write(tmp.path().join("oop-cobol.jsonl"), format!("{good}\n")).unwrap();
     let e = err(Bench::MultiOop, tmp.path());
@@ -261,7 +386,14 @@ fn multioop_bad_line_is_named() {
 #[test]
 fn malformed_jsonl_line() {
     let tmp = tempfile::tempdir().unwrap();
-    fs::write(tmp.path().join("oop_data_all.jsonl"), "{\"task_id\": \"OOP/0\", \n").unwrap();
+    fs::write(
+        tmp.path().join("oop_data_all.jsonl"),
+        "{\"task_id\": \"OOP/0\", \n",
+    )
+    .unwrap();
     let e = err(Bench::Oop, tmp.path());
-    assert!(e.contains("oop_data_all.jsonl:1") && e.contains("JSON"), "{e}");
+    assert!(
+        e.contains("oop_data_all.jsonl:1") && e.contains("JSON"),
+        "{e}"
+    );
 }

@@ -13,10 +13,33 @@ const GXX: &str = "/usr/bin/g++";
 /// Flags shared by the PCH and every compile (a PCH is only used when they match).
 const FLAGS: &[&str] = &["-std=c++17", "-O1", "-pipe"];
 const PCH_HEADERS: &[&str] = &[
-    "cstdlib", "algorithm", "cmath", "cstdio", "vector", "string", "climits", "cstring", "iostream",
-    "cassert", "unordered_map", "map", "set", "sstream", "stdexcept", "memory", "functional",
-    "utility", "numeric", "iomanip", "queue", "stack", "unordered_set", "stdlib.h", "math.h",
-    "stdio.h", "string.h",
+    "cstdlib",
+    "algorithm",
+    "cmath",
+    "cstdio",
+    "vector",
+    "string",
+    "climits",
+    "cstring",
+    "iostream",
+    "cassert",
+    "unordered_map",
+    "map",
+    "set",
+    "sstream",
+    "stdexcept",
+    "memory",
+    "functional",
+    "utility",
+    "numeric",
+    "iomanip",
+    "queue",
+    "stack",
+    "unordered_set",
+    "stdlib.h",
+    "math.h",
+    "stdio.h",
+    "string.h",
 ];
 const PCH_DIR_INSIDE: &str = "/polyeval/cpp";
 
@@ -41,20 +64,31 @@ impl Toolchain for Cpp {
         if std::env::var_os("POLYEVAL_NO_PCH").is_some() {
             return Ok(info);
         }
-        let dir: PathBuf = paths
-            .cache_dir
-            .join(format!("cpp-pch-{}", short_hash(&[&info.version, &FLAGS.join(" "), &PCH_HEADERS.join(",")])));
+        let dir: PathBuf = paths.cache_dir.join(format!(
+            "cpp-pch-{}",
+            short_hash(&[&info.version, &FLAGS.join(" "), &PCH_HEADERS.join(",")])
+        ));
         let built = build_asset_dir(&dir, |tmp| {
-            let header: String = PCH_HEADERS.iter().map(|h| format!("#include <{h}>\n")).collect();
+            let header: String = PCH_HEADERS
+                .iter()
+                .map(|h| format!("#include <{h}>\n"))
+                .collect();
             std::fs::write(tmp.join("polyeval_pch.h"), header)?;
             let mut argv = vec![GXX];
             argv.extend_from_slice(FLAGS);
-            argv.extend_from_slice(&["-x", "c++-header", "polyeval_pch.h", "-o", "polyeval_pch.h.gch"]);
+            argv.extend_from_slice(&[
+                "-x",
+                "c++-header",
+                "polyeval_pch.h",
+                "-o",
+                "polyeval_pch.h.gch",
+            ]);
             host_command(&argv, tmp, &[])
         });
         match built {
             Ok(()) => {
-                info.support_binds.push((dir, PathBuf::from(PCH_DIR_INSIDE)));
+                info.support_binds
+                    .push((dir, PathBuf::from(PCH_DIR_INSIDE)));
                 info.features.push(s("pch"));
             }
             // Without the PCH compiles are slower but still correct.
@@ -62,7 +96,13 @@ impl Toolchain for Cpp {
         }
         Ok(info)
     }
-    fn compile_command(&self, file: &str, _: &str, info: &ToolchainInfo, _: &Limits) -> Option<Vec<String>> {
+    fn compile_command(
+        &self,
+        file: &str,
+        _: &str,
+        info: &ToolchainInfo,
+        _: &Limits,
+    ) -> Option<Vec<String>> {
         let mut argv = vec![s(GXX)];
         argv.extend(FLAGS.iter().map(|f| s(f)));
         if info.has_feature("pch") {

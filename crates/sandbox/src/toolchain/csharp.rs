@@ -76,16 +76,26 @@ impl Toolchain for CSharp {
     }
     fn prepare(&self, paths: &SandboxPaths) -> anyhow::Result<ToolchainInfo> {
         let mut info = ToolchainInfo::new(Language::CSharp, self.detect_version()?);
-        let dir: PathBuf = paths.cache_dir.join(format!("cs-launcher-{}", short_hash(&[&info.version, LAUNCHER_SRC])));
+        let dir: PathBuf = paths.cache_dir.join(format!(
+            "cs-launcher-{}",
+            short_hash(&[&info.version, LAUNCHER_SRC])
+        ));
         build_asset_dir(&dir, |tmp| {
             std::fs::write(tmp.join("launcher.cs"), LAUNCHER_SRC)?;
             host_command(&[MCS, "-out:launcher.exe", "launcher.cs"], tmp, &[])
         })?;
-        info.support_binds.push((dir, PathBuf::from(LAUNCHER_INSIDE)));
+        info.support_binds
+            .push((dir, PathBuf::from(LAUNCHER_INSIDE)));
         info.features.push(s("assert-launcher"));
         Ok(info)
     }
-    fn compile_command(&self, file: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Option<Vec<String>> {
+    fn compile_command(
+        &self,
+        file: &str,
+        _: &str,
+        _: &ToolchainInfo,
+        _: &Limits,
+    ) -> Option<Vec<String>> {
         Some(vec![
             s(MCS),
             s("-d:DEBUG"),
@@ -96,10 +106,17 @@ impl Toolchain for CSharp {
         ])
     }
     fn run_command(&self, _: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Vec<String> {
-        vec![s(MONO), format!("{LAUNCHER_INSIDE}/launcher.exe"), inside("prog.exe")]
+        vec![
+            s(MONO),
+            format!("{LAUNCHER_INSIDE}/launcher.exe"),
+            inside("prog.exe"),
+        ]
     }
     fn env(&self, limits: &Limits) -> Vec<(String, String)> {
-        vec![(s("MONO_GC_PARAMS"), format!("max-heap-size={}m", (limits.memory_mb / 2).max(64)))]
+        vec![(
+            s("MONO_GC_PARAMS"),
+            format!("max-heap-size={}m", (limits.memory_mb / 2).max(64)),
+        )]
     }
     fn is_assertion_failure(&self, stderr: &str) -> bool {
         stderr.contains("Debug.Assert failed:")

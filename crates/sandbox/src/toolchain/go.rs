@@ -43,7 +43,9 @@ impl Toolchain for Go {
     }
     fn prepare(&self, paths: &SandboxPaths) -> anyhow::Result<ToolchainInfo> {
         let mut info = ToolchainInfo::new(Language::Go, self.detect_version()?);
-        let cache = paths.cache_dir.join(format!("gocache-{}", super::short_hash(&[&info.version])));
+        let cache = paths
+            .cache_dir
+            .join(format!("gocache-{}", super::short_hash(&[&info.version])));
         let fresh = !cache.is_dir();
         crate::sandbox::make_shared_dir(&cache)?;
         if fresh {
@@ -58,21 +60,42 @@ impl Toolchain for Go {
             let cache_str = cache.to_string_lossy().to_string();
             let mut envs: Vec<(String, String)> = go_env(&cache_str);
             envs.push((s("HOME"), tmp.path().to_string_lossy().to_string()));
-            envs.push((s("GOPATH"), tmp.path().join("gopath").to_string_lossy().to_string()));
-            let envs_ref: Vec<(&str, &str)> = envs.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+            envs.push((
+                s("GOPATH"),
+                tmp.path().join("gopath").to_string_lossy().to_string(),
+            ));
+            let envs_ref: Vec<(&str, &str)> =
+                envs.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
             let old = nix::sys::stat::umask(nix::sys::stat::Mode::empty());
-            let warmed = host_command(&[GO, "build", "-o", "prog", "main.go"], tmp.path(), &envs_ref);
+            let warmed = host_command(
+                &[GO, "build", "-o", "prog", "main.go"],
+                tmp.path(),
+                &envs_ref,
+            );
             nix::sys::stat::umask(old);
             if let Err(e) = warmed {
                 tracing::warn!("could not warm the Go build cache: {e:#}");
             }
         }
-        info.compile_rw_binds.push((cache, PathBuf::from(GOCACHE_INSIDE)));
+        info.compile_rw_binds
+            .push((cache, PathBuf::from(GOCACHE_INSIDE)));
         info.features.push(s("shared-build-cache"));
         Ok(info)
     }
-    fn compile_command(&self, file: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Option<Vec<String>> {
-        Some(vec![s(GO), s("build"), s("-o"), inside("prog"), inside(file)])
+    fn compile_command(
+        &self,
+        file: &str,
+        _: &str,
+        _: &ToolchainInfo,
+        _: &Limits,
+    ) -> Option<Vec<String>> {
+        Some(vec![
+            s(GO),
+            s("build"),
+            s("-o"),
+            inside("prog"),
+            inside(file),
+        ])
     }
     fn run_command(&self, _: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Vec<String> {
         vec![inside("prog")]

@@ -13,7 +13,12 @@ pub struct Java;
 const JAVAC: &str = "/usr/lib/jvm/java-17-openjdk-amd64/bin/javac";
 const JAVA: &str = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java";
 /// Fast-start JVM flags: one GC thread family, C1 only, CDS archive, no perf file.
-const FAST_JVM: &[&str] = &["-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-XX:-UsePerfData"];
+const FAST_JVM: &[&str] = &[
+    "-XX:+UseSerialGC",
+    "-XX:TieredStopAtLevel=1",
+    "-Xshare:auto",
+    "-XX:-UsePerfData",
+];
 
 /// Identifier following `keyword` at `pos` in `words`.
 fn declared_names(source: &str) -> Vec<(usize, bool, String)> {
@@ -24,9 +29,15 @@ fn declared_names(source: &str) -> Vec<(usize, bool, String)> {
     for (i, (off, tok)) in tokens.iter().enumerate() {
         if matches!(*tok, "class" | "interface" | "enum" | "record") {
             if let Some((_, name)) = tokens.get(i + 1) {
-                if name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') {
+                if name
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphabetic() || c == '_')
+                {
                     // public among the modifiers just before the keyword?
-                    let public = tokens[i.saturating_sub(4)..i].iter().any(|(_, t)| *t == "public");
+                    let public = tokens[i.saturating_sub(4)..i]
+                        .iter()
+                        .any(|(_, t)| *t == "public");
                     out.push((*off, public, name.to_string()));
                 }
             }
@@ -98,13 +109,19 @@ fn strip_comments_and_strings(src: &str) -> String {
     // Only ASCII bytes were replaced by spaces inside literals/comments; keep
     // the result valid UTF-8 by replacing non-ASCII bytes there too.
     String::from_utf8(out).unwrap_or_else(|e| {
-        e.into_bytes().into_iter().map(|c| if c.is_ascii() { c as char } else { ' ' }).collect()
+        e.into_bytes()
+            .into_iter()
+            .map(|c| if c.is_ascii() { c as char } else { ' ' })
+            .collect()
     })
 }
 
 /// The public top-level class name (file name must match it).
 pub fn public_class(source: &str) -> Option<String> {
-    declared_names(source).into_iter().find(|(_, public, _)| *public).map(|(_, _, n)| n)
+    declared_names(source)
+        .into_iter()
+        .find(|(_, public, _)| *public)
+        .map(|(_, _, n)| n)
 }
 
 /// The class declaring `static void main(`: the last declaration before it.
@@ -122,8 +139,11 @@ fn find_main(code: &str) -> Option<usize> {
     let tokens = tokenize(code);
     tokens.windows(3).find_map(|w| {
         let after = &code[w[2].0 + w[2].1.len()..];
-        (w[0].1 == "static" && w[1].1 == "void" && w[2].1 == "main" && after.trim_start().starts_with('('))
-            .then_some(w[0].0)
+        (w[0].1 == "static"
+            && w[1].1 == "void"
+            && w[2].1 == "main"
+            && after.trim_start().starts_with('('))
+        .then_some(w[0].0)
     })
 }
 
@@ -143,13 +163,33 @@ impl Toolchain for Java {
     fn version_command(&self) -> Vec<String> {
         vec![s(JAVAC), s("-version")]
     }
-    fn compile_command(&self, file: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Option<Vec<String>> {
+    fn compile_command(
+        &self,
+        file: &str,
+        _: &str,
+        _: &ToolchainInfo,
+        _: &Limits,
+    ) -> Option<Vec<String>> {
         let mut argv = vec![s(JAVAC)];
         argv.extend(FAST_JVM.iter().map(|f| format!("-J{f}")));
-        argv.extend([s("-J-Xmx1g"), s("-encoding"), s("UTF-8"), s("-nowarn"), s("-d"), inside("classes"), inside(file)]);
+        argv.extend([
+            s("-J-Xmx1g"),
+            s("-encoding"),
+            s("UTF-8"),
+            s("-nowarn"),
+            s("-d"),
+            inside("classes"),
+            inside(file),
+        ]);
         Some(argv)
     }
-    fn run_command(&self, file: &str, source: &str, _: &ToolchainInfo, limits: &Limits) -> Vec<String> {
+    fn run_command(
+        &self,
+        file: &str,
+        source: &str,
+        _: &ToolchainInfo,
+        limits: &Limits,
+    ) -> Vec<String> {
         let main = main_class(source).unwrap_or_else(|| file.trim_end_matches(".java").to_string());
         let mut argv = vec![s(JAVA), s("-ea")];
         argv.extend(FAST_JVM.iter().map(|f| s(f)));
@@ -185,7 +225,8 @@ mod tests {
         let src = "import java.util.*;\n// public class Fake {}\nclass Helper { String s = \"class Nope\"; }\npublic class Problem {\n  public static void main(String[] a) {}\n}\n";
         assert_eq!(public_class(src).as_deref(), Some("Problem"));
         assert_eq!(main_class(src).as_deref(), Some("Problem"));
-        let src2 = "class A {}\nclass Main { public static void main(String[] args) { } }\nclass B {}";
+        let src2 =
+            "class A {}\nclass Main { public static void main(String[] args) { } }\nclass B {}";
         assert_eq!(public_class(src2), None);
         assert_eq!(main_class(src2).as_deref(), Some("Main"));
         assert_eq!(Java.default_file_name(src2), "Main.java");

@@ -19,7 +19,9 @@ fn error_line(stderr: &str) -> Option<&str> {
         !head.is_empty()
             && !head.starts_with(' ')
             && (head.ends_with("Error") || head.ends_with("Exception"))
-            && head.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '[' || c == ']' || c == ' ')
+            && head
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '[' || c == ']' || c == ' ')
     })
 }
 
@@ -39,7 +41,13 @@ impl Toolchain for JavaScript {
     fn version_command(&self) -> Vec<String> {
         vec![s(NODE), s("--version")]
     }
-    fn compile_command(&self, _: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Option<Vec<String>> {
+    fn compile_command(
+        &self,
+        _: &str,
+        _: &str,
+        _: &ToolchainInfo,
+        _: &Limits,
+    ) -> Option<Vec<String>> {
         None
     }
     fn run_command(&self, file: &str, _: &str, _: &ToolchainInfo, limits: &Limits) -> Vec<String> {
@@ -53,7 +61,9 @@ impl Toolchain for JavaScript {
     /// while compiling the file (a runtime `JSON.parse` SyntaxError has one).
     fn is_compile_error(&self, stderr: &str) -> bool {
         error_line(stderr).is_some_and(|l| l.starts_with("SyntaxError"))
-            && !stderr.lines().any(|l| l.trim_start().starts_with("at ") && l.contains("/sandbox/"))
+            && !stderr
+                .lines()
+                .any(|l| l.trim_start().starts_with("at ") && l.contains("/sandbox/"))
     }
     fn is_assertion_failure(&self, stderr: &str) -> bool {
         error_line(stderr).is_some_and(|l| l.starts_with("AssertionError"))

@@ -88,8 +88,20 @@ pub trait Toolchain: Send + Sync {
         Ok(self.parse_version(&text))
     }
     /// Compile command, or None for interpreted languages.
-    fn compile_command(&self, file: &str, source: &str, info: &ToolchainInfo, limits: &Limits) -> Option<Vec<String>>;
-    fn run_command(&self, file: &str, source: &str, info: &ToolchainInfo, limits: &Limits) -> Vec<String>;
+    fn compile_command(
+        &self,
+        file: &str,
+        source: &str,
+        info: &ToolchainInfo,
+        limits: &Limits,
+    ) -> Option<Vec<String>>;
+    fn run_command(
+        &self,
+        file: &str,
+        source: &str,
+        info: &ToolchainInfo,
+        limits: &Limits,
+    ) -> Vec<String>;
     /// Environment for both steps (added to the minimal base environment).
     fn env(&self, _limits: &Limits) -> Vec<(String, String)> {
         Vec::new()
@@ -176,7 +188,11 @@ pub(crate) fn build_asset_dir(
 }
 
 /// Run a trusted host command (asset preparation); error with its output.
-pub(crate) fn host_command(argv: &[&str], cwd: &std::path::Path, envs: &[(&str, &str)]) -> anyhow::Result<()> {
+pub(crate) fn host_command(
+    argv: &[&str],
+    cwd: &std::path::Path,
+    envs: &[(&str, &str)],
+) -> anyhow::Result<()> {
     let out = Command::new(argv[0])
         .args(&argv[1..])
         .current_dir(cwd)

@@ -24,7 +24,13 @@ impl Toolchain for Php {
     fn version_command(&self) -> Vec<String> {
         vec![s(PHP), s("--version")]
     }
-    fn compile_command(&self, _: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Option<Vec<String>> {
+    fn compile_command(
+        &self,
+        _: &str,
+        _: &str,
+        _: &ToolchainInfo,
+        _: &Limits,
+    ) -> Option<Vec<String>> {
         None
     }
     fn run_command(&self, file: &str, _: &str, _: &ToolchainInfo, limits: &Limits) -> Vec<String> {

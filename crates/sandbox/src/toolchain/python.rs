@@ -10,7 +10,12 @@ const PYTHON: &str = "/usr/bin/python3";
 
 /// The last non-empty stderr line (Python prints the exception there).
 fn last_line(stderr: &str) -> &str {
-    stderr.lines().rev().map(str::trim).find(|l| !l.is_empty()).unwrap_or("")
+    stderr
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("")
 }
 
 impl Toolchain for Python {
@@ -29,7 +34,13 @@ impl Toolchain for Python {
     fn version_command(&self) -> Vec<String> {
         vec![s(PYTHON), s("--version")]
     }
-    fn compile_command(&self, _: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Option<Vec<String>> {
+    fn compile_command(
+        &self,
+        _: &str,
+        _: &str,
+        _: &ToolchainInfo,
+        _: &Limits,
+    ) -> Option<Vec<String>> {
         None
     }
     fn run_command(&self, file: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Vec<String> {
@@ -45,7 +56,9 @@ impl Toolchain for Python {
     fn is_compile_error(&self, stderr: &str) -> bool {
         let last = last_line(stderr);
         !stderr.contains("Traceback (most recent call last)")
-            && (last.starts_with("SyntaxError") || last.starts_with("IndentationError") || last.starts_with("TabError"))
+            && (last.starts_with("SyntaxError")
+                || last.starts_with("IndentationError")
+                || last.starts_with("TabError"))
     }
     fn is_assertion_failure(&self, stderr: &str) -> bool {
         last_line(stderr).starts_with("AssertionError")

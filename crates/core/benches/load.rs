@@ -1,0 +1,51 @@
+//! `cargo bench -p polyeval-core --bench load`: wall time of loading every
+//! benchmark from the shared data, against a Python baseline that only
+//! parses the same JSON files (no validation) in the same run.
+
+use polyeval_core::{loaders, Bench};
+use std::time::{Duration, Instant};
+
+const ROUNDS: usize = 10;
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn main() {
+    let data = polyeval_core::data::shared_test_data();
+    println!("data: {}", data.display());
+    for bench in Bench::ALL {
+        let mut times = Vec::new();
+        let mut n = 0;
+        for _ in 0..ROUNDS {
+            let start = Instant::now();
+            let ts = loaders::load(bench, &data).expect("load");
+            times.push(start.elapsed());
+            n = ts.tasks.len();
+        }
+        println!(
+            "{bench:<12} {n:>5} tasks  median {:>8.1} ms over {ROUNDS} rounds",
+            median(times).as_secs_f64() * 1e3
+        );
+    }
+    // Baseline: Python merely json.load-ing the 1,982 IPC files (what upstream does).
+    let script = "import json,glob,time,sys\n\
+                  d=sys.argv[1]\n\
+                  ts=[]\n\
+                  for _ in range(10):\n\
+                  \x20   t=time.perf_counter(); [json.load(open(f)) for f in glob.glob(d+'/crosspl/PolyBench/IPC_Bench/*/*.json')]; ts.append(time.perf_counter()-t)\n\
+                  ts.sort(); print('%.1f' % (ts[len(ts)//2]*1e3))\n";
+    match std::process::Command::new("/usr/bin/python3")
+        .arg("-c")
+        .arg(script)
+        .arg(&data)
+        .output()
+    {
+        Ok(o) if o.status.success() => println!(
+            "baseline: python3 json.load of the IPC files, median {} ms",
+            String::from_utf8_lossy(&o.stdout).trim()
+        ),
+        _ => println!("baseline: /usr/bin/python3 unavailable"),
+    }
+}
