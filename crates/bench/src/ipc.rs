@@ -23,9 +23,13 @@ pub const CATALOG_ENV: &str = "POLYEVAL_FSM_CATALOG";
 pub fn evaluator(opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
     let mode = match opts.mode.as_deref() {
         None => Mode::Compat,
-        Some(m) => m.parse::<Mode>().map_err(|e| anyhow::anyhow!("crosspl-ipc: {e}"))?,
+        Some(m) => m
+            .parse::<Mode>()
+            .map_err(|e| anyhow::anyhow!("crosspl-ipc: {e}"))?,
     };
-    let catalog = std::env::var_os(CATALOG_ENV).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let catalog = std::env::var_os(CATALOG_ENV)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
     let mut ev = IpcEvaluator::new(mode, catalog.as_deref())?;
     ev.jobs = opts.jobs;
     Ok(Box::new(ev))
@@ -65,10 +69,19 @@ impl IpcEvaluator {
         if let Some(e) = &self.fixed {
             return Ok(e.clone());
         }
-        let dir = Path::new(task_file).parent().map(Path::to_path_buf).unwrap_or_default();
+        let dir = Path::new(task_file)
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
         let catalog = {
-            let mut cache = self.catalog_of_dir.lock().unwrap_or_else(|p| p.into_inner());
-            cache.entry(dir.clone()).or_insert_with(|| catalog_path_for_task_file(Path::new(task_file))).clone()
+            let mut cache = self
+                .catalog_of_dir
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            cache
+                .entry(dir.clone())
+                .or_insert_with(|| catalog_path_for_task_file(Path::new(task_file)))
+                .clone()
         };
         let Some(catalog) = catalog else {
             return Err(format!(
@@ -88,7 +101,11 @@ impl IpcEvaluator {
     fn score(&self, item: &EvalItem<'_>) -> Verdict {
         let task = item.task;
         let TaskMeta::Ipc { suffix, fsm_id, .. } = &task.meta else {
-            return error_verdict("harness", format!("task {} is not a CrossPL-IPC task", task.key), None);
+            return error_verdict(
+                "harness",
+                format!("task {} is not a CrossPL-IPC task", task.key),
+                None,
+            );
         };
         let engine = match self.engine_for(&task.source_path) {
             Ok(e) => e,
@@ -96,7 +113,13 @@ impl IpcEvaluator {
         };
         let machine = match engine.machine(*fsm_id) {
             Ok(m) => m,
-            Err(e) => return error_verdict("fsm_pattern_error", format!("task {}: {e}", task.key), Some(*fsm_id)),
+            Err(e) => {
+                return error_verdict(
+                    "fsm_pattern_error",
+                    format!("task {}: {e}", task.key),
+                    Some(*fsm_id),
+                )
+            }
         };
         let code = polyeval_core::extract::strip_reasoning(item.code);
         let trace = machine.run(&code, suffix, self.mode);
@@ -119,7 +142,11 @@ fn error_verdict(category: &str, detail: String, fsm_id: Option<usize>) -> Verdi
 }
 
 /// The stored verdict for a trace (data format shared with reports).
-pub fn verdict_from_trace(trace: &Trace, interface: &str, compat_strict_differ: Option<bool>) -> Verdict {
+pub fn verdict_from_trace(
+    trace: &Trace,
+    interface: &str,
+    compat_strict_differ: Option<bool>,
+) -> Verdict {
     let mut data = serde_json::json!({
         "mode": trace.mode.as_str(),
         "fsm_id": trace.fsm_id,
@@ -138,10 +165,17 @@ pub fn verdict_from_trace(trace: &Trace, interface: &str, compat_strict_differ: 
         (
             Status::Passed,
             None,
-            format!("FSM {} ({interface}) accepted at line {line} (step {step} of {})", trace.fsm_id, trace.steps_total),
+            format!(
+                "FSM {} ({interface}) accepted at line {line} (step {step} of {})",
+                trace.fsm_id, trace.steps_total
+            ),
         )
     } else {
         let missing = match &trace.first_unreached {
+            // Catalog descriptions usually begin with "Step N:" already.
+            Some(u) if u.description.starts_with("Step ") => {
+                format!("; never matched {}", u.description)
+            }
             Some(u) => format!("; step {} never matched: {}", u.step, u.description),
             None => String::new(),
         };
@@ -154,7 +188,13 @@ pub fn verdict_from_trace(trace: &Trace, interface: &str, compat_strict_differ: 
             ),
         )
     };
-    Verdict { status, category, detail, pass_o: None, data }
+    Verdict {
+        status,
+        category,
+        detail,
+        pass_o: None,
+        data,
+    }
 }
 
 impl Evaluator for IpcEvaluator {
@@ -193,7 +233,8 @@ mod tests {
     use polyeval_core::loaders;
 
     fn tasks() -> polyeval_core::TaskSet {
-        loaders::load(Bench::CrossplIpc, &polyeval_core::data::shared_test_data()).expect("IPC tasks load")
+        loaders::load(Bench::CrossplIpc, &polyeval_core::data::shared_test_data())
+            .expect("IPC tasks load")
     }
 
     #[test]
@@ -201,19 +242,35 @@ mod tests {
         let set = tasks();
         let ev = evaluator(&EvalOptions::default()).unwrap();
         assert_eq!(ev.mode(), "compat");
-        let items: Vec<EvalItem> =
-            set.tasks.iter().map(|t| EvalItem { task: t, code: t.canonical_solution.as_deref().unwrap() }).collect();
+        let items: Vec<EvalItem> = set
+            .tasks
+            .iter()
+            .map(|t| EvalItem {
+                task: t,
+                code: t.canonical_solution.as_deref().unwrap(),
+            })
+            .collect();
         let count = std::sync::atomic::AtomicUsize::new(0);
         let verdicts = ev.evaluate_batch(&items, &|| {
             count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         });
         assert_eq!(count.into_inner(), set.tasks.len());
-        let failed: Vec<_> = set.tasks.iter().zip(&verdicts).filter(|(_, v)| !v.passed()).map(|(t, v)| (&t.key, &v.detail)).collect();
+        let failed: Vec<_> = set
+            .tasks
+            .iter()
+            .zip(&verdicts)
+            .filter(|(_, v)| !v.passed())
+            .map(|(t, v)| (&t.key, &v.detail))
+            .collect();
         assert!(failed.is_empty(), "{failed:?}");
         let d = &verdicts[0].data;
         assert_eq!(d["mode"], "compat");
         assert!(d["steps_total"].as_u64().unwrap() >= 1);
-        assert!(d["matched"].as_array().unwrap().iter().all(|m| m["step"].as_u64().unwrap() >= 1 && m["line"].as_u64().unwrap() >= 1));
+        assert!(d["matched"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["step"].as_u64().unwrap() >= 1 && m["line"].as_u64().unwrap() >= 1));
         assert!(d["first_unreached"].is_null());
         assert!(d.get("compat_strict_differ").is_none());
     }
@@ -221,31 +278,63 @@ mod tests {
     #[test]
     fn rejections_carry_the_stuck_step_and_strict_mode_records_differences() {
         let set = tasks();
-        let task = set.tasks.iter().find(|t| t.key == "java/17").or_else(|| set.tasks.first()).unwrap();
-        let ev = evaluator(&EvalOptions { mode: Some("strict".into()), ..EvalOptions::default() }).unwrap();
+        let task = set
+            .tasks
+            .iter()
+            .find(|t| t.key == "java/17")
+            .or_else(|| set.tasks.first())
+            .unwrap();
+        let ev = evaluator(&EvalOptions {
+            mode: Some("strict".into()),
+            ..EvalOptions::default()
+        })
+        .unwrap();
         assert_eq!(ev.mode(), "strict");
         let canonical = task.canonical_solution.clone().unwrap();
         // Commented out, the canonical solution cannot pass in strict mode, while
         // compat (whose `//` rule is per line) also rejects it: no difference.
         let commented: String = canonical.lines().map(|l| format!("// {l}\n")).collect();
-        let v = &ev.evaluate_batch(&[EvalItem { task, code: &commented }], &|| {})[0];
+        let v = &ev.evaluate_batch(
+            &[EvalItem {
+                task,
+                code: &commented,
+            }],
+            &|| {},
+        )[0];
         assert_eq!(v.status, Status::Failed);
         assert_eq!(v.category.as_deref(), Some("fsm_rejected"));
         assert_eq!(v.data["mode"], "strict");
         assert_eq!(v.data["deepest_step"], 0);
         assert_eq!(v.data["first_unreached"]["step"], 1);
-        assert!(v.data["first_unreached"]["description"].as_str().unwrap().len() > 3);
+        assert!(
+            v.data["first_unreached"]["description"]
+                .as_str()
+                .unwrap()
+                .len()
+                > 3
+        );
         assert_eq!(v.data["compat_strict_differ"], false);
         // A trailing block comment on one line: compat skips everything after it
         // (odd counter), strict does not.
-        let v = &ev.evaluate_batch(&[EvalItem { task, code: &format!("/* header */\n{canonical}") }], &|| {})[0];
+        let v = &ev.evaluate_batch(
+            &[EvalItem {
+                task,
+                code: &format!("/* header */\n{canonical}"),
+            }],
+            &|| {},
+        )[0];
         assert!(v.passed(), "{}", v.detail);
         assert_eq!(v.data["compat_strict_differ"], true);
     }
 
     #[test]
     fn unknown_modes_are_refused() {
-        let err = evaluator(&EvalOptions { mode: Some("sound".into()), ..EvalOptions::default() }).err().unwrap();
+        let err = evaluator(&EvalOptions {
+            mode: Some("sound".into()),
+            ..EvalOptions::default()
+        })
+        .err()
+        .unwrap();
         assert!(err.to_string().contains("compat or strict"), "{err}");
     }
 }

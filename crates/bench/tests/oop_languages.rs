@@ -112,90 +112,210 @@ fn cases() -> Vec<Case> {
 }
 
 fn evaluate(eval: &dyn Evaluator, items: &[(&Task, &str)]) -> Vec<Verdict> {
-    let items: Vec<EvalItem<'_>> = items.iter().map(|(task, code)| EvalItem { task, code }).collect();
+    let items: Vec<EvalItem<'_>> = items
+        .iter()
+        .map(|(task, code)| EvalItem { task, code })
+        .collect();
     eval.evaluate_batch(&items, &|| {})
 }
 
 #[test]
 fn six_languages_pass_fail_exception_early_exit_and_pass_o() {
-    let eval = polyeval_bench::oop::evaluator(Bench::MultiOop, &EvalOptions { progress: false, ..EvalOptions::default() })
-        .expect("evaluator");
+    let eval = polyeval_bench::oop::evaluator(
+        Bench::MultiOop,
+        &EvalOptions {
+            progress: false,
+            ..EvalOptions::default()
+        },
+    )
+    .expect("evaluator");
     let cases = cases();
     let mut items: Vec<(&Task, &str)> = Vec::new();
     for c in &cases {
-        items.extend([(&c.task, c.correct), (&c.task, c.wrong), (&c.task, c.throws), (&c.task, c.early_exit)]);
+        items.extend([
+            (&c.task, c.correct),
+            (&c.task, c.wrong),
+            (&c.task, c.throws),
+            (&c.task, c.early_exit),
+        ]);
     }
     let verdicts = evaluate(eval.as_ref(), &items);
     for (c, v) in cases.iter().zip(verdicts.chunks(4)) {
         let lang = c.task.language;
-        assert_eq!(v[0].status, Status::Passed, "{lang}: correct solution must pass: {v:#?}", v = v[0]);
-        assert_eq!(v[0].pass_o, Some(true), "{lang}: correct solution with quotes must pass pass@o: {:#?}", v[0]);
+        assert_eq!(
+            v[0].status,
+            Status::Passed,
+            "{lang}: correct solution must pass: {v:#?}",
+            v = v[0]
+        );
+        assert_eq!(
+            v[0].pass_o,
+            Some(true),
+            "{lang}: correct solution with quotes must pass pass@o: {:#?}",
+            v[0]
+        );
         assert_eq!(v[0].category, None);
-        for (what, verdict) in [("wrong value", &v[1]), ("uncaught exception", &v[2]), ("early exit(0)", &v[3])] {
+        for (what, verdict) in [
+            ("wrong value", &v[1]),
+            ("uncaught exception", &v[2]),
+            ("early exit(0)", &v[3]),
+        ] {
             assert!(!verdict.passed(), "{lang}: {what} must fail: {verdict:#?}");
             assert_eq!(verdict.pass_o, Some(false), "{lang}: {what}");
-            assert!(verdict.category.is_some(), "{lang}: {what} needs a category");
+            assert!(
+                verdict.category.is_some(),
+                "{lang}: {what} needs a category"
+            );
         }
-        assert_eq!(v[1].category.as_deref(), Some("AssertionError"), "{lang}: wrong value: {:#?}", v[1]);
-        assert_ne!(v[2].category.as_deref(), Some("AssertionError"), "{lang}: exception is not an assertion: {:#?}", v[2]);
-        assert_eq!(v[3].category.as_deref(), Some("early_exit"), "{lang}: early exit: {:#?}", v[3]);
+        assert_eq!(
+            v[1].category.as_deref(),
+            Some("AssertionError"),
+            "{lang}: wrong value: {:#?}",
+            v[1]
+        );
+        assert_ne!(
+            v[2].category.as_deref(),
+            Some("AssertionError"),
+            "{lang}: exception is not an assertion: {:#?}",
+            v[2]
+        );
+        assert_eq!(
+            v[3].category.as_deref(),
+            Some("early_exit"),
+            "{lang}: early exit: {:#?}",
+            v[3]
+        );
     }
 }
 
 #[test]
 fn pass_o_needs_the_keywords_and_missing_names_are_classified() {
-    let eval = OopEvaluator::new(Bench::MultiOop, &EvalOptions { progress: false, ..EvalOptions::default() }).expect("evaluator");
-    let t = task(Language::Python, &["assert candidate(2)==4"], &["class QTS", "def twice"]);
+    let eval = OopEvaluator::new(
+        Bench::MultiOop,
+        &EvalOptions {
+            progress: false,
+            ..EvalOptions::default()
+        },
+    )
+    .expect("evaluator");
+    let t = task(
+        Language::Python,
+        &["assert candidate(2)==4"],
+        &["class QTS", "def twice"],
+    );
     // Passes the tests through an alias but lacks the literal `def twice`: pass but not pass@o.
-    let aliased = "class QTS:\n    def double(self, n):\n        return 2 * n\n    twice = double\n";
+    let aliased =
+        "class QTS:\n    def double(self, n):\n        return 2 * n\n    twice = double\n";
     // Misnamed class: fails, and the name is absent from the code.
     let misnamed = "class Solution:\n    def twice(self, n):\n        return 2 * n\n";
     let v = evaluate(&eval, &[(&t, aliased), (&t, misnamed)]);
     assert!(v[0].passed(), "{:#?}", v[0]);
     assert_eq!(v[0].pass_o, Some(false));
-    assert_eq!(v[0].data["missing_keywords"], serde_json::json!(["def twice"]));
+    assert_eq!(
+        v[0].data["missing_keywords"],
+        serde_json::json!(["def twice"])
+    );
     assert!(!v[1].passed());
-    assert_eq!(v[1].category.as_deref(), Some("missing_class_or_method"), "{:#?}", v[1]);
+    assert_eq!(
+        v[1].category.as_deref(),
+        Some("missing_class_or_method"),
+        "{:#?}",
+        v[1]
+    );
 }
 
 #[test]
 fn javascript_strict_equality_is_an_option() {
     let t = task(
         Language::JavaScript,
-        &["const assert = require('node:assert')", "const q = new QTS();", "assert.deepEqual(q.twice(2), 4);"],
+        &[
+            "const assert = require('node:assert')",
+            "const q = new QTS();",
+            "assert.deepEqual(q.twice(2), 4);",
+        ],
         &["class QTS", "twice"],
     );
     let stringly = "class QTS {\n    twice(n) { return String(2 * n); }\n}";
-    let loose = OopEvaluator::new(Bench::MultiOop, &EvalOptions { progress: false, ..EvalOptions::default() }).expect("evaluator");
-    let strict = OopEvaluator::new(
+    let loose = OopEvaluator::new(
         Bench::MultiOop,
-        &EvalOptions { progress: false, js_strict_equality: true, ..EvalOptions::default() },
+        &EvalOptions {
+            progress: false,
+            ..EvalOptions::default()
+        },
     )
     .expect("evaluator");
-    assert!(evaluate(&loose, &[(&t, stringly)])[0].passed(), "upstream's loose deepEqual accepts \"4\" == 4");
+    let strict = OopEvaluator::new(
+        Bench::MultiOop,
+        &EvalOptions {
+            progress: false,
+            js_strict_equality: true,
+            ..EvalOptions::default()
+        },
+    )
+    .expect("evaluator");
+    assert!(
+        evaluate(&loose, &[(&t, stringly)])[0].passed(),
+        "upstream's loose deepEqual accepts \"4\" == 4"
+    );
     let v = evaluate(&strict, &[(&t, stringly)]);
-    assert!(!v[0].passed(), "strict equality rejects \"4\" for 4: {:#?}", v[0]);
+    assert!(
+        !v[0].passed(),
+        "strict equality rejects \"4\" for 4: {:#?}",
+        v[0]
+    );
     assert_eq!(v[0].data["js_strict"], serde_json::json!(true));
 }
 
 #[test]
 fn csharp_failed_debug_assert_and_crash_fail() {
-    let t = task(Language::CSharp, &["QTS q = new QTS()", "Debug.Assert(q.twice(2)==5)"], &["class QTS"]);
+    let t = task(
+        Language::CSharp,
+        &["QTS q = new QTS()", "Debug.Assert(q.twice(2)==5)"],
+        &["class QTS"],
+    );
     let ok = "public class QTS { public int twice(int n) { return 2 * n; } }";
-    let eval = OopEvaluator::new(Bench::MultiOop, &EvalOptions { progress: false, ..EvalOptions::default() }).expect("evaluator");
+    let eval = OopEvaluator::new(
+        Bench::MultiOop,
+        &EvalOptions {
+            progress: false,
+            ..EvalOptions::default()
+        },
+    )
+    .expect("evaluator");
     let v = evaluate(&eval, &[(&t, ok)]);
-    assert!(!v[0].passed(), "a failed Debug.Assert must fail under mono: {:#?}", v[0]);
+    assert!(
+        !v[0].passed(),
+        "a failed Debug.Assert must fail under mono: {:#?}",
+        v[0]
+    );
     assert_eq!(v[0].category.as_deref(), Some("AssertionError"));
 }
 
 #[test]
 fn identical_samples_run_once() {
-    let t = task(Language::Python, &["assert candidate(2)==4"], &["class QTS", "def twice"]);
+    let t = task(
+        Language::Python,
+        &["assert candidate(2)==4"],
+        &["class QTS", "def twice"],
+    );
     let code = "class QTS:\n    def twice(self, n):\n        return 2 * n\n";
-    let eval = OopEvaluator::new(Bench::MultiOop, &EvalOptions { progress: false, jobs: Some(1), ..EvalOptions::default() })
-        .expect("evaluator");
+    let eval = OopEvaluator::new(
+        Bench::MultiOop,
+        &EvalOptions {
+            progress: false,
+            jobs: Some(1),
+            ..EvalOptions::default()
+        },
+    )
+    .expect("evaluator");
     let v = evaluate(&eval, &[(&t, code), (&t, code), (&t, code)]);
     assert!(v.iter().all(|v| v.passed()));
-    let cached = v.iter().filter(|v| v.data["cached"] == serde_json::json!(true)).count();
-    assert_eq!(cached, 2, "two of three identical programs come from the engine cache");
+    let cached = v
+        .iter()
+        .filter(|v| v.data["cached"] == serde_json::json!(true))
+        .count();
+    assert_eq!(
+        cached, 2,
+        "two of three identical programs come from the engine cache"
+    );
 }

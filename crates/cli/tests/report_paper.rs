@@ -9,7 +9,10 @@ use std::path::Path;
 use std::process::Command;
 
 fn polyeval(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_polyeval")).args(args).output().expect("running polyeval");
+    let out = Command::new(env!("CARGO_BIN_EXE_polyeval"))
+        .args(args)
+        .output()
+        .expect("running polyeval");
     assert!(
         out.status.success(),
         "polyeval {args:?} failed:\nstdout: {}\nstderr: {}",
@@ -33,17 +36,34 @@ fn import_and_report(model: &str, dir: &Path) -> Value {
         "--data",
         data.to_str().unwrap(),
     ]);
-    let json = polyeval(&["report", run.to_str().unwrap(), "--verdicts", "recorded", "--format", "json", "--resamples", "200"]);
+    let json = polyeval(&[
+        "report",
+        run.to_str().unwrap(),
+        "--verdicts",
+        "recorded",
+        "--format",
+        "json",
+        "--resamples",
+        "200",
+    ]);
     serde_json::from_str(&json).expect("report JSON parses")
 }
 
 /// The value of `pass@1` printed as the paper prints it (two decimals, percent).
 fn pct(v: &Value) -> String {
-    let x = v["pass@1"]["value"].as_f64().unwrap_or_else(|| panic!("no pass@1 value in {v}"));
+    let x = v["pass@1"]["value"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no pass@1 value in {v}"));
     format!("{:.2}", x * 100.0)
 }
 
-fn check(model: &str, languages: &[(&str, &str)], techniques: &[(&str, &str)], mean: &str, tasks: u64) {
+fn check(
+    model: &str,
+    languages: &[(&str, &str)],
+    techniques: &[(&str, &str)],
+    mean: &str,
+    tasks: u64,
+) {
     let dir = tempfile::tempdir().unwrap();
     let report = import_and_report(model, dir.path());
     let run = &report["runs"][0];
@@ -52,8 +72,15 @@ fn check(model: &str, languages: &[(&str, &str)], techniques: &[(&str, &str)], m
     assert_eq!(run["samples_per_task"].as_u64(), Some(1));
     assert_eq!(pct(&run["overall"]), mean, "{model} pooled mean");
     let ci = run["overall"]["pass@1"]["ci95"].as_array().unwrap();
-    let (lo, hi, v) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap(), run["overall"]["pass@1"]["value"].as_f64().unwrap());
-    assert!(lo < v && v < hi && hi - lo < 0.06, "{model}: CI [{lo}, {hi}] around {v}");
+    let (lo, hi, v) = (
+        ci[0].as_f64().unwrap(),
+        ci[1].as_f64().unwrap(),
+        run["overall"]["pass@1"]["value"].as_f64().unwrap(),
+    );
+    assert!(
+        lo < v && v < hi && hi - lo < 0.06,
+        "{model}: CI [{lo}, {hi}] around {v}"
+    );
     let mut wrong = Vec::new();
     for (lang, want) in languages {
         let got = pct(&run["by_language"][*lang]);
@@ -67,10 +94,24 @@ fn check(model: &str, languages: &[(&str, &str)], techniques: &[(&str, &str)], m
             wrong.push(format!("{tech}: got {got}, paper {want}"));
         }
     }
-    assert!(wrong.is_empty(), "{model} differs from the paper:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{model} differs from the paper:\n{}",
+        wrong.join("\n")
+    );
     // Group task counts add up to the whole.
-    let lang_tasks: u64 = run["by_language"].as_object().unwrap().values().map(|g| g["tasks"].as_u64().unwrap()).sum();
-    let tech_tasks: u64 = run["by_technique"].as_object().unwrap().values().map(|g| g["tasks"].as_u64().unwrap()).sum();
+    let lang_tasks: u64 = run["by_language"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|g| g["tasks"].as_u64().unwrap())
+        .sum();
+    let tech_tasks: u64 = run["by_technique"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|g| g["tasks"].as_u64().unwrap())
+        .sum();
     assert_eq!((lang_tasks, tech_tasks), (tasks, tasks));
 }
 
@@ -78,7 +119,14 @@ fn check(model: &str, languages: &[(&str, &str)], techniques: &[(&str, &str)], m
 fn gpt4o_recorded_reproduces_tables_3_and_5() {
     check(
         "GPT-4o",
-        &[("Java", "75.12"), ("Python", "67.13"), ("Go", "71.94"), ("JavaScript", "77.86"), ("PHP", "82.12"), ("C++", "92.16")],
+        &[
+            ("Java", "75.12"),
+            ("Python", "67.13"),
+            ("Go", "71.94"),
+            ("JavaScript", "77.86"),
+            ("PHP", "82.12"),
+            ("C++", "92.16"),
+        ],
         &[
             ("HTTP", "71.63"),
             ("TCP", "71.13"),
@@ -97,7 +145,14 @@ fn gpt4o_recorded_reproduces_tables_3_and_5() {
 fn qwen25_coder_7b_recorded_reproduces_tables_3_and_5() {
     check(
         "Qwen2.5-coder-7b-instruct",
-        &[("Java", "68.78"), ("Python", "63.55"), ("Go", "66.07"), ("JavaScript", "75.65"), ("PHP", "77.48"), ("C++", "84.31")],
+        &[
+            ("Java", "68.78"),
+            ("Python", "63.55"),
+            ("Go", "66.07"),
+            ("JavaScript", "75.65"),
+            ("PHP", "77.48"),
+            ("C++", "84.31"),
+        ],
         &[
             ("HTTP", "64.31"),
             ("TCP", "71.36"),
@@ -132,11 +187,25 @@ fn gpt4o_n10_recorded_reproduces_table_4_pass5_for_cpp_and_php() {
         "--data",
         data.to_str().unwrap(),
     ]);
-    let json = polyeval(&["report", run.to_str().unwrap(), "--verdicts", "recorded", "--format", "json", "--resamples", "100"]);
+    let json = polyeval(&[
+        "report",
+        run.to_str().unwrap(),
+        "--verdicts",
+        "recorded",
+        "--format",
+        "json",
+        "--resamples",
+        "100",
+    ]);
     let report: Value = serde_json::from_str(&json).unwrap();
     let r = &report["runs"][0];
     assert_eq!(r["samples_per_task"].as_u64(), Some(10));
-    let p5 = |lang: &str| format!("{:.2}", r["by_language"][lang]["pass@5"]["value"].as_f64().unwrap() * 100.0);
+    let p5 = |lang: &str| {
+        format!(
+            "{:.2}",
+            r["by_language"][lang]["pass@5"]["value"].as_f64().unwrap() * 100.0
+        )
+    };
     assert_eq!(p5("C++"), "89.76");
     assert_eq!(p5("PHP"), "87.69");
 }

@@ -25,7 +25,8 @@ fn main() {
             n = ts.tasks.len();
         }
         println!(
-            "{bench:<12} {n:>5} tasks  median {:>8.1} ms over {ROUNDS} rounds",
+            "{:<12} {n:>5} tasks  median {:>8.1} ms over {ROUNDS} rounds",
+            bench.key(),
             median(times).as_secs_f64() * 1e3
         );
     }

@@ -92,7 +92,12 @@ fn fences(text: &str) -> Vec<Fence> {
         if fence_char == '`' && info.contains('`') {
             continue;
         }
-        let tag = info.split_whitespace().next().unwrap_or("").trim_matches(['{', '}', '.']).to_ascii_lowercase();
+        let tag = info
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .trim_matches(['{', '}', '.'])
+            .to_ascii_lowercase();
         let indent = line.len() - trimmed.len();
         let mut body = Vec::new();
         for inner in lines.by_ref() {
@@ -106,7 +111,10 @@ fn fences(text: &str) -> Vec<Fence> {
             let strip = inner.len() - inner_trimmed.len();
             body.push(&inner[strip.min(indent)..]);
         }
-        found.push(Fence { tag, body: body.join("\n") });
+        found.push(Fence {
+            tag,
+            body: body.join("\n"),
+        });
     }
     found
 }
@@ -141,7 +149,10 @@ pub fn extract_code(text: &str, lang: Language) -> String {
     let chosen = longest(&mut blocks.iter().filter(|f| tags.contains(&f.tag.as_str())))
         .or_else(|| longest(&mut blocks.iter()))
         .unwrap_or(text);
-    chosen.trim_end().trim_start_matches(['\n', '\r']).to_string()
+    chosen
+        .trim_end()
+        .trim_start_matches(['\n', '\r'])
+        .to_string()
 }
 
 #[cfg(test)]
@@ -190,7 +201,10 @@ mod tests {
     #[test]
     fn longest_language_block_wins_over_usage_snippet() {
         let t = "```java\nclass A {\n  int f() { return 1; }\n}\n```\nUsage:\n```java\nnew A().f();\n```";
-        assert_eq!(extract_code(t, Language::Java), "class A {\n  int f() { return 1; }\n}");
+        assert_eq!(
+            extract_code(t, Language::Java),
+            "class A {\n  int f() { return 1; }\n}"
+        );
     }
 
     #[test]
@@ -209,7 +223,9 @@ mod tests {
             ("py", Language::Python),
             ("golang", Language::Go),
         ] {
-            let t = format!("```text\nnot this one, it is longer than the code\n```\n```{tag}\ncode\n```");
+            let t = format!(
+                "```text\nnot this one, it is longer than the code\n```\n```{tag}\ncode\n```"
+            );
             assert_eq!(extract_code(&t, lang), "code", "tag {tag}");
         }
     }
@@ -224,7 +240,10 @@ mod tests {
     #[test]
     fn unterminated_fence_runs_to_the_end() {
         let t = "```cpp\n#include <vector>\nint main() { return 0; }";
-        assert_eq!(extract_code(t, Language::Cpp), "#include <vector>\nint main() { return 0; }");
+        assert_eq!(
+            extract_code(t, Language::Cpp),
+            "#include <vector>\nint main() { return 0; }"
+        );
     }
 
     #[test]

@@ -103,7 +103,10 @@ fn sort_f64(v: &mut [f64]) {
 pub fn bootstrap_mean(values: &[f64], resamples: usize, seed: u64) -> Option<Estimate> {
     let value = mean(values)?;
     if resamples == 0 || values.len() == 1 {
-        return Some(Estimate { value, ci95: [value, value] });
+        return Some(Estimate {
+            value,
+            ci95: [value, value],
+        });
     }
     let mut rng = StdRng::seed_from_u64(seed);
     let n = values.len();
@@ -116,7 +119,13 @@ pub fn bootstrap_mean(values: &[f64], resamples: usize, seed: u64) -> Option<Est
         means.push(sum / n as f64);
     }
     sort_f64(&mut means);
-    Some(Estimate { value, ci95: [quantile_sorted(&means, 0.025), quantile_sorted(&means, 0.975)] })
+    Some(Estimate {
+        value,
+        ci95: [
+            quantile_sorted(&means, 0.025),
+            quantile_sorted(&means, 0.975),
+        ],
+    })
 }
 
 /// Macro average (mean of group means) with a stratified bootstrap CI:
@@ -125,7 +134,10 @@ pub fn bootstrap_macro(groups: &[&[f64]], resamples: usize, seed: u64) -> Option
     let groups: Vec<&[f64]> = groups.iter().copied().filter(|g| !g.is_empty()).collect();
     let value = macro_mean(&groups)?;
     if resamples == 0 {
-        return Some(Estimate { value, ci95: [value, value] });
+        return Some(Estimate {
+            value,
+            ci95: [value, value],
+        });
     }
     let mut rng = StdRng::seed_from_u64(seed);
     let mut stats = Vec::with_capacity(resamples);
@@ -142,7 +154,13 @@ pub fn bootstrap_macro(groups: &[&[f64]], resamples: usize, seed: u64) -> Option
         stats.push(sum_of_means / groups.len() as f64);
     }
     sort_f64(&mut stats);
-    Some(Estimate { value, ci95: [quantile_sorted(&stats, 0.025), quantile_sorted(&stats, 0.975)] })
+    Some(Estimate {
+        value,
+        ci95: [
+            quantile_sorted(&stats, 0.025),
+            quantile_sorted(&stats, 0.975),
+        ],
+    })
 }
 
 /// Result of comparing run B against run A on the same tasks.
@@ -168,14 +186,24 @@ impl PairedComparison {
 /// Paired bootstrap over tasks: `a[i]` and `b[i]` are the two runs' scores on
 /// the same task `i`; each resample draws task indices with replacement and
 /// recomputes the mean difference. `None` when the slices are empty or differ in length.
-pub fn paired_bootstrap(a: &[f64], b: &[f64], resamples: usize, seed: u64) -> Option<PairedComparison> {
+pub fn paired_bootstrap(
+    a: &[f64],
+    b: &[f64],
+    resamples: usize,
+    seed: u64,
+) -> Option<PairedComparison> {
     if a.is_empty() || a.len() != b.len() {
         return None;
     }
     let diffs: Vec<f64> = b.iter().zip(a).map(|(y, x)| y - x).collect();
     let delta = mean(&diffs)?;
     if resamples == 0 {
-        return Some(PairedComparison { delta, ci95: [delta, delta], p_value: 1.0, tasks: a.len() });
+        return Some(PairedComparison {
+            delta,
+            ci95: [delta, delta],
+            p_value: 1.0,
+            tasks: a.len(),
+        });
     }
     let mut rng = StdRng::seed_from_u64(seed);
     let n = diffs.len();
@@ -200,7 +228,10 @@ pub fn paired_bootstrap(a: &[f64], b: &[f64], resamples: usize, seed: u64) -> Op
     let p = 2.0 * (at_most_zero.min(at_least_zero) as f64) / resamples as f64;
     Some(PairedComparison {
         delta,
-        ci95: [quantile_sorted(&stats, 0.025), quantile_sorted(&stats, 0.975)],
+        ci95: [
+            quantile_sorted(&stats, 0.025),
+            quantile_sorted(&stats, 0.975),
+        ],
         p_value: p.min(1.0),
         tasks: n,
     })
@@ -260,7 +291,9 @@ mod tests {
 
     #[test]
     fn bootstrap_is_seeded_and_brackets_the_mean() {
-        let v: Vec<f64> = (0..200).map(|i| if i % 3 == 0 { 1.0 } else { 0.0 }).collect();
+        let v: Vec<f64> = (0..200)
+            .map(|i| if i % 3 == 0 { 1.0 } else { 0.0 })
+            .collect();
         let e1 = bootstrap_mean(&v, 2000, 7).unwrap();
         let e2 = bootstrap_mean(&v, 2000, 7).unwrap();
         let e3 = bootstrap_mean(&v, 2000, 8).unwrap();
@@ -274,7 +307,9 @@ mod tests {
 
     #[test]
     fn paired_bootstrap_detects_a_clear_improvement_and_not_noise() {
-        let a: Vec<f64> = (0..300).map(|i| if i % 2 == 0 { 1.0 } else { 0.0 }).collect();
+        let a: Vec<f64> = (0..300)
+            .map(|i| if i % 2 == 0 { 1.0 } else { 0.0 })
+            .collect();
         let mut b = a.clone();
         for x in b.iter_mut().skip(1).step_by(2).take(60) {
             *x = 1.0; // B fixes 60 tasks A failed

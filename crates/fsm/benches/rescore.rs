@@ -17,13 +17,23 @@ fn main() {
     let t = Instant::now();
     let engine = Engine::load(&root.join("fsm").join("crosspl_fsms.json")).expect("catalog loads");
     let compile_ms = t.elapsed().as_secs_f64() * 1e3;
-    let gens = load_recorded_greedy(&root, &["GPT-4o", "Qwen2.5-coder-7b-instruct"]).expect("recorded generations load");
+    let gens = load_recorded_greedy(&root, &["GPT-4o", "Qwen2.5-coder-7b-instruct"])
+        .expect("recorded generations load");
     let n = gens.len();
-    let repeat: usize = std::env::var("FSM_BENCH_REPEAT").ok().and_then(|s| s.parse().ok()).unwrap_or(20);
-    println!("catalog compiled in {compile_ms:.1} ms ({} patterns); {n} generations, {repeat} rounds", engine.patterns_total);
+    let repeat: usize = std::env::var("FSM_BENCH_REPEAT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    println!(
+        "catalog compiled in {compile_ms:.1} ms ({} patterns); {n} generations, {repeat} rounds",
+        engine.patterns_total
+    );
 
     let score = |g: &polyeval_fsm::recorded::RecordedGeneration, mode: Mode| -> bool {
-        engine.machine(g.fsm_id).map(|m| m.accepts(&g.code, &g.suffix, mode)).unwrap_or(false)
+        engine
+            .machine(g.fsm_id)
+            .map(|m| m.accepts(&g.code, &g.suffix, mode))
+            .unwrap_or(false)
     };
     for mode in [Mode::Compat, Mode::Strict] {
         // Warm-up (regex lazy DFA caches).
@@ -47,7 +57,11 @@ fn main() {
     let t = Instant::now();
     for _ in 0..repeat {
         for g in &gens {
-            std::hint::black_box(engine.check(g.fsm_id, &g.code, &g.suffix, Mode::Compat).ok());
+            std::hint::black_box(
+                engine
+                    .check(g.fsm_id, &g.code, &g.suffix, Mode::Compat)
+                    .ok(),
+            );
         }
     }
     println!(

@@ -59,7 +59,8 @@ impl Catalog {
     pub fn load(path: &Path) -> anyhow::Result<Catalog> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| anyhow::anyhow!("cannot read the FSM catalog {}: {e}", path.display()))?;
-        Catalog::parse(&text).map_err(|e| anyhow::anyhow!("invalid FSM catalog {}: {e}", path.display()))
+        Catalog::parse(&text)
+            .map_err(|e| anyhow::anyhow!("invalid FSM catalog {}: {e}", path.display()))
     }
 
     /// Parse catalog JSON text.
@@ -82,7 +83,10 @@ impl Catalog {
 pub fn catalog_path_in(data_dir: &Path) -> anyhow::Result<std::path::PathBuf> {
     let candidates = [
         data_dir.join("fsm").join("crosspl_fsms.json"),
-        data_dir.join("crosspl").join("fsm").join("crosspl_fsms.json"),
+        data_dir
+            .join("crosspl")
+            .join("fsm")
+            .join("crosspl_fsms.json"),
     ];
     for c in &candidates {
         if c.is_file() {

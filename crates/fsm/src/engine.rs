@@ -41,7 +41,9 @@ impl FromStr for Mode {
         match s.to_ascii_lowercase().as_str() {
             "compat" => Ok(Mode::Compat),
             "strict" => Ok(Mode::Strict),
-            _ => Err(format!("unknown FSM mode `{s}` (expected compat or strict)")),
+            _ => Err(format!(
+                "unknown FSM mode `{s}` (expected compat or strict)"
+            )),
         }
     }
 }
@@ -63,8 +65,8 @@ impl SkipRule {
     pub fn for_suffix(suffix: &str) -> SkipRule {
         match suffix {
             ".py" | ".rb" | ".sh" | ".r" => SkipRule::Hash,
-            ".cpp" | ".cc" | ".java" | ".c" | ".js" | ".ts" | ".php" | ".rs" | ".kt" | ".swift" | ".scala"
-            | ".dart" => SkipRule::CLike,
+            ".cpp" | ".cc" | ".java" | ".c" | ".js" | ".ts" | ".php" | ".rs" | ".kt" | ".swift"
+            | ".scala" | ".dart" => SkipRule::CLike,
             ".html" | ".m" | ".mm" => SkipRule::Markup,
             _ => SkipRule::Never,
         }
@@ -218,15 +220,19 @@ impl Trace {
 impl CompiledMachine {
     /// Compile one catalog machine; all problems are returned, none is fatal
     /// to other machines.
-    pub fn compile(machine: &Machine, catalog_name: &str) -> Result<CompiledMachine, Vec<CompileIssue>> {
+    pub fn compile(
+        machine: &Machine,
+        catalog_name: &str,
+    ) -> Result<CompiledMachine, Vec<CompileIssue>> {
         let mut issues = Vec::new();
-        let issue = |state_key: Option<usize>, pattern: Option<String>, message: String| CompileIssue {
-            catalog: catalog_name.to_string(),
-            fsm_id: machine.fsm_id,
-            state_key,
-            pattern,
-            message,
-        };
+        let issue =
+            |state_key: Option<usize>, pattern: Option<String>, message: String| CompileIssue {
+                catalog: catalog_name.to_string(),
+                fsm_id: machine.fsm_id,
+                state_key,
+                pattern,
+                message,
+            };
         let position_of = |key: usize| machine.states.iter().position(|s| s.key == key);
         let mut states = Vec::with_capacity(machine.states.len());
         for s in &machine.states {
@@ -245,7 +251,11 @@ impl CompiledMachine {
                             next.push(p)
                         }
                     }
-                    None => issues.push(issue(Some(s.key), None, format!("successor key {k} does not exist"))),
+                    None => issues.push(issue(
+                        Some(s.key),
+                        None,
+                        format!("successor key {k} does not exist"),
+                    )),
                 }
             }
             states.push(CompiledState {
@@ -270,7 +280,12 @@ impl CompiledMachine {
             issues.push(issue(None, None, "machine has no states".into()));
         }
         if issues.is_empty() {
-            Ok(CompiledMachine { fsm_id: machine.fsm_id, interface_name: machine.interface_name.clone(), states, initial })
+            Ok(CompiledMachine {
+                fsm_id: machine.fsm_id,
+                interface_name: machine.interface_name.clone(),
+                states,
+                initial,
+            })
         } else {
             Err(issues)
         }
@@ -301,17 +316,29 @@ impl CompiledMachine {
 
     fn run_lines(&self, code: &str, rule: SkipRule, mode: Mode) -> Trace {
         let mut matched = Vec::new();
-        let accepted = self.walk(code, rule, |step, line| matched.push(StepMatch { step, line }));
+        let accepted = self.walk(code, rule, |step, line| {
+            matched.push(StepMatch { step, line })
+        });
         let deepest_step = matched.iter().map(|m| m.step).max().unwrap_or(0);
         let first_unreached = if accepted {
             None
         } else {
-            (1..=self.states.len()).find(|step| !matched.iter().any(|m| m.step == *step)).map(|step| Unreached {
-                step,
-                description: self.states[step - 1].description.clone(),
-            })
+            (1..=self.states.len())
+                .find(|step| !matched.iter().any(|m| m.step == *step))
+                .map(|step| Unreached {
+                    step,
+                    description: self.states[step - 1].description.clone(),
+                })
         };
-        Trace { accepted, fsm_id: self.fsm_id, mode, steps_total: self.states.len(), matched, deepest_step, first_unreached }
+        Trace {
+            accepted,
+            fsm_id: self.fsm_id,
+            mode,
+            steps_total: self.states.len(),
+            matched,
+            deepest_step,
+            first_unreached,
+        }
     }
 
     /// The procedure itself. `on_match(step, line)` is called for each state
@@ -332,12 +359,20 @@ impl CompiledMachine {
         let mut matched_heap;
         let mut list_heap;
         let (in_list, matched, list): (&mut [bool], &mut [bool], &mut [usize]) = if n <= INLINE {
-            (&mut in_list_buf[..n], &mut matched_buf[..n], &mut list_buf[..n])
+            (
+                &mut in_list_buf[..n],
+                &mut matched_buf[..n],
+                &mut list_buf[..n],
+            )
         } else {
             in_list_heap = vec![false; n];
             matched_heap = vec![false; n];
             list_heap = vec![0usize; n];
-            (&mut in_list_heap[..], &mut matched_heap[..], &mut list_heap[..])
+            (
+                &mut in_list_heap[..],
+                &mut matched_heap[..],
+                &mut list_heap[..],
+            )
         };
         let mut len = 0usize;
         for &p in &self.initial {
@@ -405,7 +440,10 @@ pub enum FsmError {
     #[error("FSM {0} is not in the catalog")]
     UnknownMachine(usize),
     #[error("FSM {fsm_id} cannot run: {}", issues.iter().map(|i| i.to_string()).collect::<Vec<_>>().join("; "))]
-    Broken { fsm_id: usize, issues: Vec<CompileIssue> },
+    Broken {
+        fsm_id: usize,
+        issues: Vec<CompileIssue>,
+    },
 }
 
 impl Engine {
@@ -426,9 +464,18 @@ impl Engine {
         };
         let ipc = compile_all(&catalog.ipc, "ipc");
         let ffi = compile_all(&catalog.ffi, "ffi");
-        let patterns_total =
-            catalog.ipc.iter().chain(&catalog.ffi).map(|m| m.states.len()).sum();
-        Engine { ipc, ffi, issues, patterns_total }
+        let patterns_total = catalog
+            .ipc
+            .iter()
+            .chain(&catalog.ffi)
+            .map(|m| m.states.len())
+            .sum();
+        Engine {
+            ipc,
+            ffi,
+            issues,
+            patterns_total,
+        }
     }
 
     /// Load and compile a catalog file.
@@ -447,7 +494,12 @@ impl Engine {
             Some(Some(m)) => Ok(m),
             Some(None) => Err(FsmError::Broken {
                 fsm_id,
-                issues: self.issues.iter().filter(|i| i.catalog == "ipc" && i.fsm_id == fsm_id).cloned().collect(),
+                issues: self
+                    .issues
+                    .iter()
+                    .filter(|i| i.catalog == "ipc" && i.fsm_id == fsm_id)
+                    .cloned()
+                    .collect(),
             }),
             None => Err(FsmError::UnknownMachine(fsm_id)),
         }
@@ -464,7 +516,13 @@ impl Engine {
     }
 
     /// Score `code` (a file with `suffix`) with IPC machine `fsm_id`.
-    pub fn check(&self, fsm_id: usize, code: &str, suffix: &str, mode: Mode) -> Result<Trace, FsmError> {
+    pub fn check(
+        &self,
+        fsm_id: usize,
+        code: &str,
+        suffix: &str,
+        mode: Mode,
+    ) -> Result<Trace, FsmError> {
         Ok(self.machine(fsm_id)?.run(code, suffix, mode))
     }
 }

@@ -18,6 +18,9 @@ use std::fmt;
 
 /// A compiled pattern with Python `re.search` semantics on one line.
 #[derive(Debug, Clone)]
+// One matcher per catalog state (764 in all): size does not matter, and keeping
+// the literal finder inline avoids a pointer chase in the hot loop.
+#[allow(clippy::large_enum_variant)]
 pub enum LineMatcher {
     /// Empty pattern (or one with an empty alternative): matches anything.
     Always,
@@ -89,7 +92,10 @@ pub fn compile(pattern: Option<&str>) -> Result<LineMatcher, PatternError> {
         None | Some("") => return Ok(LineMatcher::Always),
         Some(p) => p,
     };
-    let err = |message: String| PatternError { pattern: pattern.to_string(), message };
+    let err = |message: String| PatternError {
+        pattern: pattern.to_string(),
+        message,
+    };
     let t = translate(pattern).map_err(err)?;
     if !t.needs_backtracking {
         match regex::Regex::new(&t.pattern) {
@@ -121,9 +127,13 @@ fn literal_matcher(pattern: &str) -> Option<LineMatcher> {
         return Some(LineMatcher::Always);
     }
     if alternatives.len() == 1 {
-        return Some(LineMatcher::Literal(memchr::memmem::Finder::new(&alternatives[0]).into_owned()));
+        return Some(LineMatcher::Literal(
+            memchr::memmem::Finder::new(&alternatives[0]).into_owned(),
+        ));
     }
-    aho_corasick::AhoCorasick::new(&alternatives).ok().map(|ac| LineMatcher::Literals(Box::new(ac)))
+    aho_corasick::AhoCorasick::new(&alternatives)
+        .ok()
+        .map(|ac| LineMatcher::Literals(Box::new(ac)))
 }
 
 /// The set of strings a literal-only pattern matches (bounded in size).
@@ -172,7 +182,23 @@ fn literal_alternatives(hir: &regex_syntax::hir::Hir) -> Option<Vec<Vec<u8>>> {
 fn is_rust_meta(c: char) -> bool {
     matches!(
         c,
-        '\\' | '.' | '+' | '*' | '?' | '(' | ')' | '|' | '[' | ']' | '{' | '}' | '^' | '$' | '#' | '&' | '-' | '~'
+        '\\' | '.'
+            | '+'
+            | '*'
+            | '?'
+            | '('
+            | ')'
+            | '|'
+            | '['
+            | ']'
+            | '{'
+            | '}'
+            | '^'
+            | '$'
+            | '#'
+            | '&'
+            | '-'
+            | '~'
     )
 }
 
@@ -228,9 +254,11 @@ pub fn translate(pattern: &str) -> Result<Translated, String> {
                     digits.push(chars[i]);
                     i += 1;
                 }
-                let is_octal = e == '0' || (digits.len() == 3 && digits.chars().all(|d| d.is_digit(8)));
+                let is_octal =
+                    e == '0' || (digits.len() == 3 && digits.chars().all(|d| d.is_digit(8)));
                 if is_octal || in_class {
-                    let value = u32::from_str_radix(&digits, 8).map_err(|_| format!("bad escape \\{digits}"))?;
+                    let value = u32::from_str_radix(&digits, 8)
+                        .map_err(|_| format!("bad escape \\{digits}"))?;
                     out.push_str(&format!("\\x{{{value:x}}}"));
                 } else {
                     // Back-reference: Python reads up to two digits.
@@ -359,7 +387,10 @@ pub fn translate(pattern: &str) -> Result<Translated, String> {
     if in_class {
         return Err("unterminated character set".into());
     }
-    Ok(Translated { pattern: out, needs_backtracking })
+    Ok(Translated {
+        pattern: out,
+        needs_backtracking,
+    })
 }
 
 #[cfg(test)]
@@ -372,7 +403,10 @@ mod tests {
 
     #[test]
     fn rewrites_python_only_syntax() {
-        assert_eq!(t(r#"require\(['\"](ws)['\"]\)"#), r#"require\(['"](ws)['"]\)"#);
+        assert_eq!(
+            t(r#"require\(['\"](ws)['\"]\)"#),
+            r#"require\(['"](ws)['"]\)"#
+        );
         assert_eq!(t("a{b}"), "a\\{b\\}");
         assert_eq!(t("a{2}"), "a{2}");
         assert_eq!(t("a{,3}"), "a{0,3}");
@@ -384,7 +418,10 @@ mod tests {
         assert_eq!(t("a(?#note)b"), "ab");
         assert_eq!(t("use Guzzle\\\\Client"), "use Guzzle\\\\Client");
         assert_eq!(t("\\101"), "\\x{41}");
-        assert!(translate("\\q").is_err(), "Python rejects unknown letter escapes");
+        assert!(
+            translate("\\q").is_err(),
+            "Python rejects unknown letter escapes"
+        );
         assert!(translate("[abc").is_err());
     }
 

@@ -47,7 +47,11 @@ impl Lang {
 
 /// Remove comments (and Python docstrings) from `code`.
 pub fn strip_comments(code: &str, lang: Lang) -> String {
-    let mut lx = Lexer { src: code.as_bytes(), pos: 0, out: Vec::with_capacity(code.len()) };
+    let mut lx = Lexer {
+        src: code.as_bytes(),
+        pos: 0,
+        out: Vec::with_capacity(code.len()),
+    };
     match lang {
         Lang::Python => python(&mut lx),
         _ => c_family(&mut lx, lang, false),
@@ -187,8 +191,20 @@ fn blank_into(out: &mut Vec<u8>, bytes: &[u8]) {
 }
 
 const JS_REGEX_AFTER_WORDS: &[&[u8]] = &[
-    b"return", b"typeof", b"case", b"do", b"else", b"in", b"of", b"new", b"delete", b"void", b"throw",
-    b"instanceof", b"yield", b"await",
+    b"return",
+    b"typeof",
+    b"case",
+    b"do",
+    b"else",
+    b"in",
+    b"of",
+    b"new",
+    b"delete",
+    b"void",
+    b"throw",
+    b"instanceof",
+    b"yield",
+    b"await",
 ];
 
 /// Java, C++, Go, JavaScript and PHP. With `template_expr`, lexes a JS
@@ -199,12 +215,16 @@ fn c_family(lx: &mut Lexer, lang: Lang, template_expr: bool) {
         let b = lx.cur();
         let next = lx.peek(1);
         match b {
-            b'/' if next == Some(b'/') => lx.blank_line_comment(lang == Lang::Cpp, lang == Lang::Php),
+            b'/' if next == Some(b'/') => {
+                lx.blank_line_comment(lang == Lang::Cpp, lang == Lang::Php)
+            }
             b'/' if next == Some(b'*') => lx.blank_block(2, b"*/"),
             b'#' if lang == Lang::Php && next != Some(b'[') => lx.blank_line_comment(false, true),
             b'/' if lang == Lang::JavaScript && js_regex_allowed(lx) => copy_js_regex(lx),
             b'"' if lang == Lang::Java && lx.at(b"\"\"\"") => lx.copy_until(3, b"\"\"\"", true),
-            b'"' if lang == Lang::Cpp && is_cpp_raw_prefix(lx.token_before(b"")) => copy_cpp_raw(lx),
+            b'"' if lang == Lang::Cpp && is_cpp_raw_prefix(lx.token_before(b"")) => {
+                copy_cpp_raw(lx)
+            }
             b'"' => lx.copy_quoted(b'"', lang == Lang::Php, true),
             b'\'' if lang == Lang::Cpp && starts_with_digit(lx.token_before(b"'.")) => lx.copy(1),
             b'\'' => lx.copy_quoted(b'\'', lang == Lang::Php, true),
@@ -353,12 +373,17 @@ fn copy_php_heredoc(lx: &mut Lexer) {
     }
 }
 
-const PY_COMPOUND: &[&[u8]] =
-    &[b"def", b"class", b"if", b"elif", b"else", b"while", b"for", b"try", b"except", b"finally", b"with", b"async"];
+const PY_COMPOUND: &[&[u8]] = &[
+    b"def", b"class", b"if", b"elif", b"else", b"while", b"for", b"try", b"except", b"finally",
+    b"with", b"async",
+];
 
 fn is_py_string_prefix(word: &[u8]) -> bool {
     let lower: Vec<u8> = word.to_ascii_lowercase();
-    matches!(lower.as_slice(), b"r" | b"u" | b"b" | b"f" | b"br" | b"rb" | b"fr" | b"rf")
+    matches!(
+        lower.as_slice(),
+        b"r" | b"u" | b"b" | b"f" | b"br" | b"rb" | b"fr" | b"rf"
+    )
 }
 
 /// Python: `#` comments and docstrings (string statements).
@@ -468,7 +493,9 @@ mod tests {
 
     /// Trimmed lines with runs of spaces collapsed (blanked comments leave runs of spaces).
     fn lines(code: &str) -> Vec<String> {
-        code.lines().map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")).collect()
+        code.lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect()
     }
 
     #[test]
@@ -477,9 +504,21 @@ mod tests {
         let out = s(code, Lang::Java);
         assert_eq!(
             lines(&out),
-            vec!["String u = \"http://x\";", "", "int a;", "String t = \"\"\"", "// kept", "\"\"\";", "char c = '\"';"]
+            vec![
+                "String u = \"http://x\";",
+                "",
+                "int a;",
+                "String t = \"\"\"",
+                "// kept",
+                "\"\"\";",
+                "char c = '\"';"
+            ]
         );
-        assert_eq!(out.matches('\n').count(), code.matches('\n').count(), "line numbers are kept");
+        assert_eq!(
+            out.matches('\n').count(),
+            code.matches('\n').count(),
+            "line numbers are kept"
+        );
     }
 
     #[test]
@@ -488,14 +527,29 @@ mod tests {
         let out = s(code, Lang::Cpp);
         assert_eq!(
             lines(&out),
-            vec!["auto r = R\"x(// not a comment)x\";", "int n = 1'000'000;", "", "", "char q = '/'; int b;"]
+            vec![
+                "auto r = R\"x(// not a comment)x\";",
+                "int n = 1'000'000;",
+                "",
+                "",
+                "char q = '/'; int b;"
+            ]
         );
     }
 
     #[test]
     fn go_raw_strings_and_runes() {
         let code = "s := `// raw\n/* raw */`\nr := '/' // rune\n/* block\ncomment */ x := \"a//b\"";
-        assert_eq!(lines(&s(code, Lang::Go)), vec!["s := `// raw", "/* raw */`", "r := '/'", "", "x := \"a//b\""]);
+        assert_eq!(
+            lines(&s(code, Lang::Go)),
+            vec![
+                "s := `// raw",
+                "/* raw */`",
+                "r := '/'",
+                "",
+                "x := \"a//b\""
+            ]
+        );
     }
 
     #[test]
@@ -511,7 +565,10 @@ mod tests {
             ]
         );
         let nested = "x = `a${ `b${c}` + '}' }d // e`; // f";
-        assert_eq!(s(nested, Lang::JavaScript).trim_end(), "x = `a${ `b${c}` + '}' }d // e`;");
+        assert_eq!(
+            s(nested, Lang::JavaScript).trim_end(),
+            "x = `a${ `b${c}` + '}' }d // e`;"
+        );
     }
 
     #[test]
@@ -519,7 +576,16 @@ mod tests {
         let code = "<?php\n# curl_close()\n#[Attribute]\n$u = 'http://a#b'; // c ?> tail\n$h = <<<EOT\n// in heredoc\nEOT;\n/* curl_exec() */ $x = \"/*\";";
         assert_eq!(
             lines(&s(code, Lang::Php)),
-            vec!["<?php", "", "#[Attribute]", "$u = 'http://a#b'; ?> tail", "$h = <<<EOT", "// in heredoc", "EOT;", "$x = \"/*\";"]
+            vec![
+                "<?php",
+                "",
+                "#[Attribute]",
+                "$u = 'http://a#b'; ?> tail",
+                "$h = <<<EOT",
+                "// in heredoc",
+                "EOT;",
+                "$x = \"/*\";"
+            ]
         );
     }
 

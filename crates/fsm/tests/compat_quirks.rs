@@ -2,8 +2,13 @@
 
 use polyeval_fsm::{Catalog, Engine, Mode, StepMatch};
 
-/// A catalog with one IPC machine per entry: `(initial, [(pattern, next)])`.
-fn engine(machines: &[(&[usize], &[(&str, &[usize])])]) -> Engine {
+/// A state: its pattern and successor keys (keys are positions).
+type StateSpec<'a> = (&'a str, &'a [usize]);
+/// A machine: initial keys and states.
+type MachineSpec<'a> = (&'a [usize], &'a [StateSpec<'a>]);
+
+/// A catalog with one IPC machine per entry.
+fn engine(machines: &[MachineSpec]) -> Engine {
     let ipc: Vec<serde_json::Value> = machines
         .iter()
         .enumerate()
@@ -57,7 +62,10 @@ fn one_line_can_add_several_to_the_counter() {
     // `"""` and `<!--` count too: `/* B """` is even.
     assert!(accepts(&e, "A\n/* B \"\"\"", ".java"));
     assert!(accepts(&e, "A\n/* B -->", ".php"));
-    assert!(!accepts(&e, "A\n<!-- /* B", ".php"), "starts with `<!--` only: +1, odd");
+    assert!(
+        !accepts(&e, "A\n<!-- /* B", ".php"),
+        "starts with `<!--` only: +1, odd"
+    );
 }
 
 #[test]
@@ -65,7 +73,11 @@ fn lines_starting_with_close_comment_are_skipped() {
     let e = a_then_b();
     let t = e.check(0, "A\n*/ B\nB", ".java", Mode::Compat).unwrap();
     assert!(t.accepted);
-    assert_eq!(t.accepting_line(), Some(3), "the `*/ B` line must not match");
+    assert_eq!(
+        t.accepting_line(),
+        Some(3),
+        "the `*/ B` line must not match"
+    );
     // `//` lines are skipped in C-like files.
     assert!(!accepts(&e, "A\n// B", ".cpp"));
     // A multi-line block comment: inside lines are skipped (odd counter).
@@ -88,7 +100,9 @@ fn python_skips_hash_lines_and_any_line_with_triple_quotes() {
     // `'''` makes the counter odd, so the following line is skipped too.
     assert!(!accepts(&e, "A\nx = '''B'''\nB", ".py"));
     // In strict mode the non-docstring string is code and matches.
-    let t = e.check(0, "A\nx = '''B'''\nB", ".py", Mode::Strict).unwrap();
+    let t = e
+        .check(0, "A\nx = '''B'''\nB", ".py", Mode::Strict)
+        .unwrap();
     assert!(t.accepted);
     assert_eq!(t.accepting_line(), Some(2));
     // A docstring opening on its own line: lines inside are skipped until it closes.
@@ -112,7 +126,11 @@ fn successors_are_visited_on_the_same_line() {
     assert!(t.accepted);
     assert_eq!(
         t.matched,
-        vec![StepMatch { step: 1, line: 1 }, StepMatch { step: 2, line: 1 }, StepMatch { step: 3, line: 1 }]
+        vec![
+            StepMatch { step: 1, line: 1 },
+            StepMatch { step: 2, line: 1 },
+            StepMatch { step: 3, line: 1 }
+        ]
     );
 }
 
@@ -131,7 +149,11 @@ fn empty_pattern_matches_anything_including_on_the_same_line() {
     let e = engine(&[(&[0], &[("A", &[1]), ("", &[2]), ("F", &[])])]);
     let t = e.check(0, "A\nx\nF", ".java", Mode::Compat).unwrap();
     assert!(t.accepted);
-    assert_eq!(t.matched[1], StepMatch { step: 2, line: 1 }, "the empty step matches on A's own line");
+    assert_eq!(
+        t.matched[1],
+        StepMatch { step: 2, line: 1 },
+        "the empty step matches on A's own line"
+    );
     // An empty accepting state accepts as soon as it is appended.
     let e = engine(&[(&[0], &[("A", &[1]), ("", &[])])]);
     assert!(accepts(&e, "  A  ", ".go"));
@@ -151,10 +173,18 @@ fn accepts_at_once_when_a_matched_state_has_no_successors() {
 #[test]
 fn rejection_trace_names_the_deepest_and_first_unreached_steps() {
     let e = engine(&[(&[0], &[("import", &[1]), ("connect", &[2]), ("close", &[])])]);
-    let t = e.check(0, "\n\nimport x\n\nconnect()\n", ".java", Mode::Compat).unwrap();
+    let t = e
+        .check(0, "\n\nimport x\n\nconnect()\n", ".java", Mode::Compat)
+        .unwrap();
     assert!(!t.accepted);
     assert_eq!(t.steps_total, 3);
-    assert_eq!(t.matched, vec![StepMatch { step: 1, line: 3 }, StepMatch { step: 2, line: 5 }]);
+    assert_eq!(
+        t.matched,
+        vec![
+            StepMatch { step: 1, line: 3 },
+            StepMatch { step: 2, line: 5 }
+        ]
+    );
     assert_eq!(t.deepest_step, 2);
     let u = t.first_unreached.unwrap();
     assert_eq!(u.step, 3);
@@ -174,16 +204,39 @@ fn lines_are_stripped_like_python_str_strip() {
 
 #[test]
 fn strict_mode_ignores_commented_out_code_but_keeps_strings() {
-    let e = engine(&[(&[0], &[("require\\(['\\\"](ws)['\\\"]\\)", &[1]), ("close\\(\\)", &[])])]);
+    let e = engine(&[(
+        &[0],
+        &[
+            ("require\\(['\\\"](ws)['\\\"]\\)", &[1]),
+            ("close\\(\\)", &[]),
+        ],
+    )]);
     // Compat: `ws.close()` after `//` on a code line still counts.
     let code = "const WebSocket = require('ws');\nfoo(); // ws.close()";
     assert!(e.check(0, code, ".js", Mode::Compat).unwrap().accepted);
     assert!(!e.check(0, code, ".js", Mode::Strict).unwrap().accepted);
     // The pattern inside a string literal still matches in strict mode.
-    assert!(e.check(0, "const WebSocket = require(\"ws\");\nws.close()", ".js", Mode::Strict).unwrap().accepted);
+    assert!(
+        e.check(
+            0,
+            "const WebSocket = require(\"ws\");\nws.close()",
+            ".js",
+            Mode::Strict
+        )
+        .unwrap()
+        .accepted
+    );
     // Strict mode does not skip a `/* */` line's trailing code nor later lines.
-    assert!(e.check(0, "require('ws')\n/* x */ ws.close()", ".js", Mode::Strict).unwrap().accepted);
-    assert!(!e.check(0, "require('ws')\n/* x */ ws.close()", ".js", Mode::Compat).unwrap().accepted);
+    assert!(
+        e.check(0, "require('ws')\n/* x */ ws.close()", ".js", Mode::Strict)
+            .unwrap()
+            .accepted
+    );
+    assert!(
+        !e.check(0, "require('ws')\n/* x */ ws.close()", ".js", Mode::Compat)
+            .unwrap()
+            .accepted
+    );
 }
 
 #[test]
@@ -193,7 +246,12 @@ fn broken_and_unknown_machines_are_errors_not_panics() {
     )
     .unwrap();
     let e = Engine::new(&catalog);
-    assert_eq!(e.issues().len(), 2, "bad pattern and missing successor: {:?}", e.issues());
+    assert_eq!(
+        e.issues().len(),
+        2,
+        "bad pattern and missing successor: {:?}",
+        e.issues()
+    );
     assert_eq!(e.issues()[0].state_key, Some(0));
     assert!(e.check(0, "x", ".java", Mode::Compat).is_err());
     assert!(e.check(5, "x", ".java", Mode::Compat).is_err());

@@ -55,8 +55,13 @@ pub fn compare(a: &RunData, b: &RunData, opts: &ReportOptions) -> Option<Compari
     // (group, task, score A, score B)
     let mut pairs: Vec<(&TaskRecord, f64, f64)> = Vec::new();
     for ta in &a.tasks {
-        let Some(tb) = b_tasks.get(ta.key.as_str()) else { continue };
-        if let (Some(sa), Some(sb)) = (a.task_score(ta, 1, Criterion::Pass), b.task_score(tb, 1, Criterion::Pass)) {
+        let Some(tb) = b_tasks.get(ta.key.as_str()) else {
+            continue;
+        };
+        if let (Some(sa), Some(sb)) = (
+            a.task_score(ta, 1, Criterion::Pass),
+            b.task_score(tb, 1, Criterion::Pass),
+        ) {
             pairs.push((ta, sa, sb));
         }
     }
@@ -65,13 +70,25 @@ pub fn compare(a: &RunData, b: &RunData, opts: &ReportOptions) -> Option<Compari
     }
     let mut groups: BTreeMap<(u8, String), Vec<(f64, f64)>> = BTreeMap::new();
     for (t, sa, sb) in &pairs {
-        groups.entry((0, "overall".into())).or_default().push((*sa, *sb));
-        groups.entry((1, format!("language:{}", t.language.display_name()))).or_default().push((*sa, *sb));
+        groups
+            .entry((0, "overall".into()))
+            .or_default()
+            .push((*sa, *sb));
+        groups
+            .entry((1, format!("language:{}", t.language.display_name())))
+            .or_default()
+            .push((*sa, *sb));
         if let Some(tech) = &t.technique {
-            groups.entry((2, format!("technique:{tech}"))).or_default().push((*sa, *sb));
+            groups
+                .entry((2, format!("technique:{tech}")))
+                .or_default()
+                .push((*sa, *sb));
         }
         if let Some(level) = &t.code_level {
-            groups.entry((3, format!("code_level:{level}"))).or_default().push((*sa, *sb));
+            groups
+                .entry((3, format!("code_level:{level}")))
+                .or_default()
+                .push((*sa, *sb));
         }
     }
     let groups = groups
@@ -97,8 +114,16 @@ pub fn compare(a: &RunData, b: &RunData, opts: &ReportOptions) -> Option<Compari
         a: sa,
         b: sb,
     };
-    let gained = pairs.iter().filter(|(_, sa, sb)| *sa < 0.5 && *sb >= 0.5).map(|(t, sa, sb)| flip(t, *sa, *sb)).collect();
-    let lost = pairs.iter().filter(|(_, sa, sb)| *sa >= 0.5 && *sb < 0.5).map(|(t, sa, sb)| flip(t, *sa, *sb)).collect();
+    let gained = pairs
+        .iter()
+        .filter(|(_, sa, sb)| *sa < 0.5 && *sb >= 0.5)
+        .map(|(t, sa, sb)| flip(t, *sa, *sb))
+        .collect();
+    let lost = pairs
+        .iter()
+        .filter(|(_, sa, sb)| *sa >= 0.5 && *sb < 0.5)
+        .map(|(t, sa, sb)| flip(t, *sa, *sb))
+        .collect();
     Some(Comparison {
         a: a.display_name(),
         b: b.display_name(),

@@ -30,7 +30,12 @@ pub struct HtmlOptions {
 
 impl Default for HtmlOptions {
     fn default() -> Self {
-        HtmlOptions { max_samples_per_task: 3, max_completion_chars: 20_000, seed: 0, resamples: 0 }
+        HtmlOptions {
+            max_samples_per_task: 3,
+            max_completion_chars: 20_000,
+            seed: 0,
+            resamples: 0,
+        }
     }
 }
 
@@ -103,25 +108,37 @@ fn cut(s: &str, max: usize) -> String {
         s.to_string()
     } else {
         let head: String = s.chars().take(max).collect();
-        format!("{head}\n… [cut: {} more characters]", s.chars().count() - max)
+        format!(
+            "{head}\n… [cut: {} more characters]",
+            s.chars().count() - max
+        )
     }
 }
 
 /// Human-readable FSM trace lines from an IPC verdict's data.
 fn fsm_trace(data: &serde_json::Value) -> Vec<String> {
     let mut out = Vec::new();
-    let (Some(total), Some(deep)) =
-        (data.get("steps_total").and_then(|v| v.as_u64()), data.get("deepest_step").and_then(|v| v.as_u64()))
-    else {
+    let (Some(total), Some(deep)) = (
+        data.get("steps_total").and_then(|v| v.as_u64()),
+        data.get("deepest_step").and_then(|v| v.as_u64()),
+    ) else {
         return out;
     };
-    let fsm = data.get("fsm_id").and_then(|v| v.as_u64()).map(|f| format!("FSM {f}: ")).unwrap_or_default();
+    let fsm = data
+        .get("fsm_id")
+        .and_then(|v| v.as_u64())
+        .map(|f| format!("FSM {f}: "))
+        .unwrap_or_default();
     out.push(format!("{fsm}deepest step reached {deep} of {total}"));
     if let Some(m) = data.get("matched").and_then(|v| v.as_array()) {
         let steps: Vec<String> = m
             .iter()
             .filter_map(|x| {
-                Some(format!("step {} @ line {}", x.get("step")?.as_u64()?, x.get("line").and_then(|l| l.as_u64()).unwrap_or(0)))
+                Some(format!(
+                    "step {} @ line {}",
+                    x.get("step")?.as_u64()?,
+                    x.get("line").and_then(|l| l.as_u64()).unwrap_or(0)
+                ))
             })
             .collect();
         if !steps.is_empty() {
@@ -174,7 +191,9 @@ fn html_task(run: &RunData, t: &TaskRecord, opts: &HtmlOptions) -> HtmlTask {
             HtmlSample {
                 index: s.index,
                 status: match run.source {
-                    VerdictSource::Ours => v.map(|v| v.status.as_str().to_string()).unwrap_or_else(|| "not evaluated".into()),
+                    VerdictSource::Ours => v
+                        .map(|v| v.status.as_str().to_string())
+                        .unwrap_or_else(|| "not evaluated".into()),
                     VerdictSource::Recorded => match s.recorded_passed {
                         Some(true) => "passed (recorded)".into(),
                         Some(false) => "failed (recorded)".into(),
@@ -218,7 +237,11 @@ fn base64(bytes: &[u8]) -> String {
     const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::new();
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for i in 0..4 {
             if i <= chunk.len() {
@@ -232,7 +255,12 @@ fn base64(bytes: &[u8]) -> String {
 }
 
 /// Render the whole report as one HTML page.
-pub fn render_html(report: &Report, runs: &[RunData], charts: &[Chart], opts: &HtmlOptions) -> Result<String> {
+pub fn render_html(
+    report: &Report,
+    runs: &[RunData],
+    charts: &[Chart],
+    opts: &HtmlOptions,
+) -> Result<String> {
     let tables: Vec<HtmlTable> = all_tables(report)
         .into_iter()
         .map(|t| {
@@ -253,7 +281,10 @@ pub fn render_html(report: &Report, runs: &[RunData], charts: &[Chart], opts: &H
                             .cells
                             .iter()
                             .enumerate()
-                            .map(|(ci, c)| HtmlCell { text: c.plain(), rank: r[ri][ci] })
+                            .map(|(ci, c)| HtmlCell {
+                                text: c.plain(),
+                                rank: r[ri][ci],
+                            })
                             .collect(),
                     })
                     .collect(),
@@ -262,7 +293,12 @@ pub fn render_html(report: &Report, runs: &[RunData], charts: &[Chart], opts: &H
         .collect();
     let plots = charts
         .iter()
-        .map(|c| Ok(HtmlPlot { id: c.id.clone(), svg: render_svg(c)? }))
+        .map(|c| {
+            Ok(HtmlPlot {
+                id: c.id.clone(),
+                svg: render_svg(c)?,
+            })
+        })
         .collect::<Result<Vec<_>>>()?;
     let mut languages = BTreeSet::new();
     let mut techniques = BTreeSet::new();
@@ -285,19 +321,31 @@ pub fn render_html(report: &Report, runs: &[RunData], charts: &[Chart], opts: &H
                 name: run.display_name(),
                 bench: run.bench.key().to_string(),
                 facts: report.runs.get(i).map(run_facts).unwrap_or_default(),
-                tasks: run.tasks.iter().filter(|t| !t.samples.is_empty()).map(|t| html_task(run, t, opts)).collect(),
+                tasks: run
+                    .tasks
+                    .iter()
+                    .filter(|t| !t.samples.is_empty())
+                    .map(|t| html_task(run, t, opts))
+                    .collect(),
             }
         })
         .collect();
     let title = if runs.len() == 1 {
-        format!("polyeval report — {} on {}", runs[0].display_name(), runs[0].bench)
+        format!(
+            "polyeval report — {} on {}",
+            runs[0].display_name(),
+            runs[0].bench
+        )
     } else {
         format!("polyeval report — {} runs", runs.len())
     };
     let script_hash = base64(&Sha256::digest(SCRIPT.as_bytes()));
     let mut env = Environment::new();
-    env.add_template("report.html", TEMPLATE).context("loading the HTML template")?;
-    let tmpl = env.get_template("report.html").context("loading the HTML template")?;
+    env.add_template("report.html", TEMPLATE)
+        .context("loading the HTML template")?;
+    let tmpl = env
+        .get_template("report.html")
+        .context("loading the HTML template")?;
     let html = tmpl
         .render(context! {
             title,

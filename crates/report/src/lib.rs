@@ -52,7 +52,11 @@ impl std::str::FromStr for Format {
             "json" => Format::Json,
             "latex" | "tex" => Format::Latex,
             "html" => Format::Html,
-            _ => return Err(format!("unknown report format `{s}` (expected md, csv, json, latex or html)")),
+            _ => {
+                return Err(format!(
+                    "unknown report format `{s}` (expected md, csv, json, latex or html)"
+                ))
+            }
         })
     }
 }
@@ -69,11 +73,19 @@ pub fn build_report(runs: &[RunData], opts: &ReportOptions) -> Report {
             }
         }
     }
-    Report { runs: summaries, comparisons }
+    Report {
+        runs: summaries,
+        comparisons,
+    }
 }
 
 /// Render a report in one format.
-pub fn render(report: &Report, runs: &[RunData], format: Format, opts: &ReportOptions) -> Result<String> {
+pub fn render(
+    report: &Report,
+    runs: &[RunData],
+    format: Format,
+    opts: &ReportOptions,
+) -> Result<String> {
     Ok(match format {
         Format::Markdown => render::to_markdown_report(report),
         Format::Csv => render::to_csv_report(report),
@@ -81,7 +93,11 @@ pub fn render(report: &Report, runs: &[RunData], format: Format, opts: &ReportOp
         Format::Latex => render::to_latex_report(report),
         Format::Html => {
             let charts = plots::charts_for(report);
-            let hopts = html::HtmlOptions { seed: opts.seed, resamples: opts.resamples, ..Default::default() };
+            let hopts = html::HtmlOptions {
+                seed: opts.seed,
+                resamples: opts.resamples,
+                ..Default::default()
+            };
             html::render_html(report, runs, &charts, &hopts)?
         }
     })
@@ -90,7 +106,8 @@ pub fn render(report: &Report, runs: &[RunData], format: Format, opts: &ReportOp
 /// Write every chart of the report as SVG and PNG into `dir/plots/`.
 pub fn write_plots(report: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
     let plot_dir = dir.join("plots");
-    std::fs::create_dir_all(&plot_dir).with_context(|| format!("creating {}", plot_dir.display()))?;
+    std::fs::create_dir_all(&plot_dir)
+        .with_context(|| format!("creating {}", plot_dir.display()))?;
     let mut written = Vec::new();
     for chart in plots::charts_for(report) {
         let svg_path = plot_dir.join(format!("{}.svg", chart.id));

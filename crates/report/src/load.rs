@@ -30,8 +30,16 @@ fn default_mode(bench: Bench) -> &'static str {
 }
 
 /// Choose the mode of our verdicts to report.
-pub fn pick_mode(bench: Bench, modes: &[String], requested: Option<&str>, dir: &Path) -> Result<Option<String>> {
-    let ours: Vec<&String> = modes.iter().filter(|m| m.as_str() != RECORDED_MODE).collect();
+pub fn pick_mode(
+    bench: Bench,
+    modes: &[String],
+    requested: Option<&str>,
+    dir: &Path,
+) -> Result<Option<String>> {
+    let ours: Vec<&String> = modes
+        .iter()
+        .filter(|m| m.as_str() != RECORDED_MODE)
+        .collect();
     if let Some(r) = requested {
         if !ours.iter().any(|m| m.as_str() == r) {
             bail!(
@@ -48,14 +56,23 @@ pub fn pick_mode(bench: Bench, modes: &[String], requested: Option<&str>, dir: &
         [only] => Some(only.to_string()),
         many => {
             let d = default_mode(bench);
-            Some(many.iter().find(|m| m.as_str() == d).unwrap_or(&many[0]).to_string())
+            Some(
+                many.iter()
+                    .find(|m| m.as_str() == d)
+                    .unwrap_or(&many[0])
+                    .to_string(),
+            )
         }
     })
 }
 
 fn record_for(task: &Task) -> TaskRecord {
     let (technique, code_level) = match &task.meta {
-        TaskMeta::Ipc { technique, code_level, .. } => (Some(technique.clone()), Some(code_level.clone())),
+        TaskMeta::Ipc {
+            technique,
+            code_level,
+            ..
+        } => (Some(technique.clone()), Some(code_level.clone())),
         _ => (None, None),
     };
     TaskRecord {
@@ -74,7 +91,9 @@ fn record_for(task: &Task) -> TaskRecord {
 pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
     let store = RunStore::open(dir)?;
     let config = store.config().clone();
-    let modes = store.modes().with_context(|| format!("reading the verdict modes of run {}", dir.display()))?;
+    let modes = store
+        .modes()
+        .with_context(|| format!("reading the verdict modes of run {}", dir.display()))?;
     let mode = pick_mode(config.bench, &modes, opts.mode.as_deref(), dir)?;
     if opts.verdicts == VerdictSource::Ours && mode.is_none() {
         bail!(
@@ -89,22 +108,48 @@ pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
         );
     }
     if opts.verdicts == VerdictSource::Recorded && !modes.iter().any(|m| m == RECORDED_MODE) {
-        bail!("run {} has no recorded verdicts (only imported upstream results carry them)", dir.display());
+        bail!(
+            "run {} has no recorded verdicts (only imported upstream results carry them)",
+            dir.display()
+        );
     }
-    let data_dir = opts.data_dir.clone().unwrap_or_else(|| PathBuf::from(&config.data_dir));
-    let taskset = polyeval_core::loaders::load(config.bench, &data_dir)
-        .with_context(|| format!("loading the {} tasks of run {} from {}", config.bench, dir.display(), data_dir.display()))?;
-    polyeval_store::check_fingerprint(&config, &taskset)
-        .with_context(|| format!("run {} was made from different task data than {}", dir.display(), data_dir.display()))?;
+    let data_dir = opts
+        .data_dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(&config.data_dir));
+    let taskset = polyeval_core::loaders::load(config.bench, &data_dir).with_context(|| {
+        format!(
+            "loading the {} tasks of run {} from {}",
+            config.bench,
+            dir.display(),
+            data_dir.display()
+        )
+    })?;
+    polyeval_store::check_fingerprint(&config, &taskset).with_context(|| {
+        format!(
+            "run {} was made from different task data than {}",
+            dir.display(),
+            data_dir.display()
+        )
+    })?;
 
     let verdicts = match &mode {
-        Some(m) => store.verdicts(m).with_context(|| format!("reading verdicts of run {}", dir.display()))?,
+        Some(m) => store
+            .verdicts(m)
+            .with_context(|| format!("reading verdicts of run {}", dir.display()))?,
         None => HashMap::new(),
     };
     let mut tasks: Vec<TaskRecord> = taskset.tasks.iter().map(record_for).collect();
-    let index: HashMap<String, usize> = tasks.iter().enumerate().map(|(i, t)| (t.key.clone(), i)).collect();
+    let index: HashMap<String, usize> = tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.key.clone(), i))
+        .collect();
     let mut unknown = 0usize;
-    for s in store.samples().with_context(|| format!("reading samples of run {}", dir.display()))? {
+    for s in store
+        .samples()
+        .with_context(|| format!("reading samples of run {}", dir.display()))?
+    {
         let Some(&i) = index.get(&s.task_key) else {
             unknown += 1;
             continue;
@@ -117,7 +162,11 @@ pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
         });
     }
     if unknown > 0 {
-        bail!("run {}: {unknown} samples refer to tasks not in the task data at {}", dir.display(), data_dir.display());
+        bail!(
+            "run {}: {unknown} samples refer to tasks not in the task data at {}",
+            dir.display(),
+            data_dir.display()
+        );
     }
     if let Some(path) = &opts.defects {
         if let Some(b) = defect_list_bench(path) {
@@ -153,8 +202,11 @@ pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
     } else if opts.sound_only {
         bail!("--sound-only needs --defects FILE (the defect list written by `polyeval doctor --bench multioop`)");
     }
-    let greedy_sample_index =
-        config.params.get("greedy_sample_index").and_then(|v| v.as_u64()).and_then(|v| u32::try_from(v).ok());
+    let greedy_sample_index = config
+        .params
+        .get("greedy_sample_index")
+        .and_then(|v| v.as_u64())
+        .and_then(|v| u32::try_from(v).ok());
     let label = dir
         .canonicalize()
         .ok()
@@ -185,18 +237,28 @@ pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
 /// `LANG/TASK_ID` per line (`#` comments allowed). Lists under keys saying a
 /// task is fine (`sound`, `passable`, `ok`) are ignored.
 pub fn read_defects(path: &Path) -> Result<HashSet<(Language, String)>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading defect list {}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading defect list {}", path.display()))?;
     let mut out = HashSet::new();
     if let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) {
-        if v.get("format").and_then(|f| f.as_str()).is_some_and(|f| f.starts_with("polyeval-oop-defects/")) {
+        if v.get("format")
+            .and_then(|f| f.as_str())
+            .is_some_and(|f| f.starts_with("polyeval-oop-defects/"))
+        {
             // `polyeval doctor` output: only the `defective` list counts
             // (reference failures and ceilings are not task defects).
-            let list = v.get("defective").with_context(|| format!("{}: no `defective` list", path.display()))?;
+            let list = v
+                .get("defective")
+                .with_context(|| format!("{}: no `defective` list", path.display()))?;
             walk(list, None, &mut out);
         } else {
             walk(&v, None, &mut out);
         }
-    } else if text.lines().filter(|l| !l.trim().is_empty()).all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok()) {
+    } else if text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok())
+    {
         for l in text.lines().filter(|l| !l.trim().is_empty()) {
             if let Ok(v) = serde_json::from_str::<serde_json::Value>(l) {
                 walk(&v, None, &mut out);
@@ -211,11 +273,16 @@ pub fn read_defects(path: &Path) -> Result<HashSet<(Language, String)>> {
             let (lang, id) = match line.split_once(char::is_whitespace) {
                 Some((l, id)) => (l, id.trim()),
                 None => line.split_once('/').with_context(|| {
-                    format!("{}:{}: expected `LANG TASK_ID` or `LANG/TASK_ID`, found `{line}`", path.display(), no + 1)
+                    format!(
+                        "{}:{}: expected `LANG TASK_ID` or `LANG/TASK_ID`, found `{line}`",
+                        path.display(),
+                        no + 1
+                    )
                 })?,
             };
-            let language = Language::parse(lang)
-                .with_context(|| format!("{}:{}: unknown language `{lang}`", path.display(), no + 1))?;
+            let language = Language::parse(lang).with_context(|| {
+                format!("{}:{}: unknown language `{lang}`", path.display(), no + 1)
+            })?;
             out.insert((language, id.to_string()));
         }
     }
@@ -234,7 +301,11 @@ fn walk(v: &serde_json::Value, lang: Option<Language>, out: &mut HashSet<(Langua
         Value::Object(map) => {
             let own_lang = ["language", "lang"]
                 .iter()
-                .find_map(|k| map.get(*k).and_then(|x| x.as_str()).and_then(Language::parse))
+                .find_map(|k| {
+                    map.get(*k)
+                        .and_then(|x| x.as_str())
+                        .and_then(Language::parse)
+                })
                 .or(lang);
             if let (Some(id), Some(l)) = (map.get("task_id").and_then(|x| x.as_str()), own_lang) {
                 out.insert((l, id.to_string()));
@@ -242,8 +313,17 @@ fn walk(v: &serde_json::Value, lang: Option<Language>, out: &mut HashSet<(Langua
             }
             for (k, child) in map {
                 let lower = k.to_ascii_lowercase();
-                if ["sound", "passable", "ok", "clean", "sound_tasks", "passable_tasks", "reference_failures", "ceiling"]
-                    .contains(&lower.as_str())
+                if [
+                    "sound",
+                    "passable",
+                    "ok",
+                    "clean",
+                    "sound_tasks",
+                    "passable_tasks",
+                    "reference_failures",
+                    "ceiling",
+                ]
+                .contains(&lower.as_str())
                 {
                     continue;
                 }
@@ -297,12 +377,20 @@ mod tests {
         )
         .unwrap();
         let d = read_defects(&doc).unwrap();
-        assert_eq!(d, [(Language::Cpp, "OOP/0".to_string())].into_iter().collect::<HashSet<_>>());
+        assert_eq!(
+            d,
+            [(Language::Cpp, "OOP/0".to_string())]
+                .into_iter()
+                .collect::<HashSet<_>>()
+        );
         assert_eq!(defect_list_bench(&doc).as_deref(), Some("multioop"));
         let t = dir.path().join("d.txt");
         std::fs::write(&t, "# defects\ncpp OOP/3\npython/OOP/7\n").unwrap();
         let d = read_defects(&t).unwrap();
-        assert!(d.contains(&(Language::Cpp, "OOP/3".into())) && d.contains(&(Language::Python, "OOP/7".into())));
+        assert!(
+            d.contains(&(Language::Cpp, "OOP/3".into()))
+                && d.contains(&(Language::Python, "OOP/7".into()))
+        );
         std::fs::write(&t, "klingon OOP/3\n").unwrap();
         let e = read_defects(&t).unwrap_err().to_string();
         assert!(e.contains("d.txt:1") && e.contains("klingon"), "{e}");
@@ -312,10 +400,28 @@ mod tests {
     fn mode_choice() {
         let d = Path::new("runs/x");
         let m = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(pick_mode(Bench::CrossplIpc, &m(&["strict"]), None, d).unwrap().as_deref(), Some("strict"));
-        assert_eq!(pick_mode(Bench::CrossplIpc, &m(&["compat", "strict"]), None, d).unwrap().as_deref(), Some("compat"));
-        assert_eq!(pick_mode(Bench::CrossplIpc, &m(&["recorded"]), None, d).unwrap(), None);
-        let e = pick_mode(Bench::CrossplIpc, &m(&["compat"]), Some("strict"), d).unwrap_err().to_string();
-        assert!(e.contains("no verdicts in mode `strict`") && e.contains("compat"), "{e}");
+        assert_eq!(
+            pick_mode(Bench::CrossplIpc, &m(&["strict"]), None, d)
+                .unwrap()
+                .as_deref(),
+            Some("strict")
+        );
+        assert_eq!(
+            pick_mode(Bench::CrossplIpc, &m(&["compat", "strict"]), None, d)
+                .unwrap()
+                .as_deref(),
+            Some("compat")
+        );
+        assert_eq!(
+            pick_mode(Bench::CrossplIpc, &m(&["recorded"]), None, d).unwrap(),
+            None
+        );
+        let e = pick_mode(Bench::CrossplIpc, &m(&["compat"]), Some("strict"), d)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("no verdicts in mode `strict`") && e.contains("compat"),
+            "{e}"
+        );
     }
 }

@@ -48,7 +48,10 @@ impl SampleRecord {
     /// verdicts carry no keyword check, so pass@o is only defined for ours.
     pub fn passed_o(&self, source: VerdictSource) -> Option<bool> {
         match source {
-            VerdictSource::Ours => self.verdict.as_ref().map(|v| v.passed() && v.pass_o.unwrap_or(false)),
+            VerdictSource::Ours => self
+                .verdict
+                .as_ref()
+                .map(|v| v.passed() && v.pass_o.unwrap_or(false)),
             VerdictSource::Recorded => None,
         }
     }
@@ -119,7 +122,12 @@ impl RunData {
                 let s = task.samples.iter().find(|s| s.index == g)?;
                 return outcome(s).map(|p| if p { 1.0 } else { 0.0 });
             }
-            let (n, c) = count(task.samples.iter().filter(|s| s.index != g).filter_map(outcome));
+            let (n, c) = count(
+                task.samples
+                    .iter()
+                    .filter(|s| s.index != g)
+                    .filter_map(outcome),
+            );
             return polyeval_core::metrics::pass_at_k(n, c, k);
         }
         let (n, c) = count(task.samples.iter().filter_map(outcome));
@@ -138,7 +146,9 @@ impl RunData {
 
     /// Tasks that have at least one scored sample.
     pub fn scored_tasks(&self) -> impl Iterator<Item = &TaskRecord> {
-        self.tasks.iter().filter(move |t| t.samples.iter().any(|s| s.passed(self.source).is_some()))
+        self.tasks
+            .iter()
+            .filter(move |t| t.samples.iter().any(|s| s.passed(self.source).is_some()))
     }
 }
 
@@ -199,7 +209,9 @@ mod tests {
     #[test]
     fn greedy_index_separates_pass1_from_sampled_pass_k() {
         // greedy (index 0) fails; 10 samples, 5 pass.
-        let t = task(&[false, true, true, true, true, true, false, false, false, false, false]);
+        let t = task(&[
+            false, true, true, true, true, true, false, false, false, false, false,
+        ]);
         let r = run(Some(0), VerdictSource::Ours);
         assert_eq!(r.task_score(&t, 1, Criterion::Pass), Some(0.0));
         let p5 = r.task_score(&t, 5, Criterion::Pass).unwrap();
@@ -211,9 +223,21 @@ mod tests {
     #[test]
     fn recorded_source_uses_recorded_verdicts() {
         let t = task(&[true]);
-        assert_eq!(run(None, VerdictSource::Recorded).task_score(&t, 1, Criterion::Pass), Some(0.0));
-        assert_eq!(run(None, VerdictSource::Ours).task_score(&t, 1, Criterion::Pass), Some(1.0));
-        assert_eq!(run(None, VerdictSource::Recorded).task_score(&t, 1, Criterion::PassO), None);
-        assert_eq!(run(None, VerdictSource::Ours).task_score(&t, 2, Criterion::Pass), None);
+        assert_eq!(
+            run(None, VerdictSource::Recorded).task_score(&t, 1, Criterion::Pass),
+            Some(0.0)
+        );
+        assert_eq!(
+            run(None, VerdictSource::Ours).task_score(&t, 1, Criterion::Pass),
+            Some(1.0)
+        );
+        assert_eq!(
+            run(None, VerdictSource::Recorded).task_score(&t, 1, Criterion::PassO),
+            None
+        );
+        assert_eq!(
+            run(None, VerdictSource::Ours).task_score(&t, 2, Criterion::Pass),
+            None
+        );
     }
 }

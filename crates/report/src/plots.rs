@@ -20,10 +20,18 @@ use std::path::Path;
 #[derive(Debug, Clone)]
 pub enum ChartKind {
     /// Values in [0, 1] on each axis, one polygon per series.
-    Radar { axes: Vec<String>, series: Vec<(String, Vec<Option<f64>>)> },
+    Radar {
+        axes: Vec<String>,
+        series: Vec<(String, Vec<Option<f64>>)>,
+    },
     /// Horizontal grouped bars: one group per category, one bar per series.
     /// `fraction` = values are fractions shown as percentages.
-    Bars { categories: Vec<String>, series: Vec<(String, Vec<Option<f64>>)>, fraction: bool, axis_label: String },
+    Bars {
+        categories: Vec<String>,
+        series: Vec<(String, Vec<Option<f64>>)>,
+        fraction: bool,
+        axis_label: String,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -66,11 +74,19 @@ fn run_name(r: &RunSummary) -> String {
 /// The charts a report calls for (only those with data).
 pub fn charts_for(report: &Report) -> Vec<Chart> {
     let mut charts = Vec::new();
-    let runs_of = |b: Bench| report.runs.iter().filter(move |r| r.bench == b.key()).collect::<Vec<_>>();
+    let runs_of = |b: Bench| {
+        report
+            .runs
+            .iter()
+            .filter(move |r| r.bench == b.key())
+            .collect::<Vec<_>>()
+    };
     let ipc = runs_of(Bench::CrossplIpc);
     if !ipc.is_empty() {
-        let langs: Vec<String> =
-            paper_language_order(Bench::CrossplIpc).iter().map(|l| l.display_name().to_string()).collect();
+        let langs: Vec<String> = paper_language_order(Bench::CrossplIpc)
+            .iter()
+            .map(|l| l.display_name().to_string())
+            .collect();
         charts.push(Chart {
             id: "radar-language".into(),
             title: "CrossPL-IPC pass@1 by language".into(),
@@ -81,7 +97,12 @@ pub fn charts_for(report: &Report) -> Vec<Chart> {
                     .map(|r| {
                         let v = langs
                             .iter()
-                            .map(|l| r.by_language.get(l).and_then(|g| g.metrics.get("pass@1")).map(|e| e.value))
+                            .map(|l| {
+                                r.by_language
+                                    .get(l)
+                                    .and_then(|g| g.metrics.get("pass@1"))
+                                    .map(|e| e.value)
+                            })
                             .collect();
                         (run_name(r), v)
                     })
@@ -99,7 +120,12 @@ pub fn charts_for(report: &Report) -> Vec<Chart> {
                     .map(|r| {
                         let v = techs
                             .iter()
-                            .map(|t| r.by_technique.get(t).and_then(|g| g.metrics.get("pass@1")).map(|e| e.value))
+                            .map(|t| {
+                                r.by_technique
+                                    .get(t)
+                                    .and_then(|g| g.metrics.get("pass@1"))
+                                    .map(|e| e.value)
+                            })
                             .collect();
                         (run_name(r), v)
                     })
@@ -108,8 +134,16 @@ pub fn charts_for(report: &Report) -> Vec<Chart> {
         });
         for r in &ipc {
             let Some(f) = &r.fsm else { continue };
-            let max_step = f.deepest_step_by_language.values().flat_map(|m| m.keys()).copied().max().unwrap_or(0);
-            let categories: Vec<String> = (0..=max_step).map(|k| format!("deepest step {k}")).collect();
+            let max_step = f
+                .deepest_step_by_language
+                .values()
+                .flat_map(|m| m.keys())
+                .copied()
+                .max()
+                .unwrap_or(0);
+            let categories: Vec<String> = (0..=max_step)
+                .map(|k| format!("deepest step {k}"))
+                .collect();
             let series = langs
                 .iter()
                 .filter_map(|l| {
@@ -117,13 +151,18 @@ pub fn charts_for(report: &Report) -> Vec<Chart> {
                     let total: usize = m.values().sum();
                     Some((
                         format!("{l} (n={total})"),
-                        (0..=max_step).map(|k| Some(*m.get(&k).unwrap_or(&0) as f64 / total.max(1) as f64)).collect(),
+                        (0..=max_step)
+                            .map(|k| Some(*m.get(&k).unwrap_or(&0) as f64 / total.max(1) as f64))
+                            .collect(),
                     ))
                 })
                 .collect();
             charts.push(Chart {
                 id: format!("fsm-steps-{}", slug(&r.label)),
-                title: format!("{}: deepest FSM step reached by rejected generations", run_name(r)),
+                title: format!(
+                    "{}: deepest FSM step reached by rejected generations",
+                    run_name(r)
+                ),
                 kind: ChartKind::Bars {
                     categories,
                     series,
@@ -138,17 +177,31 @@ pub fn charts_for(report: &Report) -> Vec<Chart> {
         let categories: Vec<String> = ffi.iter().map(|r| run_name(r)).collect();
         let series = ["pass@1", "pass@5"]
             .iter()
-            .map(|m| (m.to_string(), ffi.iter().map(|r| r.overall.get(*m).map(|e| e.value)).collect()))
+            .map(|m| {
+                (
+                    m.to_string(),
+                    ffi.iter()
+                        .map(|r| r.overall.get(*m).map(|e| e.value))
+                        .collect(),
+                )
+            })
             .collect();
         charts.push(Chart {
             id: "ffi-pass".into(),
             title: "CrossPL-FFI pass@1 and pass@5".into(),
-            kind: ChartKind::Bars { categories, series, fraction: true, axis_label: "pass rate".into() },
+            kind: ChartKind::Bars {
+                categories,
+                series,
+                fraction: true,
+                axis_label: "pass rate".into(),
+            },
         });
         if let Some(c) = category_chart(
             "ffi-errors",
             "CrossPL-FFI failure classes",
-            ffi.iter().map(|r| (run_name(r), merged_categories(r))).collect(),
+            ffi.iter()
+                .map(|r| (run_name(r), merged_categories(r)))
+                .collect(),
             "share of failed samples",
         ) {
             charts.push(c);
@@ -156,14 +209,21 @@ pub fn charts_for(report: &Report) -> Vec<Chart> {
     }
     for bench in [Bench::MultiOop, Bench::Oop] {
         for r in runs_of(bench) {
-            let order: Vec<String> = paper_language_order(bench).iter().map(|l| l.display_name().to_string()).collect();
+            let order: Vec<String> = paper_language_order(bench)
+                .iter()
+                .map(|l| l.display_name().to_string())
+                .collect();
             let per_lang: Vec<(String, BTreeMap<String, usize>)> = order
                 .iter()
                 .filter_map(|l| r.failure_categories.get(l).map(|m| (l.clone(), m.clone())))
                 .collect();
             if let Some(c) = category_chart(
                 &format!("{}-errors-{}", bench.key(), slug(&r.label)),
-                &format!("{}: error types per language ({})", run_name(r), bench.key()),
+                &format!(
+                    "{}: error types per language ({})",
+                    run_name(r),
+                    bench.key()
+                ),
                 per_lang,
                 "share of the language's failed samples",
             ) {
@@ -175,7 +235,15 @@ pub fn charts_for(report: &Report) -> Vec<Chart> {
 }
 
 fn slug(s: &str) -> String {
-    s.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect()
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect()
 }
 
 fn merged_categories(r: &RunSummary) -> BTreeMap<String, usize> {
@@ -219,9 +287,15 @@ fn category_chart(
         .map(|(name, m)| {
             let total: usize = m.values().sum();
             let share = |n: usize| Some(n as f64 / total.max(1) as f64);
-            let mut v: Vec<Option<f64>> = top.iter().map(|c| share(*m.get(c).unwrap_or(&0))).collect();
+            let mut v: Vec<Option<f64>> =
+                top.iter().map(|c| share(*m.get(c).unwrap_or(&0))).collect();
             if has_rest {
-                v.push(share(m.iter().filter(|(c, _)| !top.contains(c)).map(|(_, n)| n).sum()));
+                v.push(share(
+                    m.iter()
+                        .filter(|(c, _)| !top.contains(c))
+                        .map(|(_, n)| n)
+                        .sum(),
+                ));
             }
             (name.clone(), v)
         })
@@ -229,7 +303,12 @@ fn category_chart(
     Some(Chart {
         id: id.into(),
         title: title.into(),
-        kind: ChartKind::Bars { categories, series: out_series, fraction: true, axis_label: axis_label.into() },
+        kind: ChartKind::Bars {
+            categories,
+            series: out_series,
+            fraction: true,
+            axis_label: axis_label.into(),
+        },
     })
 }
 
@@ -240,11 +319,18 @@ fn err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
 /// Pixel size of a chart (depends on how many bars it has).
 pub fn chart_size(chart: &Chart) -> (u32, u32) {
     match &chart.kind {
-        ChartKind::Radar { series, .. } => (960, 720 + 24 * (series.len() as u32).saturating_sub(6)),
-        ChartKind::Bars { categories, series, .. } => {
+        ChartKind::Radar { series, .. } => {
+            (960, 720 + 24 * (series.len() as u32).saturating_sub(6))
+        }
+        ChartKind::Bars {
+            categories, series, ..
+        } => {
             let bars = (categories.len() * series.len().max(1)) as u32;
             let legend_rows = (series.len() as u32).div_ceil(3);
-            (960, 130 + 22 * legend_rows + bars * 16 + categories.len() as u32 * 14 + 40)
+            (
+                960,
+                130 + 22 * legend_rows + bars * 16 + categories.len() as u32 * 14 + 40,
+            )
         }
     }
 }
@@ -262,20 +348,27 @@ pub fn render_svg(chart: &Chart) -> Result<String> {
 pub fn render_png(chart: &Chart, path: &Path) -> Result<()> {
     let root = BitMapBackend::new(path, chart_size(chart)).into_drawing_area();
     draw(&root, chart).map_err(|e| e.context(format!("rendering {}", path.display())))?;
-    root.present().map_err(|e| anyhow!("writing {}: {e:?}", path.display()))?;
+    root.present()
+        .map_err(|e| anyhow!("writing {}: {e:?}", path.display()))?;
     Ok(())
 }
 
 fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Result<()> {
     root.fill(&WHITE).map_err(err)?;
     let (w, _) = root.dim_in_pixel();
-    let title = TextStyle::from((FONT, 24).into_font()).pos(Pos::new(HPos::Center, VPos::Top)).color(&BLACK);
-    root.draw(&Text::new(chart.title.clone(), (w as i32 / 2, 14), title)).map_err(err)?;
+    let title = TextStyle::from((FONT, 24).into_font())
+        .pos(Pos::new(HPos::Center, VPos::Top))
+        .color(&BLACK);
+    root.draw(&Text::new(chart.title.clone(), (w as i32 / 2, 14), title))
+        .map_err(err)?;
     match &chart.kind {
         ChartKind::Radar { axes, series } => draw_radar(root, axes, series),
-        ChartKind::Bars { categories, series, fraction, axis_label } => {
-            draw_bars(root, categories, series, *fraction, axis_label)
-        }
+        ChartKind::Bars {
+            categories,
+            series,
+            fraction,
+            axis_label,
+        } => draw_bars(root, categories, series, *fraction, axis_label),
     }
 }
 
@@ -289,7 +382,9 @@ fn draw_legend<DB: DrawingBackend>(
     width: i32,
     per_row: usize,
 ) -> Result<i32> {
-    let style = TextStyle::from((FONT, 15).into_font()).pos(Pos::new(HPos::Left, VPos::Center)).color(&BLACK);
+    let style = TextStyle::from((FONT, 15).into_font())
+        .pos(Pos::new(HPos::Left, VPos::Center))
+        .color(&BLACK);
     let cell = width / per_row as i32;
     let mut y = top;
     for (i, name) in names.iter().enumerate() {
@@ -298,19 +393,32 @@ fn draw_legend<DB: DrawingBackend>(
             y += 22;
         }
         let x = left + col * cell;
-        root.draw(&Rectangle::new([(x, y - 6), (x + 14, y + 6)], color(i).filled())).map_err(err)?;
+        root.draw(&Rectangle::new(
+            [(x, y - 6), (x + 14, y + 6)],
+            color(i).filled(),
+        ))
+        .map_err(err)?;
         // Shorten names that would run into the next legend cell.
         let mut label = name.clone();
         while label.chars().count() > 4 && text_width(root, &label, 15) > (cell - 28) as u32 {
-            label = format!("{}…", label.chars().take(label.chars().count() - 2).collect::<String>());
+            label = format!(
+                "{}…",
+                label
+                    .chars()
+                    .take(label.chars().count() - 2)
+                    .collect::<String>()
+            );
         }
-        root.draw(&Text::new(label, (x + 20, y), style.clone())).map_err(err)?;
+        root.draw(&Text::new(label, (x + 20, y), style.clone()))
+            .map_err(err)?;
     }
     Ok(y + 22)
 }
 
 fn text_width<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, text: &str, size: u32) -> u32 {
-    root.estimate_text_size(text, &TextStyle::from((FONT, size).into_font())).map(|(w, _)| w).unwrap_or(text.len() as u32 * size / 2)
+    root.estimate_text_size(text, &TextStyle::from((FONT, size).into_font()))
+        .map(|(w, _)| w)
+        .unwrap_or(text.len() as u32 * size / 2)
 }
 
 fn fmt_value(v: f64, fraction: bool) -> String {
@@ -332,12 +440,20 @@ fn draw_bars<DB: DrawingBackend>(
     let (w, h) = (w as i32, h as i32);
     let names: Vec<String> = series.iter().map(|s| s.0.clone()).collect();
     let legend_bottom = draw_legend(root, &names, 58, 40, w - 80, 3)?;
-    let label_w = categories.iter().map(|c| text_width(root, c, 15)).max().unwrap_or(40) as i32;
+    let label_w = categories
+        .iter()
+        .map(|c| text_width(root, c, 15))
+        .max()
+        .unwrap_or(40) as i32;
     let left = (label_w + 24).min(w / 2);
     let right = w - 90; // room for value labels past the longest bar
     let top = legend_bottom + 10;
     let bottom = h - 52;
-    let max_v = series.iter().flat_map(|s| s.1.iter().flatten()).copied().fold(0.0f64, f64::max);
+    let max_v = series
+        .iter()
+        .flat_map(|s| s.1.iter().flatten())
+        .copied()
+        .fold(0.0f64, f64::max);
     // Round tick steps (10 % or 20 % for fractions; 1-2-5 steps for counts)
     // and an axis end one step above the largest bar, so its label fits.
     let step = if fraction {
@@ -349,7 +465,11 @@ fn draw_bars<DB: DrawingBackend>(
     } else {
         let raw = (max_v / 5.0).max(1.0);
         let mag = 10f64.powf(raw.log10().floor());
-        [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * mag).find(|s| *s >= raw).unwrap_or(10.0 * mag)
+        [1.0, 2.0, 5.0, 10.0]
+            .iter()
+            .map(|m| m * mag)
+            .find(|s| *s >= raw)
+            .unwrap_or(10.0 * mag)
     };
     let x_max = {
         let end = ((max_v / step).floor() + 1.0) * step;
@@ -362,41 +482,81 @@ fn draw_bars<DB: DrawingBackend>(
     let ticks = (x_max / step).round() as usize;
     let xpix = |v: f64| left + ((right - left) as f64 * (v / x_max)).round() as i32;
     // Grid and ticks.
-    let tick_style = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Center, VPos::Top)).color(&BLACK);
+    let tick_style = TextStyle::from((FONT, 13).into_font())
+        .pos(Pos::new(HPos::Center, VPos::Top))
+        .color(&BLACK);
     for i in 0..=ticks {
         let v = step * i as f64;
         let x = xpix(v);
-        root.draw(&PathElement::new(vec![(x, top), (x, bottom)], RGBColor(220, 220, 220))).map_err(err)?;
-        let label = if fraction { format!("{:.0}%", v * 100.0) } else { format!("{v:.0}") };
-        root.draw(&Text::new(label, (x, bottom + 6), tick_style.clone())).map_err(err)?;
+        root.draw(&PathElement::new(
+            vec![(x, top), (x, bottom)],
+            RGBColor(220, 220, 220),
+        ))
+        .map_err(err)?;
+        let label = if fraction {
+            format!("{:.0}%", v * 100.0)
+        } else {
+            format!("{v:.0}")
+        };
+        root.draw(&Text::new(label, (x, bottom + 6), tick_style.clone()))
+            .map_err(err)?;
     }
-    let axis_style = TextStyle::from((FONT, 15).into_font()).pos(Pos::new(HPos::Center, VPos::Top)).color(&BLACK);
-    root.draw(&Text::new(axis_label.to_string(), ((left + right) / 2, bottom + 26), axis_style)).map_err(err)?;
-    root.draw(&PathElement::new(vec![(left, top), (left, bottom)], BLACK)).map_err(err)?;
+    let axis_style = TextStyle::from((FONT, 15).into_font())
+        .pos(Pos::new(HPos::Center, VPos::Top))
+        .color(&BLACK);
+    root.draw(&Text::new(
+        axis_label.to_string(),
+        ((left + right) / 2, bottom + 26),
+        axis_style,
+    ))
+    .map_err(err)?;
+    root.draw(&PathElement::new(vec![(left, top), (left, bottom)], BLACK))
+        .map_err(err)?;
     // Bars.
     let n_series = series.len().max(1) as i32;
     let group_h = (bottom - top) / categories.len().max(1) as i32;
     let bar_h = ((group_h - 10) / n_series).max(2);
-    let cat_style = TextStyle::from((FONT, 15).into_font()).pos(Pos::new(HPos::Right, VPos::Center)).color(&BLACK);
-    let val_style = TextStyle::from((FONT, 12).into_font()).pos(Pos::new(HPos::Left, VPos::Center)).color(&BLACK);
+    let cat_style = TextStyle::from((FONT, 15).into_font())
+        .pos(Pos::new(HPos::Right, VPos::Center))
+        .color(&BLACK);
+    let val_style = TextStyle::from((FONT, 12).into_font())
+        .pos(Pos::new(HPos::Left, VPos::Center))
+        .color(&BLACK);
     for (ci, cat) in categories.iter().enumerate() {
         let gy = top + ci as i32 * group_h + 5;
-        root.draw(&Text::new(cat.clone(), (left - 8, gy + (bar_h * n_series) / 2), cat_style.clone())).map_err(err)?;
+        root.draw(&Text::new(
+            cat.clone(),
+            (left - 8, gy + (bar_h * n_series) / 2),
+            cat_style.clone(),
+        ))
+        .map_err(err)?;
         for (si, (_, values)) in series.iter().enumerate() {
             let y0 = gy + si as i32 * bar_h;
             match values.get(ci).copied().flatten() {
                 Some(v) => {
                     let x1 = xpix(v.clamp(0.0, x_max)).max(left + 1);
-                    root.draw(&Rectangle::new([(left, y0), (x1, y0 + bar_h - 1)], color(si).filled()))
-                        .map_err(err)?;
+                    root.draw(&Rectangle::new(
+                        [(left, y0), (x1, y0 + bar_h - 1)],
+                        color(si).filled(),
+                    ))
+                    .map_err(err)?;
                     // Zero bars get no label: a column of "0.00%" is noise.
                     if bar_h >= 10 && v > 0.0 {
-                        root.draw(&Text::new(fmt_value(v, fraction), (x1 + 4, y0 + bar_h / 2), val_style.clone()))
-                            .map_err(err)?;
+                        root.draw(&Text::new(
+                            fmt_value(v, fraction),
+                            (x1 + 4, y0 + bar_h / 2),
+                            val_style.clone(),
+                        ))
+                        .map_err(err)?;
                     }
                 }
                 None => {
-                    root.draw(&Text::new("n/a", (left + 4, y0 + bar_h / 2), val_style.clone())).map_err(err)?;
+                    root.draw(&Text::new(
+                        "n/a",
+                        (left + 4, y0 + bar_h / 2),
+                        val_style.clone(),
+                    ))
+                    .map_err(err)?;
                 }
             }
         }
@@ -420,11 +580,15 @@ fn draw_radar<DB: DrawingBackend>(
     let point = |i: usize, r: f64| -> (i32, i32) {
         // Axis 0 points straight up; clockwise.
         let a = -std::f64::consts::FRAC_PI_2 + 2.0 * std::f64::consts::PI * i as f64 / n as f64;
-        (cx + (r * a.cos()).round() as i32, cy + (r * a.sin()).round() as i32)
+        (
+            cx + (r * a.cos()).round() as i32,
+            cy + (r * a.sin()).round() as i32,
+        )
     };
     let grid = RGBColor(200, 200, 200);
-    let ring_style =
-        TextStyle::from((FONT, 12).into_font()).pos(Pos::new(HPos::Right, VPos::Center)).color(&RGBColor(90, 90, 90));
+    let ring_style = TextStyle::from((FONT, 12).into_font())
+        .pos(Pos::new(HPos::Right, VPos::Center))
+        .color(&RGBColor(90, 90, 90));
     for ring in 1..=5 {
         let r = radius * ring as f64 / 5.0;
         let mut pts: Vec<(i32, i32)> = (0..n).map(|i| point(i, r)).collect();
@@ -432,7 +596,8 @@ fn draw_radar<DB: DrawingBackend>(
         root.draw(&PathElement::new(pts, grid)).map_err(err)?;
     }
     for (i, axis) in axes.iter().enumerate() {
-        root.draw(&PathElement::new(vec![(cx, cy), point(i, radius)], grid)).map_err(err)?;
+        root.draw(&PathElement::new(vec![(cx, cy), point(i, radius)], grid))
+            .map_err(err)?;
         let (x, y) = point(i, radius + 18.0);
         let hpos = if (x - cx).abs() < 10 {
             HPos::Center
@@ -448,18 +613,36 @@ fn draw_radar<DB: DrawingBackend>(
         } else {
             VPos::Bottom
         };
-        let style = TextStyle::from((FONT, 17).into_font()).pos(Pos::new(hpos, vpos)).color(&BLACK);
-        root.draw(&Text::new(axis.clone(), (x, y), style)).map_err(err)?;
+        let style = TextStyle::from((FONT, 17).into_font())
+            .pos(Pos::new(hpos, vpos))
+            .color(&BLACK);
+        root.draw(&Text::new(axis.clone(), (x, y), style))
+            .map_err(err)?;
     }
     for (si, (_, values)) in series.iter().enumerate() {
-        let pts: Vec<(i32, i32)> =
-            (0..axes.len()).map(|i| point(i, radius * values.get(i).copied().flatten().unwrap_or(0.0).clamp(0.0, 1.0))).collect();
-        root.draw(&Polygon::new(pts.clone(), color(si).mix(0.12))).map_err(err)?;
+        let pts: Vec<(i32, i32)> = (0..axes.len())
+            .map(|i| {
+                point(
+                    i,
+                    radius
+                        * values
+                            .get(i)
+                            .copied()
+                            .flatten()
+                            .unwrap_or(0.0)
+                            .clamp(0.0, 1.0),
+                )
+            })
+            .collect();
+        root.draw(&Polygon::new(pts.clone(), color(si).mix(0.12)))
+            .map_err(err)?;
         let mut closed = pts.clone();
         closed.push(pts[0]);
-        root.draw(&PathElement::new(closed, color(si).stroke_width(2))).map_err(err)?;
+        root.draw(&PathElement::new(closed, color(si).stroke_width(2)))
+            .map_err(err)?;
         for p in pts {
-            root.draw(&Circle::new(p, 3, color(si).filled())).map_err(err)?;
+            root.draw(&Circle::new(p, 3, color(si).filled()))
+                .map_err(err)?;
         }
     }
     // Ring labels last, on a white box just left of the top axis, so the
@@ -468,8 +651,13 @@ fn draw_radar<DB: DrawingBackend>(
         let (x, y) = point(0, radius * ring as f64 / 5.0);
         let label = format!("{}%", ring * 20);
         let tw = text_width(root, &label, 12) as i32;
-        root.draw(&Rectangle::new([(x - tw - 8, y - 8), (x - 3, y + 7)], WHITE.mix(0.85).filled())).map_err(err)?;
-        root.draw(&Text::new(label, (x - 5, y), ring_style.clone())).map_err(err)?;
+        root.draw(&Rectangle::new(
+            [(x - tw - 8, y - 8), (x - 3, y + 7)],
+            WHITE.mix(0.85).filled(),
+        ))
+        .map_err(err)?;
+        root.draw(&Text::new(label, (x - 5, y), ring_style.clone()))
+            .map_err(err)?;
     }
     Ok(())
 }
@@ -484,7 +672,10 @@ mod tests {
             title: "Test <chart> & co".into(),
             kind: ChartKind::Bars {
                 categories: vec!["a".into(), "b".into()],
-                series: vec![("m1".into(), vec![Some(0.5), None]), ("m2".into(), vec![Some(0.25), Some(1.0)])],
+                series: vec![
+                    ("m1".into(), vec![Some(0.5), None]),
+                    ("m2".into(), vec![Some(0.25), Some(1.0)]),
+                ],
                 fraction: true,
                 axis_label: "rate".into(),
             },
@@ -499,7 +690,10 @@ mod tests {
         assert!(svg.contains("50.00%") && svg.contains("100.00%") && svg.contains("n/a"));
         assert!(svg.contains("\nm1\n") && svg.contains("\nm2\n"), "{svg}");
         // Three filled bars with the first two palette colours.
-        assert!(svg.matches("fill=\"#1F77B4\"").count() >= 2, "legend + bar of series 1");
+        assert!(
+            svg.matches("fill=\"#1F77B4\"").count() >= 2,
+            "legend + bar of series 1"
+        );
     }
 
     #[test]

@@ -16,11 +16,16 @@ pub struct Report {
 }
 
 fn col(name: impl Into<String>, rank: bool) -> Column {
-    Column { name: name.into(), rank }
+    Column {
+        name: name.into(),
+        rank,
+    }
 }
 
 fn metric_cell(m: &Metrics, name: &str) -> Cell {
-    m.get(name).map(|e| Cell::Pct(e.value)).unwrap_or(Cell::Empty)
+    m.get(name)
+        .map(|e| Cell::Pct(e.value))
+        .unwrap_or(Cell::Empty)
 }
 
 fn ci_cell(m: &Metrics, name: &str) -> Cell {
@@ -28,11 +33,18 @@ fn ci_cell(m: &Metrics, name: &str) -> Cell {
 }
 
 fn group_cell(groups: &BTreeMap<String, GroupSummary>, group: &str, metric: &str) -> Cell {
-    groups.get(group).map(|g| metric_cell(&g.metrics, metric)).unwrap_or(Cell::Empty)
+    groups
+        .get(group)
+        .map(|g| metric_cell(&g.metrics, metric))
+        .unwrap_or(Cell::Empty)
 }
 
 fn runs_of(report: &Report, bench: Bench) -> Vec<&RunSummary> {
-    report.runs.iter().filter(|r| r.bench == bench.key()).collect()
+    report
+        .runs
+        .iter()
+        .filter(|r| r.bench == bench.key())
+        .collect()
 }
 
 fn row_name(r: &RunSummary) -> String {
@@ -50,8 +62,10 @@ pub fn paper_tables(report: &Report) -> Vec<Table> {
     let mut tables = Vec::new();
     let ipc = runs_of(report, Bench::CrossplIpc);
     if !ipc.is_empty() {
-        let langs: Vec<String> =
-            paper_language_order(Bench::CrossplIpc).iter().map(|l| l.display_name().to_string()).collect();
+        let langs: Vec<String> = paper_language_order(Bench::CrossplIpc)
+            .iter()
+            .map(|l| l.display_name().to_string())
+            .collect();
         for (k, tab_lang, tab_tech) in [(1u64, "3", "5"), (5, "4", "6")] {
             let metric = format!("pass@{k}");
             if !ipc.iter().any(|r| r.overall.contains_key(&metric)) {
@@ -59,7 +73,12 @@ pub fn paper_tables(report: &Report) -> Vec<Table> {
             }
             for (by, tab, names, macro_of) in [
                 ("language", tab_lang, langs.clone(), "language"),
-                ("technique", tab_tech, TECHNIQUES.iter().map(|s| s.to_string()).collect::<Vec<_>>(), "technique"),
+                (
+                    "technique",
+                    tab_tech,
+                    TECHNIQUES.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+                    "technique",
+                ),
             ] {
                 let mut columns: Vec<Column> = names.iter().map(|n| col(n.clone(), true)).collect();
                 columns.push(col("Mean (pooled)", true));
@@ -68,8 +87,15 @@ pub fn paper_tables(report: &Report) -> Vec<Table> {
                 let rows = ipc
                     .iter()
                     .map(|r| {
-                        let groups = if by == "language" { &r.by_language } else { &r.by_technique };
-                        let mut cells: Vec<Cell> = names.iter().map(|n| group_cell(groups, n, &metric)).collect();
+                        let groups = if by == "language" {
+                            &r.by_language
+                        } else {
+                            &r.by_technique
+                        };
+                        let mut cells: Vec<Cell> = names
+                            .iter()
+                            .map(|n| group_cell(groups, n, &metric))
+                            .collect();
                         cells.push(metric_cell(&r.overall, &metric));
                         cells.push(ci_cell(&r.overall, &metric));
                         let macro_m = if by == "language" {
@@ -77,8 +103,15 @@ pub fn paper_tables(report: &Report) -> Vec<Table> {
                         } else {
                             r.overall_macro_by_technique.as_ref()
                         };
-                        cells.push(macro_m.map(|m| metric_cell(m, &metric)).unwrap_or(Cell::Empty));
-                        Row { name: row_name(r), cells }
+                        cells.push(
+                            macro_m
+                                .map(|m| metric_cell(m, &metric))
+                                .unwrap_or(Cell::Empty),
+                        );
+                        Row {
+                            name: row_name(r),
+                            cells,
+                        }
                     })
                     .collect();
                 tables.push(Table {
@@ -86,7 +119,7 @@ pub fn paper_tables(report: &Report) -> Vec<Table> {
                     title: format!("CrossPL-IPC {metric} by {by} (paper Table {tab} layout)"),
                     note: Some(POOLED_NOTE.into()),
                     row_header: "Model".into(),
-            columns,
+                    columns,
                     rows,
                 });
             }
@@ -94,8 +127,13 @@ pub fn paper_tables(report: &Report) -> Vec<Table> {
     }
     let ffi = runs_of(report, Bench::CrossplFfi);
     if !ffi.is_empty() {
-        let columns =
-            vec![col("pass@1", true), col("95% CI", false), col("pass@5", true), col("95% CI", false), col("Tasks", false)];
+        let columns = vec![
+            col("pass@1", true),
+            col("95% CI", false),
+            col("pass@5", true),
+            col("95% CI", false),
+            col("Tasks", false),
+        ];
         let rows = ffi
             .iter()
             .map(|r| Row {
@@ -123,9 +161,16 @@ pub fn paper_tables(report: &Report) -> Vec<Table> {
         if runs.is_empty() {
             continue;
         }
-        let ks: Vec<u64> = [1u64, 8, 15].into_iter().filter(|k| runs.iter().any(|r| r.ks.contains(k))).collect();
+        let ks: Vec<u64> = [1u64, 8, 15]
+            .into_iter()
+            .filter(|k| runs.iter().any(|r| r.ks.contains(k)))
+            .collect();
         let mut groups: Vec<(String, bool)> = vec![("Overall (pooled)".into(), false)];
-        groups.extend(paper_language_order(bench).iter().map(|l| (l.display_name().to_string(), true)));
+        groups.extend(
+            paper_language_order(bench)
+                .iter()
+                .map(|l| (l.display_name().to_string(), true)),
+        );
         for sound in [false, true] {
             if sound && !runs.iter().any(|r| r.sound_subset.is_some()) {
                 continue;
@@ -136,9 +181,11 @@ pub fn paper_tables(report: &Report) -> Vec<Table> {
                         (false, false) => Some(r.overall.clone()),
                         (false, true) => r.by_language.get(group).map(|g| g.metrics.clone()),
                         (true, false) => r.sound_subset.as_ref().map(|s| s.overall.clone()),
-                        (true, true) => {
-                            r.sound_subset.as_ref().and_then(|s| s.by_language.get(group)).map(|g| g.metrics.clone())
-                        }
+                        (true, true) => r
+                            .sound_subset
+                            .as_ref()
+                            .and_then(|s| s.by_language.get(group))
+                            .map(|g| g.metrics.clone()),
                     }
                 };
                 if !runs.iter().any(|r| pick(r).is_some_and(|m| !m.is_empty())) {
@@ -165,16 +212,31 @@ pub fn paper_tables(report: &Report) -> Vec<Table> {
                                 _ => Cell::Empty,
                             });
                         }
-                        Row { name: row_name(r), cells }
+                        Row {
+                            name: row_name(r),
+                            cells,
+                        }
                     })
                     .collect();
-                let subset = if sound { ", sound tasks only" } else { ", all tasks" };
+                let subset = if sound {
+                    ", sound tasks only"
+                } else {
+                    ", all tasks"
+                };
                 tables.push(Table {
-                    id: format!("{}-{}{}", bench.key(), group.to_lowercase().replace([' ', '(', ')', '#', '+'], ""), if sound { "-sound" } else { "" }),
-                    title: format!("{} {group}{subset}: pass@k and pass@o (paper Table IV layout)", bench.key()),
+                    id: format!(
+                        "{}-{}{}",
+                        bench.key(),
+                        group.to_lowercase().replace([' ', '(', ')', '#', '+'], ""),
+                        if sound { "-sound" } else { "" }
+                    ),
+                    title: format!(
+                        "{} {group}{subset}: pass@k and pass@o (paper Table IV layout)",
+                        bench.key()
+                    ),
                     note: Some("Δ = pass@o − pass@k in percentage points.".into()),
                     row_header: "Model".into(),
-            columns,
+                    columns,
                     rows,
                 });
             }
@@ -200,14 +262,25 @@ pub fn run_detail_table(r: &RunSummary) -> Table {
         }
         rows.push(Row { name, cells });
     };
-    push("Overall (pooled over tasks)".into(), Some(r.tasks), &r.overall);
-    push("Overall (macro over languages)".into(), None, &r.overall_macro_by_language);
+    push(
+        "Overall (pooled over tasks)".into(),
+        Some(r.tasks),
+        &r.overall,
+    );
+    push(
+        "Overall (macro over languages)".into(),
+        None,
+        &r.overall_macro_by_language,
+    );
     if let Some(m) = &r.overall_macro_by_technique {
         push("Overall (macro over techniques)".into(), None, m);
     }
     let bench: Bench = r.bench.parse().unwrap_or(Bench::CrossplIpc);
     let mut langs: Vec<&String> = r.by_language.keys().collect();
-    let order: Vec<&str> = paper_language_order(bench).iter().map(|l| l.display_name()).collect();
+    let order: Vec<&str> = paper_language_order(bench)
+        .iter()
+        .map(|l| l.display_name())
+        .collect();
     langs.sort_by_key(|l| order.iter().position(|o| o == l).unwrap_or(usize::MAX));
     for l in langs {
         let g = &r.by_language[l];
@@ -223,14 +296,24 @@ pub fn run_detail_table(r: &RunSummary) -> Table {
         push(format!("Code level: {l}"), Some(g.tasks), &g.metrics);
     }
     if let Some(s) = &r.sound_subset {
-        push(format!("Sound subset ({} defective tasks left out)", s.defective_tasks), Some(s.tasks), &s.overall);
+        push(
+            format!(
+                "Sound subset ({} defective tasks left out)",
+                s.defective_tasks
+            ),
+            Some(s.tasks),
+            &s.overall,
+        );
     }
     Table {
-        id: format!("run-{}", r.label.replace(|c: char| !c.is_ascii_alphanumeric(), "-")),
+        id: format!(
+            "run-{}",
+            r.label.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+        ),
         title: format!("{} — {}", row_name(r), r.bench),
         note: Some(run_facts(r)),
         row_header: "Group".into(),
-            columns,
+        columns,
         rows,
     }
 }
@@ -240,17 +323,30 @@ pub fn run_facts(r: &RunSummary) -> String {
     let mut s = format!(
         "Verdicts: {}{}. Tasks scored: {} of {}. Samples per task: {}{}.",
         r.verdicts,
-        r.mode.as_ref().map(|m| format!(" (mode {m})")).unwrap_or_default(),
+        r.mode
+            .as_ref()
+            .map(|m| format!(" (mode {m})"))
+            .unwrap_or_default(),
         r.tasks,
         r.tasks_in_benchmark,
         r.samples_per_task,
-        if r.samples_per_task_max != r.samples_per_task { format!("–{}", r.samples_per_task_max) } else { String::new() },
+        if r.samples_per_task_max != r.samples_per_task {
+            format!("–{}", r.samples_per_task_max)
+        } else {
+            String::new()
+        },
     );
     if let Some(g) = r.greedy_sample_index {
-        s.push_str(&format!(" pass@1 from the greedy sample (#{g}); pass@k>1 from the other samples."));
+        s.push_str(&format!(
+            " pass@1 from the greedy sample (#{g}); pass@k>1 from the other samples."
+        ));
     }
     if !r.ks_unavailable.is_empty() {
-        let ks: Vec<String> = r.ks_unavailable.iter().map(|k| format!("pass@{k}")).collect();
+        let ks: Vec<String> = r
+            .ks_unavailable
+            .iter()
+            .map(|k| format!("pass@{k}"))
+            .collect();
         s.push_str(&format!(" Not estimable with this n: {}.", ks.join(", ")));
     }
     if let Some(a) = &r.recorded_agreement {
@@ -276,7 +372,10 @@ fn failure_tables(r: &RunSummary) -> Vec<Table> {
         let mut classes: Vec<(&str, usize)> = classes.into_iter().collect();
         classes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         let bench: Bench = r.bench.parse().unwrap_or(Bench::CrossplIpc);
-        let order: Vec<&str> = paper_language_order(bench).iter().map(|l| l.display_name()).collect();
+        let order: Vec<&str> = paper_language_order(bench)
+            .iter()
+            .map(|l| l.display_name())
+            .collect();
         let mut langs: Vec<&String> = r.failure_categories.keys().collect();
         langs.sort_by_key(|l| order.iter().position(|o| o == l).unwrap_or(usize::MAX));
         let mut columns: Vec<Column> = langs.iter().map(|l| col(l.as_str(), false)).collect();
@@ -292,7 +391,10 @@ fn failure_tables(r: &RunSummary) -> Vec<Table> {
                     .collect();
                 cells.push(Cell::Int(*n));
                 cells.push(Cell::Pct(*n as f64 / total.max(1) as f64));
-                Row { name: c.to_string(), cells }
+                Row {
+                    name: c.to_string(),
+                    cells,
+                }
             })
             .collect();
         out.push(Table {
@@ -312,7 +414,10 @@ fn failure_tables(r: &RunSummary) -> Vec<Table> {
                 rows.push(Row {
                     name: lang.clone(),
                     cells: vec![
-                        Cell::Text(format!("stuck at step {} of {}", b.deepest_step, b.steps_total)),
+                        Cell::Text(format!(
+                            "stuck at step {} of {}",
+                            b.deepest_step, b.steps_total
+                        )),
                         Cell::Int(b.count),
                         Cell::Pct(b.count as f64 / total.max(1) as f64),
                     ],
@@ -332,9 +437,14 @@ fn failure_tables(r: &RunSummary) -> Vec<Table> {
         });
         let mut rows = Vec::new();
         for t in TECHNIQUES.iter().map(|s| s.to_string()).chain(
-            f.missing_steps_by_technique.keys().filter(|k| !TECHNIQUES.contains(&k.as_str())).cloned(),
+            f.missing_steps_by_technique
+                .keys()
+                .filter(|k| !TECHNIQUES.contains(&k.as_str()))
+                .cloned(),
         ) {
-            let Some(steps) = f.missing_steps_by_technique.get(&t) else { continue };
+            let Some(steps) = f.missing_steps_by_technique.get(&t) else {
+                continue;
+            };
             for m in steps {
                 rows.push(Row {
                     name: t.clone(),
@@ -351,7 +461,11 @@ fn failure_tables(r: &RunSummary) -> Vec<Table> {
             title: format!("{}: most common missing steps per technique", row_name(r)),
             note: Some("The first FSM step never reached, top five per technique.".into()),
             row_header: "Technique".into(),
-            columns: vec![col("Step", false), col("Description", false), col("Samples", false)],
+            columns: vec![
+                col("Step", false),
+                col("Description", false),
+                col("Samples", false),
+            ],
             rows,
         });
     }
@@ -371,7 +485,11 @@ pub fn comparison_table(c: &Comparison) -> Table {
                 Cell::Delta(g.comparison.delta),
                 Cell::DeltaCi(g.comparison.ci95),
                 Cell::Text(format!("{:.4}", g.comparison.p_value)),
-                Cell::Text(if g.significant { "yes".into() } else { "no".into() }),
+                Cell::Text(if g.significant {
+                    "yes".into()
+                } else {
+                    "no".into()
+                }),
             ],
         })
         .collect();
@@ -414,7 +532,10 @@ pub fn all_tables(report: &Report) -> Vec<Table> {
 
 fn flipped_markdown(c: &Comparison) -> String {
     let mut s = String::new();
-    for (what, list) in [("gained (A failed, B passed)", &c.gained), ("lost (A passed, B failed)", &c.lost)] {
+    for (what, list) in [
+        ("gained (A failed, B passed)", &c.gained),
+        ("lost (A passed, B failed)", &c.lost),
+    ] {
         s.push_str(&format!("**Tasks {what}: {}**", list.len()));
         if list.is_empty() {
             s.push_str("\n\n");
@@ -423,7 +544,10 @@ fn flipped_markdown(c: &Comparison) -> String {
         let shown: Vec<&str> = list.iter().take(200).map(|f| f.key.as_str()).collect();
         s.push_str(&format!(": {}", shown.join(", ")));
         if list.len() > shown.len() {
-            s.push_str(&format!(" … and {} more (see the JSON report)", list.len() - shown.len()));
+            s.push_str(&format!(
+                " … and {} more (see the JSON report)",
+                list.len() - shown.len()
+            ));
         }
         s.push_str("\n\n");
     }
@@ -433,7 +557,12 @@ fn flipped_markdown(c: &Comparison) -> String {
 pub fn to_markdown_report(report: &Report) -> String {
     let mut s = String::from("# polyeval report\n\n");
     for r in &report.runs {
-        s.push_str(&format!("- **{}** ({}): {}\n", row_name(r), r.bench, run_facts(r)));
+        s.push_str(&format!(
+            "- **{}** ({}): {}\n",
+            row_name(r),
+            r.bench,
+            run_facts(r)
+        ));
     }
     s.push('\n');
     for t in paper_tables(report) {
@@ -477,7 +606,9 @@ fn csv_field(s: &str) -> String {
 
 /// Long format, one line per (run, group, metric): easy to load anywhere.
 pub fn to_csv_report(report: &Report) -> String {
-    let mut s = String::from("run,model,bench,verdicts,mode,group_kind,group,tasks,metric,value,ci95_lo,ci95_hi\n");
+    let mut s = String::from(
+        "run,model,bench,verdicts,mode,group_kind,group,tasks,metric,value,ci95_lo,ci95_hi\n",
+    );
     for r in &report.runs {
         let mut emit = |kind: &str, group: &str, tasks: Option<usize>, m: &Metrics| {
             for (name, e) in m {
@@ -499,12 +630,20 @@ pub fn to_csv_report(report: &Report) -> String {
             }
         };
         emit("overall", "pooled", Some(r.tasks), &r.overall);
-        emit("overall", "macro_by_language", None, &r.overall_macro_by_language);
+        emit(
+            "overall",
+            "macro_by_language",
+            None,
+            &r.overall_macro_by_language,
+        );
         if let Some(m) = &r.overall_macro_by_technique {
             emit("overall", "macro_by_technique", None, m);
         }
-        for (kind, groups) in [("language", &r.by_language), ("technique", &r.by_technique), ("code_level", &r.by_code_level)]
-        {
+        for (kind, groups) in [
+            ("language", &r.by_language),
+            ("technique", &r.by_technique),
+            ("code_level", &r.by_code_level),
+        ] {
             for (g, v) in groups {
                 emit(kind, g, Some(v.tasks), &v.metrics);
             }

@@ -20,7 +20,11 @@ pub struct ReportOptions {
 
 impl Default for ReportOptions {
     fn default() -> Self {
-        ReportOptions { ks: vec![1, 5], seed: metrics::DEFAULT_SEED, resamples: metrics::DEFAULT_RESAMPLES }
+        ReportOptions {
+            ks: vec![1, 5],
+            seed: metrics::DEFAULT_SEED,
+            resamples: metrics::DEFAULT_RESAMPLES,
+        }
     }
 }
 
@@ -152,17 +156,32 @@ impl RunSummary {
 
 fn criteria(bench: Bench, source: VerdictSource) -> Vec<Criterion> {
     match (bench, source) {
-        (Bench::MultiOop | Bench::Oop, VerdictSource::Ours) => vec![Criterion::Pass, Criterion::PassO],
+        (Bench::MultiOop | Bench::Oop, VerdictSource::Ours) => {
+            vec![Criterion::Pass, Criterion::PassO]
+        }
         _ => vec![Criterion::Pass],
     }
 }
 
 /// Scores of a set of tasks for one metric (tasks without an estimate skipped).
-pub(crate) fn scores(run: &RunData, tasks: &[&TaskRecord], k: u64, criterion: Criterion) -> Vec<f64> {
-    tasks.iter().filter_map(|t| run.task_score(t, k, criterion)).collect()
+pub(crate) fn scores(
+    run: &RunData,
+    tasks: &[&TaskRecord],
+    k: u64,
+    criterion: Criterion,
+) -> Vec<f64> {
+    tasks
+        .iter()
+        .filter_map(|t| run.task_score(t, k, criterion))
+        .collect()
 }
 
-fn group_metrics(run: &RunData, tasks: &[&TaskRecord], plan: &[(u64, Criterion)], opts: &ReportOptions) -> Metrics {
+fn group_metrics(
+    run: &RunData,
+    tasks: &[&TaskRecord],
+    plan: &[(u64, Criterion)],
+    opts: &ReportOptions,
+) -> Metrics {
     plan.par_iter()
         .filter_map(|&(k, c)| {
             let v = scores(run, tasks, k, c);
@@ -179,9 +198,11 @@ fn macro_metrics(
 ) -> Metrics {
     plan.par_iter()
         .filter_map(|&(k, c)| {
-            let per_group: Vec<Vec<f64>> = groups.values().map(|ts| scores(run, ts, k, c)).collect();
+            let per_group: Vec<Vec<f64>> =
+                groups.values().map(|ts| scores(run, ts, k, c)).collect();
             let refs: Vec<&[f64]> = per_group.iter().map(|v| v.as_slice()).collect();
-            metrics::bootstrap_macro(&refs, opts.resamples, opts.seed).map(|e| (metric_name(k, c), e))
+            metrics::bootstrap_macro(&refs, opts.resamples, opts.seed)
+                .map(|e| (metric_name(k, c), e))
         })
         .collect()
 }
@@ -207,7 +228,15 @@ fn summarise_groups(
 ) -> BTreeMap<String, GroupSummary> {
     groups
         .iter()
-        .map(|(name, ts)| (name.clone(), GroupSummary { tasks: ts.len(), metrics: group_metrics(run, ts, plan, opts) }))
+        .map(|(name, ts)| {
+            (
+                name.clone(),
+                GroupSummary {
+                    tasks: ts.len(),
+                    metrics: group_metrics(run, ts, plan, opts),
+                },
+            )
+        })
         .collect()
 }
 
@@ -216,9 +245,21 @@ pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
     let all_scored: Vec<&TaskRecord> = run.scored_tasks().collect();
     // `sound == false` tasks are kept in the main numbers unless the caller
     // removed them (`--sound-only`); the sound subset is shown beside them.
-    let min_n_k1 = all_scored.iter().map(|t| run.scored_samples(t, false)).min().unwrap_or(0);
-    let max_n = all_scored.iter().map(|t| run.scored_samples(t, false)).max().unwrap_or(0);
-    let min_n_kbig = all_scored.iter().map(|t| run.scored_samples(t, true)).min().unwrap_or(0);
+    let min_n_k1 = all_scored
+        .iter()
+        .map(|t| run.scored_samples(t, false))
+        .min()
+        .unwrap_or(0);
+    let max_n = all_scored
+        .iter()
+        .map(|t| run.scored_samples(t, false))
+        .max()
+        .unwrap_or(0);
+    let min_n_kbig = all_scored
+        .iter()
+        .map(|t| run.scored_samples(t, true))
+        .min()
+        .unwrap_or(0);
     let requested = opts.ks_for(run.bench);
     let (ks, ks_unavailable): (Vec<u64>, Vec<u64>) = requested.into_iter().partition(|&k| {
         if k == 1 {
@@ -227,8 +268,10 @@ pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
             min_n_kbig >= k
         }
     });
-    let plan: Vec<(u64, Criterion)> =
-        criteria(run.bench, run.source).into_iter().flat_map(|c| ks.iter().map(move |&k| (k, c))).collect();
+    let plan: Vec<(u64, Criterion)> = criteria(run.bench, run.source)
+        .into_iter()
+        .flat_map(|c| ks.iter().map(move |&k| (k, c)))
+        .collect();
 
     let by_lang = by_group(&all_scored, |t| Some(t.language.display_name().to_string()));
     let by_tech = by_group(&all_scored, |t| t.technique.clone());
@@ -254,9 +297,14 @@ pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
     for t in &run.tasks {
         for s in &t.samples {
             if let Some(v) = &s.verdict {
-                *status_counts.entry(v.status.as_str().to_string()).or_default() += 1;
+                *status_counts
+                    .entry(v.status.as_str().to_string())
+                    .or_default() += 1;
                 if !v.passed() {
-                    let class = v.category.clone().unwrap_or_else(|| v.status.as_str().to_string());
+                    let class = v
+                        .category
+                        .clone()
+                        .unwrap_or_else(|| v.status.as_str().to_string());
                     *failure_categories
                         .entry(t.language.display_name().to_string())
                         .or_default()
@@ -286,7 +334,8 @@ pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
         ks_unavailable,
         overall: group_metrics(run, &all_scored, &plan, opts),
         overall_macro_by_language: macro_metrics(run, &by_lang, &plan, opts),
-        overall_macro_by_technique: (!by_tech.is_empty()).then(|| macro_metrics(run, &by_tech, &plan, opts)),
+        overall_macro_by_technique: (!by_tech.is_empty())
+            .then(|| macro_metrics(run, &by_tech, &plan, opts)),
         by_language: summarise_groups(run, &by_lang, &plan, opts),
         by_technique: summarise_groups(run, &by_tech, &plan, opts),
         by_code_level: summarise_groups(run, &by_level, &plan, opts),
@@ -298,6 +347,9 @@ pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
     }
 }
 
+/// (FSM id, step) → (step description, samples stuck before it).
+type StepCounts = BTreeMap<(u64, u64), (String, usize)>;
+
 /// The FSM failure analysis from our IPC verdicts' `data` (see the contract in
 /// notes/contracts.md); `None` when the run has no such verdicts.
 fn fsm_analysis(run: &RunData) -> Option<FsmAnalysis> {
@@ -307,7 +359,7 @@ fn fsm_analysis(run: &RunData) -> Option<FsmAnalysis> {
     let mut analysed = 0;
     let mut stuck: BTreeMap<String, BTreeMap<(u64, u64), usize>> = BTreeMap::new();
     let mut deepest: BTreeMap<String, BTreeMap<u64, usize>> = BTreeMap::new();
-    let mut missing: BTreeMap<String, BTreeMap<(u64, u64), (String, usize)>> = BTreeMap::new();
+    let mut missing: BTreeMap<String, StepCounts> = BTreeMap::new();
     for t in &run.tasks {
         for s in &t.samples {
             let Some(v) = &s.verdict else { continue };
@@ -315,21 +367,34 @@ fn fsm_analysis(run: &RunData) -> Option<FsmAnalysis> {
                 continue;
             }
             let d = &v.data;
-            let (Some(total), Some(deep)) =
-                (d.get("steps_total").and_then(|x| x.as_u64()), d.get("deepest_step").and_then(|x| x.as_u64()))
-            else {
+            let (Some(total), Some(deep)) = (
+                d.get("steps_total").and_then(|x| x.as_u64()),
+                d.get("deepest_step").and_then(|x| x.as_u64()),
+            ) else {
                 continue;
             };
             analysed += 1;
             let lang = t.language.display_name().to_string();
-            *stuck.entry(lang.clone()).or_default().entry((deep, total)).or_default() += 1;
+            *stuck
+                .entry(lang.clone())
+                .or_default()
+                .entry((deep, total))
+                .or_default() += 1;
             *deepest.entry(lang).or_default().entry(deep).or_default() += 1;
             if let Some(fu) = d.get("first_unreached").filter(|x| !x.is_null()) {
                 let step = fu.get("step").and_then(|x| x.as_u64()).unwrap_or(0);
-                let desc = fu.get("description").and_then(|x| x.as_str()).unwrap_or("").to_string();
+                let desc = fu
+                    .get("description")
+                    .and_then(|x| x.as_str())
+                    .unwrap_or("")
+                    .to_string();
                 let fsm = d.get("fsm_id").and_then(|x| x.as_u64()).unwrap_or(0);
                 let tech = t.technique.clone().unwrap_or_else(|| "(unknown)".into());
-                let e = missing.entry(tech).or_default().entry((fsm, step)).or_insert((desc, 0));
+                let e = missing
+                    .entry(tech)
+                    .or_default()
+                    .entry((fsm, step))
+                    .or_insert((desc, 0));
                 e.1 += 1;
             }
         }
@@ -342,9 +407,17 @@ fn fsm_analysis(run: &RunData) -> Option<FsmAnalysis> {
         .map(|(lang, m)| {
             let mut v: Vec<StuckBucket> = m
                 .into_iter()
-                .map(|((deepest_step, steps_total), count)| StuckBucket { deepest_step, steps_total, count })
+                .map(|((deepest_step, steps_total), count)| StuckBucket {
+                    deepest_step,
+                    steps_total,
+                    count,
+                })
                 .collect();
-            v.sort_by(|a, b| b.count.cmp(&a.count).then(a.deepest_step.cmp(&b.deepest_step)));
+            v.sort_by(|a, b| {
+                b.count
+                    .cmp(&a.count)
+                    .then(a.deepest_step.cmp(&b.deepest_step))
+            });
             (lang, v)
         })
         .collect();
@@ -353,9 +426,19 @@ fn fsm_analysis(run: &RunData) -> Option<FsmAnalysis> {
         .map(|(tech, m)| {
             let mut v: Vec<MissingStep> = m
                 .into_iter()
-                .map(|((fsm_id, step), (description, count))| MissingStep { fsm_id, step, description, count })
+                .map(|((fsm_id, step), (description, count))| MissingStep {
+                    fsm_id,
+                    step,
+                    description,
+                    count,
+                })
                 .collect();
-            v.sort_by(|a, b| b.count.cmp(&a.count).then(a.fsm_id.cmp(&b.fsm_id)).then(a.step.cmp(&b.step)));
+            v.sort_by(|a, b| {
+                b.count
+                    .cmp(&a.count)
+                    .then(a.fsm_id.cmp(&b.fsm_id))
+                    .then(a.step.cmp(&b.step))
+            });
             v.truncate(5);
             (tech, v)
         })
@@ -392,4 +475,12 @@ pub fn paper_language_order(bench: Bench) -> Vec<Language> {
 }
 
 /// The seven IPC techniques in the paper's column order.
-pub const TECHNIQUES: [&str; 7] = ["HTTP", "TCP", "UDP", "WebSocket", "Pipe", "gRPC", "Message Queue"];
+pub const TECHNIQUES: [&str; 7] = [
+    "HTTP",
+    "TCP",
+    "UDP",
+    "WebSocket",
+    "Pipe",
+    "gRPC",
+    "Message Queue",
+];

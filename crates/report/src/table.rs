@@ -85,7 +85,12 @@ pub fn ranks(table: &Table) -> Vec<Vec<u8>> {
         let vals: Vec<Option<i64>> = table
             .rows
             .iter()
-            .map(|r| r.cells.get(ci).and_then(|c| c.number()).map(|v| (v * 10_000.0).round() as i64))
+            .map(|r| {
+                r.cells
+                    .get(ci)
+                    .and_then(|c| c.number())
+                    .map(|v| (v * 10_000.0).round() as i64)
+            })
             .collect();
         let mut distinct: Vec<i64> = vals.iter().flatten().copied().collect();
         if distinct.len() < 2 {
@@ -168,7 +173,10 @@ pub fn to_latex(table: &Table) -> String {
     s.push_str(&format!("\\caption{{{}}}\n", latex_escape(&table.title)));
     s.push_str(&format!("\\label{{tab:{}}}\n", table.id));
     s.push_str("\\resizebox{\\textwidth}{!}{%\n");
-    s.push_str(&format!("\\begin{{tabular}}{{l{}}}\n\\toprule\n", "r".repeat(table.columns.len())));
+    s.push_str(&format!(
+        "\\begin{{tabular}}{{l{}}}\n\\toprule\n",
+        "r".repeat(table.columns.len())
+    ));
     s.push_str(&latex_escape(&table.row_header));
     for c in &table.columns {
         s.push_str(&format!(" & {}", latex_escape(&c.name)));
@@ -190,7 +198,10 @@ pub fn to_latex(table: &Table) -> String {
     }
     s.push_str("\\bottomrule\n\\end{tabular}}\n");
     if let Some(n) = &table.note {
-        s.push_str(&format!("\\par\\smallskip{{\\footnotesize {}}}\n", latex_escape(n)));
+        s.push_str(&format!(
+            "\\par\\smallskip{{\\footnotesize {}}}\n",
+            latex_escape(n)
+        ));
     }
     s.push_str("\\end{table}\n\n");
     s
@@ -206,11 +217,29 @@ mod tests {
             title: "T".into(),
             note: None,
             row_header: "Model".into(),
-            columns: vec![Column { name: "A".into(), rank: true }, Column { name: "CI".into(), rank: false }],
+            columns: vec![
+                Column {
+                    name: "A".into(),
+                    rank: true,
+                },
+                Column {
+                    name: "CI".into(),
+                    rank: false,
+                },
+            ],
             rows: vec![
-                Row { name: "m1".into(), cells: vec![Cell::Pct(0.5), Cell::Ci([0.4, 0.6])] },
-                Row { name: "m_2".into(), cells: vec![Cell::Pct(0.7), Cell::Ci([0.6, 0.8])] },
-                Row { name: "m3".into(), cells: vec![Cell::Pct(0.6), Cell::Empty] },
+                Row {
+                    name: "m1".into(),
+                    cells: vec![Cell::Pct(0.5), Cell::Ci([0.4, 0.6])],
+                },
+                Row {
+                    name: "m_2".into(),
+                    cells: vec![Cell::Pct(0.7), Cell::Ci([0.6, 0.8])],
+                },
+                Row {
+                    name: "m3".into(),
+                    cells: vec![Cell::Pct(0.6), Cell::Empty],
+                },
             ],
         }
     }
@@ -220,7 +249,10 @@ mod tests {
         let r = ranks(&t());
         assert_eq!(r, vec![vec![0, 0], vec![1, 0], vec![2, 0]]);
         let md = to_markdown(&t());
-        assert!(md.contains("| m_2 | **70.00%** | [60.00%, 80.00%] |"), "{md}");
+        assert!(
+            md.contains("| m_2 | **70.00%** | [60.00%, 80.00%] |"),
+            "{md}"
+        );
         assert!(md.contains("<u>60.00%</u>"));
         let tex = to_latex(&t());
         assert!(tex.contains("m\\_2 & \\textbf{70.00\\%}"), "{tex}");

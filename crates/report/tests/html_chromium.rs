@@ -37,7 +37,11 @@ fn chromium(args: &[String], profile: &Path) -> std::process::Output {
 fn html_report_renders_in_chromium_and_model_output_stays_text() {
     let a = common::ipc_run("model-a", 24, |i| i % 4 != 0);
     let b = common::ipc_run("model-b <i>x</i>", 24, |i| i % 3 != 0);
-    let opts = ReportOptions { ks: vec![1], seed: 5, resamples: 300 };
+    let opts = ReportOptions {
+        ks: vec![1],
+        seed: 5,
+        resamples: 300,
+    };
     let runs = vec![a, b];
     let report = build_report(&runs, &opts);
     let html = render(&report, &runs, Format::Html, &opts).unwrap();
@@ -45,10 +49,16 @@ fn html_report_renders_in_chromium_and_model_output_stays_text() {
     for needle in ["http://", "https://", "src=\"//"] {
         for (i, _) in html.match_indices(needle) {
             let ctx = &html[i.saturating_sub(40)..(i + 60).min(html.len())];
-            assert!(ctx.contains("www.w3.org"), "network reference in the page: …{ctx}…");
+            assert!(
+                ctx.contains("www.w3.org"),
+                "network reference in the page: …{ctx}…"
+            );
         }
     }
-    assert!(!html.contains(common::EVIL), "the hostile completion must not appear unescaped");
+    assert!(
+        !html.contains(common::EVIL),
+        "the hostile completion must not appear unescaped"
+    );
 
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("report.html");
@@ -57,7 +67,14 @@ fn html_report_renders_in_chromium_and_model_output_stays_text() {
     let profile = dir.path().join("profile");
 
     let shot: PathBuf = dir.path().join("shot.png");
-    let out = chromium(&[format!("--screenshot={}", shot.display()), "--window-size=1400,2400".into(), url.clone()], &profile);
+    let out = chromium(
+        &[
+            format!("--screenshot={}", shot.display()),
+            "--window-size=1400,2400".into(),
+            url.clone(),
+        ],
+        &profile,
+    );
     assert!(
         shot.exists(),
         "chromium wrote no screenshot; stderr:\n{}",
@@ -65,29 +82,71 @@ fn html_report_renders_in_chromium_and_model_output_stays_text() {
     );
     let png = std::fs::read(&shot).unwrap();
     assert_eq!(&png[1..4], b"PNG");
-    assert!(png.len() > 20_000, "screenshot suspiciously small ({} bytes): blank page?", png.len());
+    assert!(
+        png.len() > 20_000,
+        "screenshot suspiciously small ({} bytes): blank page?",
+        png.len()
+    );
     if let Ok(keep) = std::env::var("POLYEVAL_KEEP_SCREENSHOT") {
         std::fs::copy(&shot, keep).unwrap();
     }
 
     let out = chromium(&["--dump-dom".into(), url], &profile);
     let dom = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(dom.contains("<table class=\"data\""), "no tables in the DOM:\n{}", &dom[..dom.len().min(2000)]);
-    assert!(dom.contains("CrossPL-IPC pass@1 by language"), "paper table missing");
-    assert!(dom.matches("<svg").count() >= 3, "expected radar and bar charts as inline SVG");
-    assert!(dom.contains("data-plot=\"radar-language\"") && dom.contains("data-plot=\"radar-technique\""));
+    assert!(
+        dom.contains("<table class=\"data\""),
+        "no tables in the DOM:\n{}",
+        &dom[..dom.len().min(2000)]
+    );
+    assert!(
+        dom.contains("CrossPL-IPC pass@1 by language"),
+        "paper table missing"
+    );
+    assert!(
+        dom.matches("<svg").count() >= 3,
+        "expected radar and bar charts as inline SVG"
+    );
+    assert!(
+        dom.contains("data-plot=\"radar-language\"")
+            && dom.contains("data-plot=\"radar-technique\"")
+    );
     // The page's own script ran (so the check below is meaningful) …
-    assert!(dom.contains("data-js-ready=\"1\""), "the report's own script did not run");
-    assert!(dom.contains("tasks shown"), "the filter script did not fill in its counter");
+    assert!(
+        dom.contains("data-js-ready=\"1\""),
+        "the report's own script did not run"
+    );
+    assert!(
+        dom.contains("tasks shown"),
+        "the filter script did not fill in its counter"
+    );
     // … and the model's did not.
-    assert!(!dom.contains("PWNED") || dom.contains("document.title='PWNED'"), "title text present outside the escaped code");
-    let title = dom.split("<title>").nth(1).and_then(|s| s.split("</title>").next()).unwrap_or("");
-    assert!(title.starts_with("polyeval report"), "document.title was changed to `{title}`");
-    assert!(!dom.contains("id=\"pwned\""), "the injected <script> ran and added an element");
-    assert!(!dom.contains("data-pwned=\"1\""), "the injected onerror handler ran");
+    assert!(
+        !dom.contains("PWNED") || dom.contains("document.title='PWNED'"),
+        "title text present outside the escaped code"
+    );
+    let title = dom
+        .split("<title>")
+        .nth(1)
+        .and_then(|s| s.split("</title>").next())
+        .unwrap_or("");
+    assert!(
+        title.starts_with("polyeval report"),
+        "document.title was changed to `{title}`"
+    );
+    assert!(
+        !dom.contains("id=\"pwned\""),
+        "the injected <script> ran and added an element"
+    );
+    assert!(
+        !dom.contains("data-pwned=\"1\""),
+        "the injected onerror handler ran"
+    );
     assert!(
         dom.contains("&lt;script&gt;document.title='PWNED'"),
         "the model's <script> is not shown as text in the drill-down"
     );
-    assert!(dom.contains("model-b &lt;i&gt;x&lt;/i&gt;"), "model names are escaped too");
+    assert!(
+        dom.contains("model-b &lt;i&gt;x&lt;/i&gt;"),
+        "model names are escaped too"
+    );
 }

@@ -3,7 +3,10 @@
 //! tasks, and error-type distributions.
 
 use polyeval_core::{Bench, Language, Status, Verdict};
-use polyeval_report::{build_report, plots, render, Format, ReportOptions, RunData, SampleRecord, TaskRecord, VerdictSource};
+use polyeval_report::{
+    build_report, plots, render, Format, ReportOptions, RunData, SampleRecord, TaskRecord,
+    VerdictSource,
+};
 
 fn v(pass: bool, pass_o: bool, category: &str) -> Verdict {
     Verdict {
@@ -52,7 +55,15 @@ fn run() -> RunData {
                 .map(|i| SampleRecord {
                     index: i,
                     completion: "int main(){}".into(),
-                    verdict: Some(v(false, false, if i % 2 == 0 { "undeclared_identifier" } else { "type_error" })),
+                    verdict: Some(v(
+                        false,
+                        false,
+                        if i % 2 == 0 {
+                            "undeclared_identifier"
+                        } else {
+                            "type_error"
+                        },
+                    )),
                     recorded_passed: None,
                 })
                 .collect(),
@@ -77,7 +88,11 @@ fn unbiased(n: u64, c: u64, k: u64) -> f64 {
 #[test]
 fn pass_k_pass_o_and_difference_per_language() {
     let r = run();
-    let opts = ReportOptions { ks: vec![1], seed: 2, resamples: 200 };
+    let opts = ReportOptions {
+        ks: vec![1],
+        seed: 2,
+        resamples: 200,
+    };
     let report = build_report(std::slice::from_ref(&r), &opts);
     let s = &report.runs[0];
     assert_eq!(s.ks, vec![1, 8, 15]);
@@ -85,30 +100,54 @@ fn pass_k_pass_o_and_difference_per_language() {
     for k in [1u64, 8, 15] {
         let want: f64 = (0..4).map(|t| unbiased(15, 3 * t, k)).sum::<f64>() / 4.0;
         let want_o: f64 = (0..4).map(|t| unbiased(15, 2 * t, k)).sum::<f64>() / 4.0;
-        assert!((py[&format!("pass@{k}")].value - want).abs() < 1e-12, "pass@{k}");
-        assert!((py[&format!("pass_o@{k}")].value - want_o).abs() < 1e-12, "pass_o@{k}");
+        assert!(
+            (py[&format!("pass@{k}")].value - want).abs() < 1e-12,
+            "pass@{k}"
+        );
+        assert!(
+            (py[&format!("pass_o@{k}")].value - want_o).abs() < 1e-12,
+            "pass_o@{k}"
+        );
     }
     assert_eq!(s.by_language["C++"].metrics["pass@15"].value, 0.0);
     // Sound subset drops the defective C++ task.
-    let sound = s.sound_subset.as_ref().expect("sound subset shown beside all tasks");
+    let sound = s
+        .sound_subset
+        .as_ref()
+        .expect("sound subset shown beside all tasks");
     assert_eq!((sound.tasks, sound.defective_tasks), (5, 1));
     assert_eq!(sound.by_language["C++"].tasks, 1);
 
     let md = render(&report, std::slice::from_ref(&r), Format::Markdown, &opts).unwrap();
     // Python pass@1 = (0 + 3 + 6 + 9)/60 = 30.00 %, pass@o@1 = (0+2+4+6)/60 = 20.00 % → Δ −10.00.
-    assert!(md.contains("### multioop Python, all tasks: pass@k and pass@o (paper Table IV layout)"), "{md}");
+    assert!(
+        md.contains("### multioop Python, all tasks: pass@k and pass@o (paper Table IV layout)"),
+        "{md}"
+    );
     assert!(md.contains("| m | 30.00% | 20.00% | -10.00 |"), "{md}");
     assert!(md.contains("C++, sound tasks only"), "{md}");
     let tex = render(&report, std::slice::from_ref(&r), Format::Latex, &opts).unwrap();
-    assert!(tex.contains("pass@o (k=8)") && tex.contains("30.00\\%"), "{tex}");
+    assert!(
+        tex.contains("pass@o (k=8)") && tex.contains("30.00\\%"),
+        "{tex}"
+    );
     let csv = render(&report, std::slice::from_ref(&r), Format::Csv, &opts).unwrap();
-    assert!(csv.lines().any(|l| l.starts_with("m,m,multioop,ours,sound,language,Python,4,pass_o@8,")), "{csv}");
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("m,m,multioop,ours,sound,language,Python,4,pass_o@8,")),
+        "{csv}"
+    );
 
     // Error types per language, as a chart.
     let charts = plots::charts_for(&report);
-    let errors = charts.iter().find(|c| c.id.starts_with("multioop-errors")).expect("error-type chart");
+    let errors = charts
+        .iter()
+        .find(|c| c.id.starts_with("multioop-errors"))
+        .expect("error-type chart");
     match &errors.kind {
-        plots::ChartKind::Bars { categories, series, .. } => {
+        plots::ChartKind::Bars {
+            categories, series, ..
+        } => {
             assert!(categories.contains(&"AssertionError".to_string()));
             assert!(categories.contains(&"undeclared_identifier".to_string()));
             let names: Vec<&str> = series.iter().map(|s| s.0.as_str()).collect();

@@ -3,8 +3,10 @@
 //!     trivial Python program bare vs through the engine;
 //!  2. per-language runs/s of a trivial program through `run_all`
 //!     (default worker count) and the mean compile/run latency;
-//!  3. speedup of each trick: C++ precompiled header on/off, verdict cache
+//!  3. speedup of each trick: C++ precompiled header on/off, javac CDS archive
+//!     on/off, verdict cache
 //!     on/off for duplicated samples.
+//!
 //! Run with `scripts/bench-sandbox.sh` (or `cargo bench -p polyeval-sandbox`).
 //! POLYEVAL_BENCH_N sets the repetitions (default 20).
 
@@ -18,6 +20,16 @@ fn n() -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(20)
+}
+
+/// CPU time (user + system) used by reaped children so far: unlike wall
+/// time it hardly depends on how loaded the machine is.
+fn children_cpu() -> Duration {
+    let u = nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN)
+        .expect("getrusage");
+    let tv =
+        |t: nix::sys::time::TimeVal| Duration::new(t.tv_sec() as u64, t.tv_usec() as u32 * 1000);
+    tv(u.user_time()) + tv(u.system_time())
 }
 
 fn mean_ms(total: Duration, count: usize) -> f64 {
@@ -68,12 +80,15 @@ fn main() {
     );
 
     // 1. Overhead.
+    let cpu0 = children_cpu();
     let start = Instant::now();
     for _ in 0..n {
         assert!(Command::new("/usr/bin/true").status().unwrap().success());
     }
     let bare_true = mean_ms(start.elapsed(), n);
+    let bare_true_cpu = mean_ms(children_cpu() - cpu0, n);
     let limits = Limits::default();
+    let cpu0 = children_cpu();
     let mut sandboxed = Duration::ZERO;
     for _ in 0..n {
         let (code, _, elapsed) = engine
@@ -83,6 +98,7 @@ fn main() {
         sandboxed += elapsed;
     }
     let sandboxed_true = mean_ms(sandboxed, n);
+    let sandboxed_true_cpu = mean_ms(children_cpu() - cpu0, n);
     let start = Instant::now();
     for _ in 0..n {
         let (code, _, _) = engine
@@ -102,6 +118,7 @@ fn main() {
     let dir = tempfile::tempdir().unwrap();
     let py = dir.path().join("t.py");
     std::fs::write(&py, "print('x')\n").unwrap();
+    let cpu0 = children_cpu();
     let start = Instant::now();
     for _ in 0..n {
         assert!(Command::new("/usr/bin/python3")
@@ -113,13 +130,20 @@ fn main() {
             .success());
     }
     let bare_py = mean_ms(start.elapsed(), n);
+    let bare_py_cpu = mean_ms(children_cpu() - cpu0, n);
+    let cpu0 = children_cpu();
     let jobs = jobs_for(&engine, Language::Python, n, true);
     let start = Instant::now();
     for job in &jobs {
         assert!(engine.run(job).status == polyeval_core::Status::Passed);
     }
     let engine_py = mean_ms(start.elapsed(), n);
+    let engine_py_cpu = mean_ms(children_cpu() - cpu0, n);
     println!("bare python3 trivial program:       {bare_py:7.2} ms");
+    println!(
+        "python CPU time per run: bare {bare_py_cpu:.2} ms, engine {engine_py_cpu:.2} ms -> overhead {:.2} ms",
+        engine_py_cpu - bare_py_cpu
+    );
     println!(
         "engine.run python trivial program:  {engine_py:7.2} ms  -> overhead {:.2} ms",
         engine_py - bare_py
@@ -183,6 +207,27 @@ fn main() {
     println!(
         "C++ precompiled header: {with_pch:.2} runs/s (compile {compile_pch:.0} ms) vs {without_pch:.2} runs/s (compile {compile_plain:.0} ms) without -> x{:.2}",
         with_pch / without_pch
+    );
+
+    let java_rate = |engine: &Engine| {
+        let _ = engine.toolchain_info(Language::Java);
+        let jobs = jobs_for(engine, Language::Java, n, true);
+        let start = Instant::now();
+        let outs = engine.run_all(&jobs, &|| {});
+        assert!(outs
+            .iter()
+            .all(|o| o.status == polyeval_core::Status::Passed));
+        let compile = outs.iter().map(|o| o.compile_ms).sum::<u64>() as f64 / n as f64;
+        (n as f64 / start.elapsed().as_secs_f64(), compile)
+    };
+    let (with_cds, compile_cds) = java_rate(&engine);
+    std::env::set_var("POLYEVAL_NO_JAVAC_CDS", "1");
+    let no_cds_engine = self::engine(false);
+    let (without_cds, compile_no_cds) = java_rate(&no_cds_engine);
+    std::env::remove_var("POLYEVAL_NO_JAVAC_CDS");
+    println!(
+        "javac CDS archive: {with_cds:.2} runs/s (compile {compile_cds:.0} ms) vs {without_cds:.2} runs/s (compile {compile_no_cds:.0} ms) without -> x{:.2}",
+        with_cds / without_cds
     );
 
     let dup = n.max(10);

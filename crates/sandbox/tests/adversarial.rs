@@ -371,7 +371,7 @@ fn inner_checks() {
         describe(&o)
     );
     assert_no_process_left(&name);
-    let mut job = job(Language::Python, "while True:\n    pass\n");
+    let mut job = common::job(Language::Python, "while True:\n    pass\n");
     job.limits = Some(limits(1));
     assert_eq!(run_job(job).status, Status::Timeout);
 }

@@ -58,7 +58,13 @@ pub fn file_name(lang: Language) -> &'static str {
 }
 
 /// Assemble the whole test program for `code` (already extracted from the answer).
-pub fn assemble(lang: Language, code: &str, spec: &TestSpec<'_>, marker: &str, opts: AssembleOptions) -> Program {
+pub fn assemble(
+    lang: Language,
+    code: &str,
+    spec: &TestSpec<'_>,
+    marker: &str,
+    opts: AssembleOptions,
+) -> Program {
     let source = match lang {
         Language::Python => python(code, spec, marker),
         Language::Cpp => cpp(code, spec.test_list, marker),
@@ -69,7 +75,11 @@ pub fn assemble(lang: Language, code: &str, spec: &TestSpec<'_>, marker: &str, o
         // MultiOOP has no Go tasks; run the code as-is so a stray task fails visibly.
         Language::Go => code.to_string(),
     };
-    Program { language: lang, source, file_name: file_name(lang).to_string() }
+    Program {
+        language: lang,
+        source,
+        file_name: file_name(lang).to_string(),
+    }
 }
 
 /// A double-quoted string literal valid in Python, C++, Java, C# and JavaScript.
@@ -100,7 +110,11 @@ fn python(code: &str, spec: &TestSpec<'_>, marker: &str) -> String {
     s.push_str("\n\n");
     s.push_str(spec.test_function);
     s.push_str("\n\n");
-    let entry = if spec.entry_point.trim().is_empty() { "candidate" } else { spec.entry_point.trim() };
+    let entry = if spec.entry_point.trim().is_empty() {
+        "candidate"
+    } else {
+        spec.entry_point.trim()
+    };
     s.push_str(&format!("def check({entry}):\n"));
     let mut any = false;
     for line in spec.test_list {
@@ -117,7 +131,10 @@ fn python(code: &str, spec: &TestSpec<'_>, marker: &str) -> String {
     if !any {
         s.push_str("    pass\n");
     }
-    s.push_str(&format!("\ncheck({entry})\nprint({}, flush=True)\n", quoted(marker)));
+    s.push_str(&format!(
+        "\ncheck({entry})\nprint({}, flush=True)\n",
+        quoted(marker)
+    ));
     s
 }
 
@@ -139,10 +156,13 @@ const CPP_HEADERS: [&str; 11] = [
 fn includes(code: &str, header: &str) -> bool {
     code.lines().any(|l| {
         let t = l.trim_start();
-        t.strip_prefix('#').map(str::trim_start).and_then(|r| r.strip_prefix("include")).is_some_and(|r| {
-            let r = r.trim();
-            r == format!("<{header}>") || r == format!("\"{header}\"")
-        })
+        t.strip_prefix('#')
+            .map(str::trim_start)
+            .and_then(|r| r.strip_prefix("include"))
+            .is_some_and(|r| {
+                let r = r.trim();
+                r == format!("<{header}>") || r == format!("\"{header}\"")
+            })
     })
 }
 
@@ -169,12 +189,21 @@ fn cpp(code: &str, test_list: &[String], marker: &str) -> String {
     s.push_str(code);
     s.push_str("\n\nint main() {\n");
     s.push_str(&statements(test_list, "    "));
-    s.push_str(&format!("    printf(\"%s\\n\", {});\n    fflush(stdout);\n    return 0;\n}}\n", quoted(marker)));
+    s.push_str(&format!(
+        "    printf(\"%s\\n\", {});\n    fflush(stdout);\n    return 0;\n}}\n",
+        quoted(marker)
+    ));
     s
 }
 
-const JAVA_IMPORTS: [&str; 6] =
-    ["java.util.*", "java.lang.reflect.*", "java.security.*", "java.math.*", "java.io.*", "java.util.stream.*"];
+const JAVA_IMPORTS: [&str; 6] = [
+    "java.util.*",
+    "java.lang.reflect.*",
+    "java.security.*",
+    "java.math.*",
+    "java.io.*",
+    "java.util.stream.*",
+];
 
 static JAVA_PUBLIC_TYPE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?m)^(\s*)public\s+((?:(?:abstract|final|sealed|non-sealed|strictfp)\s+)*)(class|interface|enum|record)\b")
@@ -200,7 +229,10 @@ fn java(code: &str, test_list: &[String], marker: &str) -> String {
     s.push_str(&code);
     s.push_str("\n\npublic class Problem {\n    public static void main(String[] args) throws Exception {\n");
     s.push_str(&statements(test_list, "        "));
-    s.push_str(&format!("        System.out.println({});\n        System.out.flush();\n    }}\n}}\n", quoted(marker)));
+    s.push_str(&format!(
+        "        System.out.println({});\n        System.out.flush();\n    }}\n}}\n",
+        quoted(marker)
+    ));
     s
 }
 
@@ -272,10 +304,15 @@ fn php(code: &str, test_list: &[String], marker: &str) -> String {
     s
 }
 
-static JS_EXPORT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?m)^(\s*)export\s+(?:default\s+)?((?:async\s+)?(?:class|function|const|let|var)\b)").expect("valid regex"));
-static JS_EXPORT_LIST: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?m)^\s*export\s*(?:default\s+\w+\s*;?|\{[^}]*\}\s*;?)\s*$").expect("valid regex"));
+static JS_EXPORT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?m)^(\s*)export\s+(?:default\s+)?((?:async\s+)?(?:class|function|const|let|var)\b)",
+    )
+    .expect("valid regex")
+});
+static JS_EXPORT_LIST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)^\s*export\s*(?:default\s+\w+\s*;?|\{[^}]*\}\s*;?)\s*$").expect("valid regex")
+});
 
 /// Loose → strict assertion names (`assert.deepEqual` compares `"13" == 13` as equal).
 const JS_STRICT: [(&str, &str); 4] = [
@@ -326,14 +363,23 @@ mod tests {
         let p = assemble(
             Language::Python,
             "class A:\n    def f(self, x):\n        return x + 1",
-            &TestSpec { test_list: &tl, test_function: "def candidate(x):\n    return A().f(x)", entry_point: "candidate" },
+            &TestSpec {
+                test_list: &tl,
+                test_function: "def candidate(x):\n    return A().f(x)",
+                entry_point: "candidate",
+            },
             "MARK",
             AssembleOptions::default(),
         );
         assert!(p.source.starts_with("import math\nimport re\n"));
         assert!(p.source.contains("from collections import *\nclass A:"));
-        assert!(p.source.contains("def check(candidate):\n    assert candidate(1)==2\n    assert candidate(2)==3\n"));
-        assert!(p.source.trim_end().ends_with("check(candidate)\nprint(\"MARK\", flush=True)"));
+        assert!(p.source.contains(
+            "def check(candidate):\n    assert candidate(1)==2\n    assert candidate(2)==3\n"
+        ));
+        assert!(p
+            .source
+            .trim_end()
+            .ends_with("check(candidate)\nprint(\"MARK\", flush=True)"));
     }
 
     #[test]
@@ -342,12 +388,19 @@ mod tests {
         let p = assemble(
             Language::Cpp,
             code,
-            &TestSpec { test_list: &spec(&["assert(1==1)"]), test_function: "", entry_point: "" },
+            &TestSpec {
+                test_list: &spec(&["assert(1==1)"]),
+                test_function: "",
+                entry_point: "",
+            },
             "M",
             AssembleOptions::default(),
         );
         assert_eq!(p.source.matches("<vector>").count(), 1);
-        assert!(!p.source.contains("#include <string>"), "code already includes <string>");
+        assert!(
+            !p.source.contains("#include <string>"),
+            "code already includes <string>"
+        );
         assert!(p.source.contains("#include <cassert>"));
         assert!(p.source.contains("int main() {\n    assert(1==1);\n"));
         assert!(p.source.find("printf").unwrap() > p.source.find("assert(1==1)").unwrap());
@@ -359,7 +412,11 @@ mod tests {
         let p = assemble(
             Language::Java,
             code,
-            &TestSpec { test_list: &spec(&["assert(new A() != null)"]), test_function: "", entry_point: "" },
+            &TestSpec {
+                test_list: &spec(&["assert(new A() != null)"]),
+                test_function: "",
+                entry_point: "",
+            },
             "M",
             AssembleOptions::default(),
         );
@@ -379,13 +436,19 @@ mod tests {
         let p = assemble(
             Language::CSharp,
             code,
-            &TestSpec { test_list: &spec(&["Debug.Assert(new A().F()==1)"]), test_function: "", entry_point: "" },
+            &TestSpec {
+                test_list: &spec(&["Debug.Assert(new A().F()==1)"]),
+                test_function: "",
+                entry_point: "",
+            },
             "M",
             AssembleOptions::default(),
         );
         assert!(!p.source.contains("class P {"));
         assert!(p.source.contains("using System.Linq;"));
-        assert!(p.source.contains("class Program {\n    static void Main(string[] args) {\n"));
+        assert!(p
+            .source
+            .contains("class Program {\n    static void Main(string[] args) {\n"));
         assert!(p.source.contains("Debug.Assert(new A().F()==1);"));
     }
 
@@ -396,7 +459,10 @@ mod tests {
             Language::Php,
             code,
             &TestSpec {
-                test_list: &spec(&["$a = new A()", "if ($a->f() !== $a) { throw new Exception(\"x\"); }"]),
+                test_list: &spec(&[
+                    "$a = new A()",
+                    "if ($a->f() !== $a) { throw new Exception(\"x\"); }",
+                ]),
                 test_function: "",
                 entry_point: "",
             },
@@ -411,7 +477,11 @@ mod tests {
         let p2 = assemble(
             Language::Php,
             "class A {}",
-            &TestSpec { test_list: &[], test_function: "", entry_point: "" },
+            &TestSpec {
+                test_list: &[],
+                test_function: "",
+                entry_point: "",
+            },
             "M",
             AssembleOptions::default(),
         );
@@ -421,15 +491,41 @@ mod tests {
     #[test]
     fn javascript_keeps_public_static_and_maps_strict() {
         let code = "export class A {\n  static f() { return 'public static'; }\n}\nexport { A };";
-        let tl = spec(&["const assert = require('node:assert')", "assert.deepEqual(A.f(), 'public static');"]);
-        let t = TestSpec { test_list: &tl, test_function: "", entry_point: "" };
-        let loose = assemble(Language::JavaScript, code, &t, "M", AssembleOptions::default());
-        assert!(loose.source.starts_with("class A {\n  static f() { return 'public static'; }"));
+        let tl = spec(&[
+            "const assert = require('node:assert')",
+            "assert.deepEqual(A.f(), 'public static');",
+        ]);
+        let t = TestSpec {
+            test_list: &tl,
+            test_function: "",
+            entry_point: "",
+        };
+        let loose = assemble(
+            Language::JavaScript,
+            code,
+            &t,
+            "M",
+            AssembleOptions::default(),
+        );
+        assert!(loose
+            .source
+            .starts_with("class A {\n  static f() { return 'public static'; }"));
         assert!(!loose.source.contains("export"));
         assert!(loose.source.contains("assert.deepEqual("));
-        let strict = assemble(Language::JavaScript, code, &t, "M", AssembleOptions { js_strict_equality: true });
+        let strict = assemble(
+            Language::JavaScript,
+            code,
+            &t,
+            "M",
+            AssembleOptions {
+                js_strict_equality: true,
+            },
+        );
         assert!(strict.source.contains("assert.deepStrictEqual("));
-        assert_eq!(js_strict_line("assert.equal(a, 1); assert.notEqual(b, 2)"), "assert.strictEqual(a, 1); assert.notStrictEqual(b, 2)");
+        assert_eq!(
+            js_strict_line("assert.equal(a, 1); assert.notEqual(b, 2)"),
+            "assert.strictEqual(a, 1); assert.notStrictEqual(b, 2)"
+        );
     }
 
     #[test]

@@ -23,9 +23,9 @@
 //!    failing reference is explained by a defect of checks 1–2 or recorded
 //!    as a wrong reference (not a task defect).
 
-use super::assemble::{self, AssembleOptions, TestSpec};
+use super::assemble;
 use super::keywords::{contains_identifier, required_names};
-use super::{oop_meta, verdict_for};
+use super::{oop_meta, program_for, verdict_for};
 use polyeval_core::{Bench, Language, Status, Task};
 use polyeval_sandbox::{Engine, Job};
 use regex::Regex;
@@ -111,13 +111,18 @@ impl DefectList {
         let list: DefectList = serde_json::from_str(&text)
             .map_err(|e| anyhow::anyhow!("{}: not a polyeval defect list: {e}", path.display()))?;
         if list.format != DEFECTS_FORMAT {
-            anyhow::bail!("{}: format `{}` is not `{DEFECTS_FORMAT}`", path.display(), list.format);
+            anyhow::bail!(
+                "{}: format `{}` is not `{DEFECTS_FORMAT}`",
+                path.display(),
+                list.format
+            );
         }
         Ok(list)
     }
     pub fn save(&self, path: &Path) -> anyhow::Result<()> {
         let text = serde_json::to_string_pretty(self)?;
-        std::fs::write(path, text + "\n").map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))
+        std::fs::write(path, text + "\n")
+            .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))
     }
     pub fn defective_keys(&self) -> HashSet<String> {
         self.defective.iter().map(|d| d.task_key.clone()).collect()
@@ -177,18 +182,25 @@ static BOLD: LazyLock<Regex> = LazyLock::new(|| re(r"\*\*\s*([A-Za-z_][\w]*)\s*\
 static NEW_CLASS: LazyLock<Regex> = LazyLock::new(|| re(r"\bnew\s+([A-Za-z_]\w*)\s*\("));
 /// `CLASS(args).method(` / `new CLASS(args).method(` / `CLASS(args)->m(` (args up to two paren levels deep).
 static CALL_ON_CTOR: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?:\bnew\s+)?\b([A-Za-z_]\w*)\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\s*\)?\s*(?:\.|->)\s*([A-Za-z_]\w*)\s*\(")
+    re(
+        r"(?:\bnew\s+)?\b([A-Za-z_]\w*)\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\s*\)?\s*(?:\.|->)\s*([A-Za-z_]\w*)\s*\(",
+    )
 });
 /// `x = new CLASS(`, `$x = new CLASS(`, `CLASS x = new CLASS(`, `CLASS x(`, `auto x = CLASS(`.
-static BIND_NEW: LazyLock<Regex> = LazyLock::new(|| re(r"(\$?[A-Za-z_]\w*)\s*=\s*(?:new\s+)?([A-Za-z_]\w*)\s*\("));
-static BIND_DECL: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*([A-Za-z_]\w*)\s+([A-Za-z_]\w*)\s*[({;=]"));
-static MEMBER_CALL: LazyLock<Regex> = LazyLock::new(|| re(r"(\$?[A-Za-z_]\w*)\s*(?:\.|->)\s*([A-Za-z_]\w*)\s*\("));
+static BIND_NEW: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(\$?[A-Za-z_]\w*)\s*=\s*(?:new\s+)?([A-Za-z_]\w*)\s*\("));
+static BIND_DECL: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^\s*([A-Za-z_]\w*)\s+([A-Za-z_]\w*)\s*[({;=]"));
+static MEMBER_CALL: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(\$?[A-Za-z_]\w*)\s*(?:\.|->)\s*([A-Za-z_]\w*)\s*\("));
 
 /// Names that look like the benchmark's class names (upper-case acronyms, `SN_…`).
 fn looks_like_task_class(name: &str) -> bool {
     name.len() >= 2
         && name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
-        && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
 /// The classes the tests instantiate and the members they call on them.
@@ -235,7 +247,9 @@ fn test_calls(lines: &[String]) -> TestCalls {
 }
 
 /// Identifiers that may legitimately be called without being named in the question.
-const FREE_METHODS: [&str; 6] = ["__init__", "toString", "ToString", "equals", "Equals", "GetType"];
+const FREE_METHODS: [&str; 6] = [
+    "__init__", "toString", "ToString", "equals", "Equals", "GetType",
+];
 
 fn name_checks(task: &Task, lines: &[String], out: &mut Vec<Defect>) {
     let question = &task.instruction;
@@ -256,9 +270,17 @@ fn name_checks(task: &Task, lines: &[String], out: &mut Vec<Defect>) {
             continue;
         }
         if seen.insert(method.clone()) {
-            let bold: Vec<String> = BOLD.captures_iter(question).map(|c| c[1].to_string()).collect();
-            let near = bold.iter().find(|b| b.eq_ignore_ascii_case(method)).cloned();
-            let hint = near.map(|n| format!(" (the question says `{n}`)")).unwrap_or_default();
+            let bold: Vec<String> = BOLD
+                .captures_iter(question)
+                .map(|c| c[1].to_string())
+                .collect();
+            let near = bold
+                .iter()
+                .find(|b| b.eq_ignore_ascii_case(method))
+                .cloned();
+            let hint = near
+                .map(|n| format!(" (the question says `{n}`)"))
+                .unwrap_or_default();
             out.push(defect(
                 task,
                 "method_name_mismatch",
@@ -271,7 +293,8 @@ fn name_checks(task: &Task, lines: &[String], out: &mut Vec<Defect>) {
 
 // ---------------------------------------------------------------- python
 
-static PY_DEF: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^def\s+([A-Za-z_]\w*)\s*\(([^)]*)\)\s*:"));
+static PY_DEF: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?m)^def\s+([A-Za-z_]\w*)\s*\(([^)]*)\)\s*:"));
 static PY_GARBLED: LazyLock<Regex> =
     LazyLock::new(|| re(r"\.\s*\(|\w\s*==\s*[\w.]+\s*\(\s*\)|\)\s*\(\s*\)\s*$|return\s*$"));
 
@@ -320,15 +343,25 @@ fn arg_count(text: &str, open: usize) -> Option<usize> {
 }
 
 fn python_checks(task: &Task, out: &mut Vec<Defect>) {
-    let Ok((test_list, test_function, entry_point, _)) = oop_meta(task) else { return };
+    let Ok((test_list, test_function, entry_point, _)) = oop_meta(task) else {
+        return;
+    };
     let tf_lines = [test_function.to_string()];
     // Names called in the test function, e.g. `return WDS().f(x)`.
     name_checks(task, &tf_lines, out);
     if PY_GARBLED.is_match(test_function) {
-        out.push(defect(task, "garbled_test_function", Some(test_function), "the test function's call expression is malformed"));
+        out.push(defect(
+            task,
+            "garbled_test_function",
+            Some(test_function),
+            "the test function's call expression is malformed",
+        ));
         return;
     }
-    let Some(def) = PY_DEF.captures_iter(test_function).find(|c| &c[1] == entry_point) else {
+    let Some(def) = PY_DEF
+        .captures_iter(test_function)
+        .find(|c| &c[1] == entry_point)
+    else {
         out.push(defect(
             task,
             "garbled_test_function",
@@ -342,7 +375,11 @@ fn python_checks(task: &Task, out: &mut Vec<Defect>) {
     for line in test_list {
         for (at, _) in line.match_indices(&call) {
             // Skip identifiers that merely end with the entry point name.
-            if line[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            if line[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+            {
                 continue;
             }
             if let Some(n) = arg_count(line, at + entry_point.len()) {
@@ -396,6 +433,8 @@ static PY_LITERAL_PHP: LazyLock<Regex> = LazyLock::new(|| re(r"\b(None)\b"));
 static BARE_BRACE: LazyLock<Regex> = LazyLock::new(|| re(r"[(,]\s*\{"));
 static INPUT_VAR: LazyLock<Regex> = LazyLock::new(|| re(r"\$?\binput\d+\b"));
 static JAVA_STR_EQ: LazyLock<Regex> = LazyLock::new(|| re(r#"==\s*"|"\s*=="#));
+static CTOR_CALL: LazyLock<Regex> = LazyLock::new(|| re(r"\b([A-Za-z_]\w*)\s*\("));
+static CHAR_LIT_ANYWHERE: LazyLock<Regex> = LazyLock::new(|| re(r"'(?:[^'\\]|\\.)'"));
 static CHAR_LIT: LazyLock<Regex> = LazyLock::new(|| re(r"^'(?:[^'\\]|\\.)'$"));
 static STR_LIT: LazyLock<Regex> = LazyLock::new(|| re(r#"^"(?:[^"\\]|\\.)*"$"#));
 
@@ -455,7 +494,10 @@ fn pattern_checks(task: &Task, lines: &[String], out: &mut Vec<Defect>) {
     for line in lines {
         for m in INPUT_VAR.find_iter(line) {
             let rest = line[m.end()..].trim_start();
-            if rest.starts_with('=') && !rest.starts_with("==") || rest.starts_with('(') || rest.starts_with('{') {
+            if rest.starts_with('=') && !rest.starts_with("==")
+                || rest.starts_with('(')
+                || rest.starts_with('{')
+            {
                 declared.insert(m.as_str().trim_start_matches('$').to_string());
             }
         }
@@ -466,17 +508,32 @@ fn pattern_checks(task: &Task, lines: &[String], out: &mut Vec<Defect>) {
     let c_family = matches!(lang, Language::Cpp | Language::Java | Language::CSharp);
     for line in lines {
         let code = blank_literals(line);
-        let lit_re: &Regex = if lang == Language::Php { &PY_LITERAL_PHP } else { &PY_LITERAL };
+        let lit_re: &Regex = if lang == Language::Php {
+            &PY_LITERAL_PHP
+        } else {
+            &PY_LITERAL
+        };
         if let Some(m) = lit_re.find(&code) {
             out.push(defect(
                 task,
                 "python_literal",
                 Some(line),
-                format!("Python literal `{}` in a {} test line", m.as_str(), lang.display_name()),
+                format!(
+                    "Python literal `{}` in a {} test line",
+                    m.as_str(),
+                    lang.display_name()
+                ),
             ));
         }
-        if matches!(lang, Language::CSharp | Language::Java | Language::Php) && BARE_BRACE.is_match(&code) {
-            out.push(defect(task, "bare_brace_argument", Some(line), "a bare `{…}` is not an expression here"));
+        if matches!(lang, Language::CSharp | Language::Java | Language::Php)
+            && BARE_BRACE.is_match(&code)
+        {
+            out.push(defect(
+                task,
+                "bare_brace_argument",
+                Some(line),
+                "a bare `{…}` is not an expression here",
+            ));
         }
         for m in INPUT_VAR.find_iter(&code) {
             let name = m.as_str().trim_start_matches('$');
@@ -499,13 +556,30 @@ fn pattern_checks(task: &Task, lines: &[String], out: &mut Vec<Defect>) {
             ));
         }
         if c_family {
-            for c in MEMBER_CALL.captures_iter(line) {
-                let open = c.get(0).map(|m| m.end() - 1).unwrap_or(0);
+            // Method calls `x.m(…)` and constructor calls `new C(…)` / `C(…)`.
+            let mut calls: Vec<(String, usize)> = MEMBER_CALL
+                .captures_iter(line)
+                .map(|c| (c[2].to_string(), c.get(0).map(|m| m.end() - 1).unwrap_or(0)))
+                .collect();
+            calls.extend(
+                CTOR_CALL
+                    .captures_iter(line)
+                    .filter(|c| looks_like_task_class(&c[1]))
+                    .map(|c| {
+                        (
+                            format!("new {}", &c[1]),
+                            c.get(0).map(|m| m.end() - 1).unwrap_or(0),
+                        )
+                    }),
+            );
+            for (callee, open) in calls {
                 for (i, arg) in call_args(line, open).iter().enumerate() {
-                    let entry = arg_kinds.entry((c[2].to_string(), i)).or_insert((false, false));
+                    let entry = arg_kinds
+                        .entry((callee.clone(), i))
+                        .or_insert((false, false));
                     if CHAR_LIT.is_match(arg) {
                         entry.0 = true;
-                        char_sites.push((c[2].to_string(), i, line.clone()));
+                        char_sites.push((callee.clone(), i, line.clone()));
                     } else if STR_LIT.is_match(arg) {
                         entry.1 = true;
                     }
@@ -514,12 +588,18 @@ fn pattern_checks(task: &Task, lines: &[String], out: &mut Vec<Defect>) {
         }
     }
     for (method, i, line) in char_sites {
-        if arg_kinds.get(&(method.clone(), i)).is_some_and(|&(c, s)| c && s) {
+        if arg_kinds
+            .get(&(method.clone(), i))
+            .is_some_and(|&(c, s)| c && s)
+        {
             out.push(defect(
                 task,
                 "char_literal_for_string",
                 Some(&line),
-                format!("argument {} of `{method}` is a char literal here and a string elsewhere", i + 1),
+                format!(
+                    "argument {} of `{method}` is a char literal here and a string elsewhere",
+                    i + 1
+                ),
             ));
             break;
         }
@@ -570,38 +650,62 @@ fn solution_free_lines(task: &Task, lines: &[String]) -> Vec<usize> {
 fn free_program(lang: Language, lines: &[&String], marker: &str) -> Option<(String, usize)> {
     let one_line = |l: &str| l.replace('\n', " ");
     let mut head = String::new();
-    let tail;
-    match lang {
+    let tail = match lang {
         Language::Cpp => {
-            for h in ["stdlib.h", "algorithm", "math.h", "stdio.h", "vector", "string", "climits", "cstring", "iostream", "cassert", "unordered_map"] {
+            for h in [
+                "stdlib.h",
+                "algorithm",
+                "math.h",
+                "stdio.h",
+                "vector",
+                "string",
+                "climits",
+                "cstring",
+                "iostream",
+                "cassert",
+                "unordered_map",
+            ] {
                 head.push_str(&format!("#include <{h}>\n"));
             }
             head.push_str("int main() {\n");
-            tail = format!("printf(\"%s\\n\", \"{marker}\");\nreturn 0;\n}}\n");
+            format!("printf(\"%s\\n\", \"{marker}\");\nreturn 0;\n}}\n")
         }
         Language::Java => {
-            for imp in ["java.util.*", "java.lang.reflect.*", "java.security.*", "java.math.*", "java.io.*", "java.util.stream.*"] {
+            for imp in [
+                "java.util.*",
+                "java.lang.reflect.*",
+                "java.security.*",
+                "java.math.*",
+                "java.io.*",
+                "java.util.stream.*",
+            ] {
                 head.push_str(&format!("import {imp};\n"));
             }
             head.push_str("public class Problem {\npublic static void main(String[] args) throws Exception {\n");
-            tail = format!("System.out.println(\"{marker}\");\n}}\n}}\n");
+            format!("System.out.println(\"{marker}\");\n}}\n}}\n")
         }
         Language::CSharp => {
-            for u in ["System", "System.Numerics", "System.Diagnostics", "System.Collections.Generic", "System.Linq", "System.Text", "System.Security.Cryptography"] {
+            for u in [
+                "System",
+                "System.Numerics",
+                "System.Diagnostics",
+                "System.Collections.Generic",
+                "System.Linq",
+                "System.Text",
+                "System.Security.Cryptography",
+            ] {
                 head.push_str(&format!("using {u};\n"));
             }
             head.push_str("class Program {\nstatic void Main(string[] args) {\n");
-            tail = format!("Console.WriteLine(\"{marker}\");\n}}\n}}\n");
+            format!("Console.WriteLine(\"{marker}\");\n}}\n}}\n")
         }
         Language::Php => {
             head.push_str("<?php\n");
-            tail = format!("echo '{marker}', \"\\n\";\n");
+            format!("echo '{marker}', \"\\n\";\n")
         }
-        Language::JavaScript => {
-            tail = format!("console.log(\"{marker}\");\n");
-        }
+        Language::JavaScript => format!("console.log(\"{marker}\");\n"),
         Language::Python | Language::Go => return None,
-    }
+    };
     let first = head.lines().count() + 1;
     let mut s = head;
     for l in lines {
@@ -618,29 +722,46 @@ fn free_program(lang: Language, lines: &[&String], marker: &str) -> Option<(Stri
     Some((s, first))
 }
 
-static LINE_CPP: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^[^\s:]+:(\d+):\d+: (?:fatal )?error: (.*)$"));
+static LINE_CPP: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?m)^[^\s:]+:(\d+):\d+: (?:fatal )?error: (.*)$"));
 static LINE_JAVA: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^[^\s:]+\.java:(\d+): error: (.*)$"));
-static LINE_CS: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^[^\s(]+\((\d+),\d+\): error (CS\d+: .*)$"));
-static LINE_PHP: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)((?:Parse error|Fatal error|Uncaught)[^\n]*?)(?: in [^\n]*?(?:\.php)?(?: on line |:)(\d+))"));
+static LINE_CS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?m)^[^\s(]+\((\d+),\d+\): error (CS\d+: .*)$"));
+static LINE_PHP: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?m)((?:Parse error|Fatal error|Uncaught)[^\n]*?)(?: in [^\n]*?(?:\.php)?(?: on line |:)(\d+))",
+    )
+});
 static LINE_JS: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)main\.js:(\d+)"));
 static JS_ERR: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^(\w*Error\b.*)$"));
 
 /// The first error of a solution-free program as (source line, message).
 fn first_error(lang: Language, text: &str) -> Option<(usize, String)> {
-    let pick = |r: &Regex| r.captures(text).and_then(|c| Some((c[1].parse().ok()?, c[2].to_string())));
+    let pick = |r: &Regex| {
+        r.captures(text)
+            .and_then(|c| Some((c[1].parse().ok()?, c[2].to_string())))
+    };
     match lang {
         Language::Cpp => pick(&LINE_CPP),
         Language::Java => {
             let (l, msg) = pick(&LINE_JAVA)?;
             // javac puts the symbol on a following line: "  symbol:   variable True".
-            let symbol = text.lines().find(|x| x.trim_start().starts_with("symbol:")).map(|x| x.trim().to_string());
+            let symbol = text
+                .lines()
+                .find(|x| x.trim_start().starts_with("symbol:"))
+                .map(|x| x.trim().to_string());
             Some((l, symbol.map(|s| format!("{msg} ({s})")).unwrap_or(msg)))
         }
         Language::CSharp => pick(&LINE_CS),
-        Language::Php => LINE_PHP.captures(text).and_then(|c| Some((c[2].parse().ok()?, c[1].to_string()))),
+        Language::Php => LINE_PHP
+            .captures(text)
+            .and_then(|c| Some((c[2].parse().ok()?, c[1].to_string()))),
         Language::JavaScript => {
             let line = LINE_JS.captures(text)?[1].parse().ok()?;
-            let msg = JS_ERR.captures(text).map(|c| c[1].to_string()).unwrap_or_else(|| "error".into());
+            let msg = JS_ERR
+                .captures(text)
+                .map(|c| c[1].to_string())
+                .unwrap_or_else(|| "error".into());
             Some((line, msg))
         }
         _ => None,
@@ -659,7 +780,8 @@ fn free_line_class(line: &str, message: &str) -> &'static str {
     if undeclared && PY_LITERAL.is_match(&code) {
         return "python_literal";
     }
-    if lower.contains("char") && lower.contains("string") {
+    let char_literal_into_string = CHAR_LIT_ANYWHERE.is_match(line) && line.to_ascii_lowercase().contains("string");
+    if (lower.contains("char") && lower.contains("string")) || char_literal_into_string {
         return "char_literal_for_string";
     }
     if line.contains("pair") && (lower.contains("initializer") || lower.contains("convert")) {
@@ -697,7 +819,10 @@ pub fn strip_reference_checks(text: &str) -> String {
         return text[..at].trim_end().to_string();
     }
     let mut lines: Vec<&str> = text.trim_end().lines().collect();
-    while lines.last().is_some_and(|l| l.starts_with("print(") || l.trim().is_empty()) {
+    while lines
+        .last()
+        .is_some_and(|l| l.starts_with("print(") || l.trim().is_empty())
+    {
         lines.pop();
     }
     lines.join("\n")
@@ -706,7 +831,12 @@ pub fn strip_reference_checks(text: &str) -> String {
 // ---------------------------------------------------------------- scan
 
 /// Scan `tasks` for defects. Programs run on `engine` (its cache and worker pool).
-pub fn scan(bench: Bench, tasks: &[Task], engine: &Engine, opts: &DoctorOptions) -> anyhow::Result<DoctorReport> {
+pub fn scan(
+    bench: Bench,
+    tasks: &[Task],
+    engine: &Engine,
+    opts: &DoctorOptions,
+) -> anyhow::Result<DoctorReport> {
     let marker = engine.marker().to_string();
     let mut found: Vec<Vec<Defect>> = vec![Vec::new(); tasks.len()];
     let mut jobs: Vec<Job> = Vec::new();
@@ -718,15 +848,11 @@ pub fn scan(bench: Bench, tasks: &[Task], engine: &Engine, opts: &DoctorOptions)
             python_checks(task, &mut found[i]);
             if let Some(dir) = &opts.reference_dir {
                 match load_reference(dir, &task.task_id) {
-                    Some(code) => {
-                        let (_, tf, ep, _) = oop_meta(task).map_err(anyhow::Error::msg)?;
-                        let p = assemble::assemble(
-                            Language::Python,
-                            &code,
-                            &TestSpec { test_list, test_function: tf, entry_point: ep },
-                            &marker,
-                            AssembleOptions::default(),
-                        );
+                    Some(reference) => {
+                        // Same extraction and assembly as evaluating an imported sample,
+                        // so the engine cache serves both.
+                        let (code, p) = program_for(task, &reference, &marker, false)
+                            .map_err(anyhow::Error::msg)?;
                         jobs.push(Job {
                             language: Language::Python,
                             source: p.source,
@@ -738,7 +864,11 @@ pub fn scan(bench: Bench, tasks: &[Task], engine: &Engine, opts: &DoctorOptions)
                         });
                         job_owner.push((i, JobKind::Reference(code)));
                     }
-                    None => tracing::warn!("no reference solution for {} in {}", task.task_id, dir.display()),
+                    None => tracing::warn!(
+                        "no reference solution for {} in {}",
+                        task.task_id,
+                        dir.display()
+                    ),
                 }
             }
             continue;
@@ -773,25 +903,44 @@ pub fn scan(bench: Bench, tasks: &[Task], engine: &Engine, opts: &DoctorOptions)
             JobKind::FreeLines { first, lines } => {
                 if outcome.status == Status::Passed || outcome.status == Status::Error {
                     if outcome.status == Status::Error {
-                        tracing::warn!("{}: environment error while checking test lines: {}", task.key, outcome.stderr);
+                        tracing::warn!(
+                            "{}: environment error while checking test lines: {}",
+                            task.key,
+                            outcome.stderr
+                        );
                     }
                     continue;
                 }
-                let text = format!("{}\n{}\n{}", outcome.compile_output, outcome.stderr, outcome.stdout);
+                let text = format!(
+                    "{}\n{}\n{}",
+                    outcome.compile_output, outcome.stderr, outcome.stdout
+                );
                 let test_list = oop_meta(task).map(|m| m.0).unwrap_or(&[]);
                 match first_error(task.language, &text) {
-                    Some((src_line, message)) if src_line >= first && src_line - first < lines.len() => {
+                    Some((src_line, message))
+                        if src_line >= first && src_line - first < lines.len() =>
+                    {
                         let line = &test_list[lines[src_line - first]];
                         let class = free_line_class(line, &message);
                         found[i].push(defect(task, class, Some(line), message.trim().to_string()));
                     }
                     Some((_, message)) => {
-                        found[i].push(defect(task, "literal_type_mismatch", None, message.trim().to_string()));
+                        found[i].push(defect(
+                            task,
+                            "literal_type_mismatch",
+                            None,
+                            message.trim().to_string(),
+                        ));
                     }
                     None if outcome.status == Status::Timeout => {}
                     None => {
                         let tail = polyeval_sandbox::tail(text.trim(), 300);
-                        found[i].push(defect(task, "literal_type_mismatch", None, format!("{}: {tail}", outcome.status)));
+                        found[i].push(defect(
+                            task,
+                            "literal_type_mismatch",
+                            None,
+                            format!("{}: {tail}", outcome.status),
+                        ));
                     }
                 }
             }
@@ -802,15 +951,28 @@ pub fn scan(bench: Bench, tasks: &[Task], engine: &Engine, opts: &DoctorOptions)
                     continue;
                 }
                 let verdict = verdict_for(task, &code, &outcome, false);
-                let facts_category = verdict.category.clone().unwrap_or_else(|| "runtime_other".into());
+                let facts_category = verdict
+                    .category
+                    .clone()
+                    .unwrap_or_else(|| "runtime_other".into());
                 let explained = !found[i].is_empty();
-                let last_stderr_line =
-                    outcome.stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string();
+                let last_stderr_line = outcome
+                    .stderr
+                    .lines()
+                    .rev()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or("")
+                    .trim()
+                    .to_string();
                 reference_failures.push(ReferenceFailure {
                     task_key: task.key.clone(),
                     task_id: task.task_id.clone(),
                     category: facts_category,
-                    detail: if last_stderr_line.is_empty() { verdict.detail } else { last_stderr_line },
+                    detail: if last_stderr_line.is_empty() {
+                        verdict.detail
+                    } else {
+                        last_stderr_line
+                    },
                     explained_by_defect: explained,
                 });
             }
@@ -818,15 +980,31 @@ pub fn scan(bench: Bench, tasks: &[Task], engine: &Engine, opts: &DoctorOptions)
     }
     // Python: a static finding only counts when the reference run (if any) confirms it fails.
     if opts.reference_dir.is_some() {
-        let failed: HashSet<&str> = reference_failures.iter().map(|r| r.task_key.as_str()).collect();
+        let failed: HashSet<&str> = reference_failures
+            .iter()
+            .map(|r| r.task_key.as_str())
+            .collect();
         for (i, task) in tasks.iter().enumerate() {
-            if task.language == Language::Python && !failed.contains(task.key.as_str()) && !found[i].is_empty() {
-                tracing::info!("{}: static finding not confirmed by the reference solution, dropped", task.key);
+            if task.language == Language::Python
+                && !failed.contains(task.key.as_str())
+                && !found[i].is_empty()
+            {
+                tracing::info!(
+                    "{}: static finding not confirmed by the reference solution, dropped",
+                    task.key
+                );
                 found[i].clear();
             }
         }
     }
-    Ok(summarise(bench, tasks, found, references_run, references_passed, reference_failures))
+    Ok(summarise(
+        bench,
+        tasks,
+        found,
+        references_run,
+        references_passed,
+        reference_failures,
+    ))
 }
 
 enum JobKind {
@@ -842,7 +1020,12 @@ fn summarise(
     references_passed: usize,
     reference_failures: Vec<ReferenceFailure>,
 ) -> DoctorReport {
-    let rank = |c: &str| PRIORITY.iter().position(|p| *p == c).unwrap_or(PRIORITY.len());
+    let rank = |c: &str| {
+        PRIORITY
+            .iter()
+            .position(|p| *p == c)
+            .unwrap_or(PRIORITY.len())
+    };
     let mut defective = Vec::new();
     let mut all_defects = Vec::new();
     let mut ceiling: BTreeMap<String, Ceiling> = BTreeMap::new();
@@ -853,11 +1036,19 @@ fn summarise(
         if !languages.contains(&lang) {
             languages.push(lang.clone());
         }
-        let entry = ceiling.entry(lang.clone()).or_insert(Ceiling { tasks: 0, defective: 0, passable: 0 });
+        let entry = ceiling.entry(lang.clone()).or_insert(Ceiling {
+            tasks: 0,
+            defective: 0,
+            passable: 0,
+        });
         entry.tasks += 1;
         if let Some(first) = defects.iter().min_by_key(|d| rank(&d.class)) {
             entry.defective += 1;
-            *by_class.entry(lang.clone()).or_default().entry(first.class.clone()).or_default() += 1;
+            *by_class
+                .entry(lang.clone())
+                .or_default()
+                .entry(first.class.clone())
+                .or_default() += 1;
             defective.push(first.clone());
         }
         all_defects.extend(defects);
@@ -922,15 +1113,30 @@ mod tests {
     #[test]
     fn python_arity_and_garbled() {
         let q = "write a **A** class with function **f**";
-        let t = task(Language::Python, q, &["assert candidate([1, 2], 3)==2"], "def candidate(content1):\n    return A().f(content1)", &[]);
+        let t = task(
+            Language::Python,
+            q,
+            &["assert candidate([1, 2], 3)==2"],
+            "def candidate(content1):\n    return A().f(content1)",
+            &[],
+        );
         let mut d = Vec::new();
         python_checks(&t, &mut d);
         assert_eq!(classes(&d), vec!["argument_count_mismatch"]);
-        let t = task(Language::Python, q, &["assert candidate(\"a, b\", (1, 2))==2"], "def candidate(content1,content2):\n    return A().f(content1,content2)", &[]);
+        let t = task(
+            Language::Python,
+            q,
+            &["assert candidate(\"a, b\", (1, 2))==2"],
+            "def candidate(content1,content2):\n    return A().f(content1,content2)",
+            &[],
+        );
         let mut d = Vec::new();
         python_checks(&t, &mut d);
         assert!(d.is_empty(), "{d:?}");
-        for tf in ["def candidate(a,b):\n    return A(a,b).f==5()", "def candidate(a,b):\n    return A(a,b).()"] {
+        for tf in [
+            "def candidate(a,b):\n    return A(a,b).f==5()",
+            "def candidate(a,b):\n    return A(a,b).()",
+        ] {
             let t = task(Language::Python, q, &["assert candidate(1, 2)"], tf, &[]);
             let mut d = Vec::new();
             python_checks(&t, &mut d);
@@ -949,46 +1155,114 @@ mod tests {
         );
         let mut d = Vec::new();
         python_checks(&t, &mut d);
-        assert_eq!(classes(&d), vec!["class_name_mismatch", "method_name_mismatch"]);
+        assert_eq!(
+            classes(&d),
+            vec!["class_name_mismatch", "method_name_mismatch"]
+        );
     }
 
     #[test]
     fn patterns_in_compiled_languages() {
         let q = "write a **JTA** class with **judging_the_array** taking string **s**";
-        let t = task(Language::Cpp, q, &["assert(JTA().judging_the_array(input1)==True)", "std::vector<int> input1 = {1}"], "", &["class JTA"]);
+        let t = task(
+            Language::Cpp,
+            q,
+            &[
+                "assert(JTA().judging_the_array(input1)==True)",
+                "std::vector<int> input1 = {1}",
+            ],
+            "",
+            &["class JTA"],
+        );
         let mut d = Vec::new();
-        pattern_checks(&t, &oop_meta(&t).unwrap().0.to_vec(), &mut d);
+        pattern_checks(&t, oop_meta(&t).unwrap().0, &mut d);
         assert_eq!(classes(&d), vec!["python_literal"]);
         // "True" inside a string is fine.
-        let t = task(Language::Cpp, q, &["std::string input0 = \"True\"", "assert(JTA().judging_the_array(input0)==1)"], "", &[]);
-        let mut d = Vec::new();
-        pattern_checks(&t, &oop_meta(&t).unwrap().0.to_vec(), &mut d);
-        assert!(d.is_empty(), "{d:?}");
-        let t = task(Language::CSharp, q, &["JTA j = new JTA()", "Debug.Assert(j.judging_the_array({1, 2})==1)"], "", &[]);
-        let mut d = Vec::new();
-        pattern_checks(&t, &oop_meta(&t).unwrap().0.to_vec(), &mut d);
-        assert_eq!(classes(&d), vec!["bare_brace_argument"]);
         let t = task(
-            Language::CSharp,
+            Language::Cpp,
             q,
-            &["JTA j = new JTA()", "Debug.Assert(j.judging_the_array('a')==1)", "Debug.Assert(j.judging_the_array(\"ab\")==2)"],
+            &[
+                "std::string input0 = \"True\"",
+                "assert(JTA().judging_the_array(input0)==1)",
+            ],
             "",
             &[],
         );
         let mut d = Vec::new();
-        pattern_checks(&t, &oop_meta(&t).unwrap().0.to_vec(), &mut d);
-        assert_eq!(classes(&d), vec!["char_literal_for_string"]);
-        let t = task(Language::Cpp, q, &["assert(JTA().judging_the_array(input30)==2)"], "", &[]);
+        pattern_checks(&t, oop_meta(&t).unwrap().0, &mut d);
+        assert!(d.is_empty(), "{d:?}");
+        let t = task(
+            Language::CSharp,
+            q,
+            &[
+                "JTA j = new JTA()",
+                "Debug.Assert(j.judging_the_array({1, 2})==1)",
+            ],
+            "",
+            &[],
+        );
         let mut d = Vec::new();
-        pattern_checks(&t, &oop_meta(&t).unwrap().0.to_vec(), &mut d);
+        pattern_checks(&t, oop_meta(&t).unwrap().0, &mut d);
+        assert_eq!(classes(&d), vec!["bare_brace_argument"]);
+        let t = task(
+            Language::CSharp,
+            q,
+            &[
+                "JTA j = new JTA()",
+                "Debug.Assert(j.judging_the_array('a')==1)",
+                "Debug.Assert(j.judging_the_array(\"ab\")==2)",
+            ],
+            "",
+            &[],
+        );
+        let mut d = Vec::new();
+        pattern_checks(&t, oop_meta(&t).unwrap().0, &mut d);
+        assert_eq!(classes(&d), vec!["char_literal_for_string"]);
+        let t = task(
+            Language::CSharp,
+            q,
+            &[
+                "Debug.Assert(new JTA(\"ab\").judging_the_array()==4)",
+                "Debug.Assert(new JTA('a').judging_the_array()==1)",
+            ],
+            "",
+            &[],
+        );
+        let mut d = Vec::new();
+        pattern_checks(&t, oop_meta(&t).unwrap().0, &mut d);
+        assert_eq!(
+            classes(&d),
+            vec!["char_literal_for_string"],
+            "constructor arguments count too"
+        );
+        let t = task(
+            Language::Cpp,
+            q,
+            &["assert(JTA().judging_the_array(input30)==2)"],
+            "",
+            &[],
+        );
+        let mut d = Vec::new();
+        pattern_checks(&t, oop_meta(&t).unwrap().0, &mut d);
         assert_eq!(classes(&d), vec!["undeclared_test_variable"]);
     }
 
     #[test]
     fn solution_free_lines_exclude_class_use() {
         let q = "write a **WDS** class with **without_duplicates**";
-        let lines = ["const assert = require('node:assert')", "const wds0 = new WDS();", "assert.deepEqual(wds0.without_duplicates(\"a\"), 1);", "const x = [1, 2];"];
-        let t = task(Language::JavaScript, q, &lines, "", &["class WDS", "without_duplicates"]);
+        let lines = [
+            "const assert = require('node:assert')",
+            "const wds0 = new WDS();",
+            "assert.deepEqual(wds0.without_duplicates(\"a\"), 1);",
+            "const x = [1, 2];",
+        ];
+        let t = task(
+            Language::JavaScript,
+            q,
+            &lines,
+            "",
+            &["class WDS", "without_duplicates"],
+        );
         let tl = oop_meta(&t).unwrap().0.to_vec();
         assert_eq!(solution_free_lines(&t, &tl), vec![0, 3]);
     }
@@ -1004,16 +1278,28 @@ mod tests {
         let java = "Problem.java:9: error: cannot find symbol\n        boolean b = True;\n  symbol:   variable True\n";
         let (l, m) = first_error(Language::Java, java).unwrap();
         assert_eq!(l, 9);
-        assert_eq!(free_line_class("boolean input0 = True", &m), "python_literal");
         assert_eq!(
-            free_line_class("std::string input0 = 'a'", "conversion from 'char' to non-scalar type 'std::string' requested"),
+            free_line_class("boolean input0 = True", &m),
+            "python_literal"
+        );
+        assert_eq!(
+            free_line_class(
+                "std::string input0 = 'a'",
+                "conversion from 'char' to non-scalar type 'std::string' requested"
+            ),
             "char_literal_for_string"
         );
     }
 
     #[test]
     fn reference_checks_are_stripped() {
-        assert_eq!(strip_reference_checks("class A:\n    pass\n\n#--------------:\nprint(A())\n"), "class A:\n    pass");
-        assert_eq!(strip_reference_checks("class A:\n    pass\nprint(A() == 1)\nprint(2)\n"), "class A:\n    pass");
+        assert_eq!(
+            strip_reference_checks("class A:\n    pass\n\n#--------------:\nprint(A())\n"),
+            "class A:\n    pass"
+        );
+        assert_eq!(
+            strip_reference_checks("class A:\n    pass\nprint(A() == 1)\nprint(2)\n"),
+            "class A:\n    pass"
+        );
     }
 }

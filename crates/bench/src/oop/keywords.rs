@@ -21,23 +21,58 @@ pub struct KeywordCheck {
 /// takes either of two); every other language requires the first list.
 pub fn check(lang: Language, keyword_lists: &[Vec<String>], code: &str) -> KeywordCheck {
     let missing_of = |list: &Vec<String>| -> Vec<String> {
-        list.iter().filter(|k| !code.contains(k.as_str())).cloned().collect()
+        list.iter()
+            .filter(|k| !code.contains(k.as_str()))
+            .cloned()
+            .collect()
     };
     let candidates: Vec<&Vec<String>> = match lang {
         Language::Python => keyword_lists.iter().collect(),
         _ => keyword_lists.iter().take(1).collect(),
     };
     if candidates.is_empty() {
-        return KeywordCheck { satisfied: true, missing: Vec::new() };
+        return KeywordCheck {
+            satisfied: true,
+            missing: Vec::new(),
+        };
     }
-    let best = candidates.into_iter().map(missing_of).min_by_key(|m| m.len()).unwrap_or_default();
-    KeywordCheck { satisfied: best.is_empty(), missing: best }
+    let best = candidates
+        .into_iter()
+        .map(missing_of)
+        .min_by_key(|m| m.len())
+        .unwrap_or_default();
+    KeywordCheck {
+        satisfied: best.is_empty(),
+        missing: best,
+    }
 }
 
 /// Words that are part of a keyword but never a class or method name.
 const RESERVED: [&str; 24] = [
-    "class", "def", "public", "private", "protected", "static", "function", "int", "void", "string", "String", "bool",
-    "boolean", "double", "float", "long", "char", "var", "const", "let", "new", "return", "self", "this",
+    "class",
+    "def",
+    "public",
+    "private",
+    "protected",
+    "static",
+    "function",
+    "int",
+    "void",
+    "string",
+    "String",
+    "bool",
+    "boolean",
+    "double",
+    "float",
+    "long",
+    "char",
+    "var",
+    "const",
+    "let",
+    "new",
+    "return",
+    "self",
+    "this",
 ];
 
 /// The class and method names a keyword list requires: the last identifier
@@ -48,10 +83,12 @@ pub fn required_names(keyword_lists: &[Vec<String>]) -> Vec<String> {
     for kw in keyword_lists.first().into_iter().flatten() {
         let last = kw
             .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .filter(|w| !w.is_empty())
-            .next_back();
+            .rfind(|w| !w.is_empty());
         if let Some(w) = last {
-            if !RESERVED.contains(&w) && !w.chars().next().is_some_and(|c| c.is_ascii_digit()) && !names.iter().any(|n| n == w) {
+            if !RESERVED.contains(&w)
+                && !w.chars().next().is_some_and(|c| c.is_ascii_digit())
+                && !names.iter().any(|n| n == w)
+            {
                 names.push(w.to_string());
             }
         }
@@ -74,7 +111,10 @@ pub fn contains_identifier(code: &str, word: &str) -> bool {
 
 /// Names from [`required_names`] that the code does not mention at all.
 pub fn absent_names(keyword_lists: &[Vec<String>], code: &str) -> Vec<String> {
-    required_names(keyword_lists).into_iter().filter(|n| !contains_identifier(code, n)).collect()
+    required_names(keyword_lists)
+        .into_iter()
+        .filter(|n| !contains_identifier(code, n))
+        .collect()
 }
 
 #[cfg(test)]
@@ -82,17 +122,32 @@ mod tests {
     use super::*;
 
     fn lists(v: &[&[&str]]) -> Vec<Vec<String>> {
-        v.iter().map(|l| l.iter().map(|s| s.to_string()).collect()).collect()
+        v.iter()
+            .map(|l| l.iter().map(|s| s.to_string()).collect())
+            .collect()
     }
 
     #[test]
     fn first_list_required_outside_python() {
-        let kw = lists(&[&["class WDS", "public int without_duplicates"], &["class Other"]]);
+        let kw = lists(&[
+            &["class WDS", "public int without_duplicates"],
+            &["class Other"],
+        ]);
         let code = "class Other {}";
         let c = check(Language::CSharp, &kw, code);
         assert!(!c.satisfied);
-        assert_eq!(c.missing, vec!["class WDS", "public int without_duplicates"]);
-        assert!(check(Language::CSharp, &kw, "class WDS { public int without_duplicates() {} }").satisfied);
+        assert_eq!(
+            c.missing,
+            vec!["class WDS", "public int without_duplicates"]
+        );
+        assert!(
+            check(
+                Language::CSharp,
+                &kw,
+                "class WDS { public int without_duplicates() {} }"
+            )
+            .satisfied
+        );
     }
 
     #[test]
@@ -118,8 +173,16 @@ mod tests {
 
     #[test]
     fn required_names_take_last_identifier() {
-        let kw = lists(&[&["class WDS", "public:", "int without_duplicates", "def __init__"]]);
-        assert_eq!(required_names(&kw), vec!["WDS", "without_duplicates", "__init__"]);
+        let kw = lists(&[&[
+            "class WDS",
+            "public:",
+            "int without_duplicates",
+            "def __init__",
+        ]]);
+        assert_eq!(
+            required_names(&kw),
+            vec!["WDS", "without_duplicates", "__init__"]
+        );
     }
 
     #[test]
@@ -128,6 +191,9 @@ mod tests {
         assert!(!contains_identifier("x = WDSX()", "WDS"));
         assert!(!contains_identifier("my_f()", "f"));
         let kw = lists(&[&["class WDS", "def run"]]);
-        assert_eq!(absent_names(&kw, "class WDS:\n    def running(self): pass"), vec!["run"]);
+        assert_eq!(
+            absent_names(&kw, "class WDS:\n    def running(self): pass"),
+            vec!["run"]
+        );
     }
 }

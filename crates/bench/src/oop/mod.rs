@@ -25,7 +25,7 @@ use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, Outcome};
 use std::time::Duration;
 
 /// Default per-program wall-clock timeout (compilation has its own, larger limit).
-pub const DEFAULT_TIMEOUT_SECS: f64 = 10.0;
+pub const DEFAULT_TIMEOUT_SECS: f64 = 15.0;
 
 /// Characters of stdout/stderr/compiler output kept in a verdict.
 const TAIL_CHARS: usize = 2000;
@@ -64,12 +64,20 @@ impl OopEvaluator {
             cache: true,
             progress: false,
         })?;
-        Ok(OopEvaluator { bench, engine, js_strict: opts.js_strict_equality })
+        Ok(OopEvaluator {
+            bench,
+            engine,
+            js_strict: opts.js_strict_equality,
+        })
     }
 
     /// Use an existing engine (shares its cache and worker pool).
     pub fn with_engine(bench: Bench, engine: Engine, js_strict: bool) -> OopEvaluator {
-        OopEvaluator { bench, engine, js_strict }
+        OopEvaluator {
+            bench,
+            engine,
+            js_strict,
+        }
     }
 
     pub fn engine(&self) -> &Engine {
@@ -77,26 +85,46 @@ impl OopEvaluator {
     }
 }
 
+/// A task's OOP fields: test lines, test function, entry point, keyword lists.
+pub type OopFields<'a> = (&'a [String], &'a str, &'a str, &'a [Vec<String>]);
+
 /// The OOP fields of a task, or an explanation naming the task.
-pub fn oop_meta(task: &Task) -> Result<(&[String], &str, &str, &[Vec<String>]), String> {
+pub fn oop_meta(task: &Task) -> Result<OopFields<'_>, String> {
     match &task.meta {
-        TaskMeta::Oop { test_list, test_function, entry_point, keywords } => {
-            Ok((test_list, test_function, entry_point, keywords))
-        }
-        _ => Err(format!("task {} ({}) is not a MultiOOP/OOP task", task.key, task.source_path)),
+        TaskMeta::Oop {
+            test_list,
+            test_function,
+            entry_point,
+            keywords,
+        } => Ok((test_list, test_function, entry_point, keywords)),
+        _ => Err(format!(
+            "task {} ({}) is not a MultiOOP/OOP task",
+            task.key, task.source_path
+        )),
     }
 }
 
 /// The test program for one completion: code extracted from the answer, then assembled.
-pub fn program_for(task: &Task, completion: &str, marker: &str, js_strict: bool) -> Result<(String, Program), String> {
+pub fn program_for(
+    task: &Task,
+    completion: &str,
+    marker: &str,
+    js_strict: bool,
+) -> Result<(String, Program), String> {
     let (test_list, test_function, entry_point, _) = oop_meta(task)?;
     let code = extract_code(completion, task.language);
     let program = assemble::assemble(
         task.language,
         &code,
-        &TestSpec { test_list, test_function, entry_point },
+        &TestSpec {
+            test_list,
+            test_function,
+            entry_point,
+        },
         marker,
-        AssembleOptions { js_strict_equality: js_strict },
+        AssembleOptions {
+            js_strict_equality: js_strict,
+        },
     );
     Ok((code, program))
 }
@@ -131,7 +159,10 @@ pub fn verdict_for(task: &Task, code: &str, outcome: &Outcome, js_strict: bool) 
     let passed = outcome.status == Status::Passed;
     let detail = match (&category, passed) {
         (_, true) if kw.satisfied => "tests passed".to_string(),
-        (_, true) => format!("tests passed; pass@o keywords missing: {}", kw.missing.join(", ")),
+        (_, true) => format!(
+            "tests passed; pass@o keywords missing: {}",
+            kw.missing.join(", ")
+        ),
         (Some(c), false) => format!("{} ({c})", outcome.status),
         (None, false) => outcome.status.to_string(),
     };
@@ -182,10 +213,14 @@ impl Evaluator for OopEvaluator {
         let mut prepared: Vec<Result<(String, Job), String>> = Vec::with_capacity(items.len());
         for item in items {
             prepared.push(
-                program_for(item.task, item.code, &marker, self.js_strict).map(|(code, program)| (code, job_for(&program))),
+                program_for(item.task, item.code, &marker, self.js_strict)
+                    .map(|(code, program)| (code, job_for(&program))),
             );
         }
-        let jobs: Vec<Job> = prepared.iter().filter_map(|p| p.as_ref().ok().map(|(_, j)| j.clone())).collect();
+        let jobs: Vec<Job> = prepared
+            .iter()
+            .filter_map(|p| p.as_ref().ok().map(|(_, j)| j.clone()))
+            .collect();
         // Items that fail before running still count toward progress.
         for p in &prepared {
             if p.is_err() {

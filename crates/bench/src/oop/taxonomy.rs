@@ -55,7 +55,10 @@ pub fn classify(lang: Language, facts: &RunFacts<'_>, names_absent: bool) -> Opt
         facts.compile_output.to_string()
     } else if lang == Language::Php {
         // php-cli prints fatal errors on stdout or stderr depending on its ini.
-        format!("{}\n{}\n{}", facts.compile_output, facts.stderr, facts.stdout)
+        format!(
+            "{}\n{}\n{}",
+            facts.compile_output, facts.stderr, facts.stdout
+        )
     } else {
         // Not stdout: a program may print anything, including words like "ValueError".
         format!("{}\n{}", facts.compile_output, facts.stderr)
@@ -89,8 +92,11 @@ fn re(pattern: &str) -> Regex {
     Regex::new(pattern).expect("valid built-in regex")
 }
 
-static PY_EXC: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?m)^(?:[A-Za-z_][\w]*\.)*([A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Iteration))(?::.*)?\s*$"));
+static PY_EXC: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?m)^(?:[A-Za-z_][\w]*\.)*([A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Iteration))(?::.*)?\s*$",
+    )
+});
 
 fn python(text: &str) -> Option<String> {
     // The last exception line of the last traceback is the one that escaped.
@@ -100,21 +106,33 @@ fn python(text: &str) -> Option<String> {
 /// Compile-error classes shared by the C-family compilers, matched on a
 /// message with quote characters normalised.
 fn compile_class(message: &str, table: &[(&LazyLock<Regex>, &str)]) -> Option<String> {
-    table.iter().find(|(r, _)| r.is_match(message)).map(|(_, c)| c.to_string())
+    table
+        .iter()
+        .find(|(r, _)| r.is_match(message))
+        .map(|(_, c)| c.to_string())
 }
 
 static CPP_ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)(?:fatal )?error: (.*)$"));
 static CPP_UNDECLARED: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"was not declared in this scope|does not name a type|is not a member of|has no member named|undeclared|not declared|is not a class, namespace|has not been declared|incomplete type")
+    re(
+        r"was not declared in this scope|does not name a type|is not a member of|has no member named|undeclared|not declared|is not a class, namespace|has not been declared|incomplete type",
+    )
 });
 static CPP_CALL: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"no matching function for call|too (?:many|few) arguments|no matching constructor|cannot be used as a function|call of overloaded .* is ambiguous|no matching member function")
+    re(
+        r"no matching function for call|too (?:many|few) arguments|no matching constructor|cannot be used as a function|call of overloaded .* is ambiguous|no matching member function",
+    )
 });
 static CPP_TYPE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"cannot convert|invalid conversion|could not convert|to non-scalar type|no match for 'operator|no match for .operator|invalid operands|cannot bind|invalid initialization|no viable conversion|incompatible types|cannot initialize|narrowing conversion|no suitable conversion|discards qualifiers")
+    re(
+        r"cannot convert|invalid conversion|could not convert|to non-scalar type|no match for 'operator|no match for .operator|invalid operands|cannot bind|invalid initialization|no viable conversion|incompatible types|cannot initialize|narrowing conversion|no suitable conversion|discards qualifiers",
+    )
 });
-static CPP_SYNTAX: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^expected |expected primary-expression|expected .* before|stray .* in program|missing terminating"));
+static CPP_SYNTAX: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^expected |expected primary-expression|expected .* before|stray .* in program|missing terminating",
+    )
+});
 static CPP_ASSERT: LazyLock<Regex> = LazyLock::new(|| re(r"Assertion [`'‘].*[`'’] failed"));
 static CPP_UNCAUGHT: LazyLock<Regex> =
     LazyLock::new(|| re(r"terminate called after throwing an instance of ['‘](?:\w+::)*(\w+)"));
@@ -125,7 +143,9 @@ fn normalise_quotes(s: &str) -> String {
 
 fn cpp(status: Status, text: &str) -> Option<String> {
     if status == Status::CompileError {
-        let first = CPP_ERROR_LINE.captures(text).map(|c| normalise_quotes(&c[1]))?;
+        let first = CPP_ERROR_LINE
+            .captures(text)
+            .map(|c| normalise_quotes(&c[1]))?;
         return compile_class(
             &first,
             &[
@@ -147,20 +167,28 @@ static JAVA_ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)\.java:\d+: 
 static JAVA_UNDECLARED: LazyLock<Regex> =
     LazyLock::new(|| re(r"cannot find symbol|does not exist|is not defined|cannot be resolved"));
 static JAVA_CALL: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"cannot be applied to given types|no suitable (?:method|constructor) found|actual and formal argument lists differ|is abstract; cannot be instantiated|reference to .* is ambiguous")
+    re(
+        r"cannot be applied to given types|no suitable (?:method|constructor) found|actual and formal argument lists differ|is abstract; cannot be instantiated|reference to .* is ambiguous",
+    )
 });
 static JAVA_TYPE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"incompatible types|bad operand type|possible lossy conversion|cannot be dereferenced|unexpected type|cannot be converted|inconvertible types|array required")
+    re(
+        r"incompatible types|bad operand type|possible lossy conversion|cannot be dereferenced|unexpected type|cannot be converted|inconvertible types|array required",
+    )
 });
 static JAVA_SYNTAX: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"expected$|illegal start of|class, interface, enum, or record expected|reached end of file while parsing|not a statement|unclosed|illegal character|orphaned|<identifier> expected")
+    re(
+        r"expected$|illegal start of|class, interface, enum, or record expected|reached end of file while parsing|not a statement|unclosed|illegal character|orphaned|<identifier> expected",
+    )
 });
 static JAVA_RUNTIME: LazyLock<Regex> =
     LazyLock::new(|| re(r#"Exception in thread "[^"]*" (?:[\w$]+\.)*([\w$]+)"#));
 
 fn java(status: Status, text: &str) -> Option<String> {
     if status == Status::CompileError {
-        let first = JAVA_ERROR_LINE.captures(text).map(|c| c[1].trim().to_string())?;
+        let first = JAVA_ERROR_LINE
+            .captures(text)
+            .map(|c| c[1].trim().to_string())?;
         return compile_class(
             &first,
             &[
@@ -176,29 +204,34 @@ fn java(status: Status, text: &str) -> Option<String> {
 }
 
 static CS_ERROR: LazyLock<Regex> = LazyLock::new(|| re(r"error (CS\d{4})"));
-static CS_UNHANDLED: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?:Unhandled Exception:|FATAL UNHANDLED EXCEPTION:)\s*(?:[\w`]+\.)*(\w+)"));
+static CS_UNHANDLED: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?:Unhandled Exception:|FATAL UNHANDLED EXCEPTION:)\s*(?:[\w`]+\.)*(\w+)")
+});
 
 fn csharp(status: Status, text: &str) -> Option<String> {
     if status == Status::CompileError {
         let code = CS_ERROR.captures(text).map(|c| c[1].to_string())?;
         let class = match code.as_str() {
             // name / type / member does not exist
-            "CS0103" | "CS0246" | "CS0117" | "CS1061" | "CS0234" | "CS0120" | "CS0122" => "undeclared_identifier",
-            // wrong number/kind of arguments, no overload
-            "CS1501" | "CS1502" | "CS1503" | "CS7036" | "CS1729" | "CS0121" | "CS1955" | "CS0149" => {
-                "function_call_mismatch"
+            "CS0103" | "CS0246" | "CS0117" | "CS1061" | "CS0234" | "CS0120" | "CS0122" => {
+                "undeclared_identifier"
             }
-            "CS0029" | "CS0019" | "CS0266" | "CS0030" | "CS0021" | "CS0023" | "CS0428" | "CS0664" | "CS1660"
-            | "CS0131" => "type_error",
-            "CS1525" | "CS1002" | "CS1003" | "CS1026" | "CS1513" | "CS1514" | "CS1519" | "CS1520" | "CS8025"
-            | "CS1001" | "CS1010" | "CS1012" | "CS1031" | "CS1041" | "CS1056" | "CS1518" | "CS1022" => "syntax_error",
+            // wrong number/kind of arguments, no overload
+            "CS1501" | "CS1502" | "CS1503" | "CS7036" | "CS1729" | "CS0121" | "CS1955"
+            | "CS0149" => "function_call_mismatch",
+            "CS0029" | "CS0019" | "CS0266" | "CS0030" | "CS0021" | "CS0023" | "CS0428"
+            | "CS0664" | "CS1660" | "CS0131" => "type_error",
+            "CS1525" | "CS1002" | "CS1003" | "CS1026" | "CS1513" | "CS1514" | "CS1519"
+            | "CS1520" | "CS8025" | "CS1001" | "CS1010" | "CS1012" | "CS1031" | "CS1041"
+            | "CS1056" | "CS1518" | "CS1022" => "syntax_error",
             _ => "compile_other",
         };
         return Some(class.into());
     }
     // "Debug.Assert failed:" is the sandbox launcher's listener; "Fail:" mono's own.
-    if text.contains("Debug.Assert failed") || text.lines().any(|l| l.trim_start().starts_with("Fail:")) {
+    if text.contains("Debug.Assert failed")
+        || text.lines().any(|l| l.trim_start().starts_with("Fail:"))
+    {
         return Some("AssertionError".into());
     }
     CS_UNHANDLED.captures(text).map(|c| c[1].to_string())
@@ -261,13 +294,25 @@ mod tests {
     #[test]
     fn python_exception_names() {
         let tb = "Traceback (most recent call last):\n  File \"main.py\", line 3, in <module>\n    x.f()\nAttributeError: 'A' object has no attribute 'f'\n";
-        assert_eq!(class(Language::Python, facts(Status::Failed, tb, "")), "AttributeError");
+        assert_eq!(
+            class(Language::Python, facts(Status::Failed, tb, "")),
+            "AttributeError"
+        );
         let syn = "  File \"main.py\", line 2\n    def f(\n         ^\nSyntaxError: '(' was never closed\n";
-        assert_eq!(class(Language::Python, facts(Status::Failed, syn, "")), "SyntaxError");
+        assert_eq!(
+            class(Language::Python, facts(Status::Failed, syn, "")),
+            "SyntaxError"
+        );
         let assert_tb = "Traceback (most recent call last):\n  File \"m.py\", line 9, in check\n    assert candidate(1)==2\nAssertionError\n";
-        assert_eq!(class(Language::Python, facts(Status::Failed, assert_tb, "")), "AssertionError");
+        assert_eq!(
+            class(Language::Python, facts(Status::Failed, assert_tb, "")),
+            "AssertionError"
+        );
         let np = "Traceback:\nnumpy.core._exceptions._UFuncNoLoopError: ufunc 'add'\n";
-        assert_eq!(class(Language::Python, facts(Status::Failed, np, "")), "_UFuncNoLoopError");
+        assert_eq!(
+            class(Language::Python, facts(Status::Failed, np, "")),
+            "_UFuncNoLoopError"
+        );
     }
 
     #[test]
@@ -283,7 +328,11 @@ mod tests {
         ];
         for (msg, want) in cases {
             let text = format!("main.cpp: In function ‘int main()’:\n{msg}\n");
-            assert_eq!(class(Language::Cpp, facts(Status::CompileError, "", &text)), want, "{msg}");
+            assert_eq!(
+                class(Language::Cpp, facts(Status::CompileError, "", &text)),
+                want,
+                "{msg}"
+            );
         }
     }
 
@@ -294,7 +343,10 @@ mod tests {
         f.signal = Some(6);
         assert_eq!(class(Language::Cpp, f), "AssertionError");
         let t = "terminate called after throwing an instance of 'std::out_of_range'\n  what(): x\n";
-        assert_eq!(class(Language::Cpp, facts(Status::KilledBySignal, t, "")), "out_of_range");
+        assert_eq!(
+            class(Language::Cpp, facts(Status::KilledBySignal, t, "")),
+            "out_of_range"
+        );
         let mut segv = facts(Status::KilledBySignal, "", "");
         segv.signal = Some(11);
         assert_eq!(class(Language::Cpp, segv), "crash");
@@ -303,70 +355,150 @@ mod tests {
     #[test]
     fn java_classes() {
         let c = "Problem.java:10: error: cannot find symbol\n    new A().g();\n";
-        assert_eq!(class(Language::Java, facts(Status::CompileError, "", c)), "undeclared_identifier");
+        assert_eq!(
+            class(Language::Java, facts(Status::CompileError, "", c)),
+            "undeclared_identifier"
+        );
         let c = "Problem.java:10: error: method f in class A cannot be applied to given types;\n";
-        assert_eq!(class(Language::Java, facts(Status::CompileError, "", c)), "function_call_mismatch");
+        assert_eq!(
+            class(Language::Java, facts(Status::CompileError, "", c)),
+            "function_call_mismatch"
+        );
         let c = "Problem.java:10: error: incompatible types: char cannot be converted to String\n";
-        assert_eq!(class(Language::Java, facts(Status::CompileError, "", c)), "type_error");
+        assert_eq!(
+            class(Language::Java, facts(Status::CompileError, "", c)),
+            "type_error"
+        );
         let c = "Problem.java:10: error: ';' expected\n";
-        assert_eq!(class(Language::Java, facts(Status::CompileError, "", c)), "syntax_error");
+        assert_eq!(
+            class(Language::Java, facts(Status::CompileError, "", c)),
+            "syntax_error"
+        );
         let r = "Exception in thread \"main\" java.lang.AssertionError\n\tat Problem.main(Problem.java:20)\n";
-        assert_eq!(class(Language::Java, facts(Status::Failed, r, "")), "AssertionError");
+        assert_eq!(
+            class(Language::Java, facts(Status::Failed, r, "")),
+            "AssertionError"
+        );
         let r = "Exception in thread \"main\" java.lang.NullPointerException: Cannot invoke\n";
-        assert_eq!(class(Language::Java, facts(Status::Failed, r, "")), "NullPointerException");
+        assert_eq!(
+            class(Language::Java, facts(Status::Failed, r, "")),
+            "NullPointerException"
+        );
     }
 
     #[test]
     fn csharp_classes() {
-        let c = "Program.cs(10,9): error CS0103: The name `x' does not exist in the current context\n";
-        assert_eq!(class(Language::CSharp, facts(Status::CompileError, "", c)), "undeclared_identifier");
+        let c =
+            "Program.cs(10,9): error CS0103: The name `x' does not exist in the current context\n";
+        assert_eq!(
+            class(Language::CSharp, facts(Status::CompileError, "", c)),
+            "undeclared_identifier"
+        );
         let c = "Program.cs(10,9): error CS1501: No overload for method `f' takes `2' arguments\n";
-        assert_eq!(class(Language::CSharp, facts(Status::CompileError, "", c)), "function_call_mismatch");
-        let c = "Program.cs(10,9): error CS0029: Cannot implicitly convert type `char' to `string'\n";
-        assert_eq!(class(Language::CSharp, facts(Status::CompileError, "", c)), "type_error");
+        assert_eq!(
+            class(Language::CSharp, facts(Status::CompileError, "", c)),
+            "function_call_mismatch"
+        );
+        let c =
+            "Program.cs(10,9): error CS0029: Cannot implicitly convert type `char' to `string'\n";
+        assert_eq!(
+            class(Language::CSharp, facts(Status::CompileError, "", c)),
+            "type_error"
+        );
         let c = "Program.cs(10,9): error CS1525: Unexpected symbol `{'\n";
-        assert_eq!(class(Language::CSharp, facts(Status::CompileError, "", c)), "syntax_error");
+        assert_eq!(
+            class(Language::CSharp, facts(Status::CompileError, "", c)),
+            "syntax_error"
+        );
         let r = "Debug.Assert failed: \n   at Program.Main ()\n";
-        assert_eq!(class(Language::CSharp, facts(Status::Failed, r, "")), "AssertionError");
+        assert_eq!(
+            class(Language::CSharp, facts(Status::Failed, r, "")),
+            "AssertionError"
+        );
         let r = "Unhandled Exception:\nSystem.NullReferenceException: Object reference not set\n";
-        assert_eq!(class(Language::CSharp, facts(Status::Failed, r, "")), "NullReferenceException");
+        assert_eq!(
+            class(Language::CSharp, facts(Status::Failed, r, "")),
+            "NullReferenceException"
+        );
     }
 
     #[test]
     fn php_classes() {
         let r = "PHP Fatal error:  Uncaught Exception: Test failed! in /w/main.php:12\n";
-        assert_eq!(class(Language::Php, facts(Status::Failed, r, "")), "AssertionError");
-        let r = "PHP Fatal error:  Uncaught Error: Call to undefined method A::g() in /w/main.php:9\n";
-        assert_eq!(class(Language::Php, facts(Status::Failed, r, "")), "undeclared_identifier");
-        let r = "PHP Fatal error:  Uncaught ArgumentCountError: Too few arguments to function A::f()\n";
-        assert_eq!(class(Language::Php, facts(Status::Failed, r, "")), "function_call_mismatch");
+        assert_eq!(
+            class(Language::Php, facts(Status::Failed, r, "")),
+            "AssertionError"
+        );
+        let r =
+            "PHP Fatal error:  Uncaught Error: Call to undefined method A::g() in /w/main.php:9\n";
+        assert_eq!(
+            class(Language::Php, facts(Status::Failed, r, "")),
+            "undeclared_identifier"
+        );
+        let r =
+            "PHP Fatal error:  Uncaught ArgumentCountError: Too few arguments to function A::f()\n";
+        assert_eq!(
+            class(Language::Php, facts(Status::Failed, r, "")),
+            "function_call_mismatch"
+        );
         let r = "PHP Parse error:  syntax error, unexpected token \"}\" in /w/main.php on line 3\n";
-        assert_eq!(class(Language::Php, facts(Status::Failed, r, "")), "syntax_error");
+        assert_eq!(
+            class(Language::Php, facts(Status::Failed, r, "")),
+            "syntax_error"
+        );
         let r = "PHP Fatal error:  Uncaught DivisionByZeroError: Division by zero\n";
-        assert_eq!(class(Language::Php, facts(Status::Failed, r, "")), "DivisionByZeroError");
+        assert_eq!(
+            class(Language::Php, facts(Status::Failed, r, "")),
+            "DivisionByZeroError"
+        );
     }
 
     #[test]
     fn javascript_classes() {
         let r = "/w/main.js:5\n    a.f();\n      ^\n\nTypeError: a.f is not a function\n    at Object.<anonymous>\n";
-        assert_eq!(class(Language::JavaScript, facts(Status::Failed, r, "")), "TypeError");
+        assert_eq!(
+            class(Language::JavaScript, facts(Status::Failed, r, "")),
+            "TypeError"
+        );
         let r = "node:assert:124\n  throw new AssertionError(obj);\n  ^\n\nAssertionError [ERR_ASSERTION]: Expected values to be loosely deep-equal:\n";
-        assert_eq!(class(Language::JavaScript, facts(Status::Failed, r, "")), "AssertionError");
+        assert_eq!(
+            class(Language::JavaScript, facts(Status::Failed, r, "")),
+            "AssertionError"
+        );
         let r = "/w/main.js:3\nReferenceError: WDS is not defined\n";
-        assert_eq!(class(Language::JavaScript, facts(Status::Failed, r, "")), "ReferenceError");
+        assert_eq!(
+            class(Language::JavaScript, facts(Status::Failed, r, "")),
+            "ReferenceError"
+        );
     }
 
     #[test]
     fn precedence_and_generic_classes() {
         let f = facts(Status::Timeout, "AssertionError", "");
-        assert_eq!(classify(Language::Python, &f, true).as_deref(), Some("timeout"));
-        let f = facts(Status::CompileError, "", "main.cpp:1:1: error: ‘A’ was not declared in this scope");
-        assert_eq!(classify(Language::Cpp, &f, true).as_deref(), Some("missing_class_or_method"));
+        assert_eq!(
+            classify(Language::Python, &f, true).as_deref(),
+            Some("timeout")
+        );
+        let f = facts(
+            Status::CompileError,
+            "",
+            "main.cpp:1:1: error: ‘A’ was not declared in this scope",
+        );
+        assert_eq!(
+            classify(Language::Cpp, &f, true).as_deref(),
+            Some("missing_class_or_method")
+        );
         let mut f = facts(Status::Failed, "", "");
         f.exit_code = Some(0);
-        assert_eq!(classify(Language::Python, &f, false).as_deref(), Some("early_exit"));
+        assert_eq!(
+            classify(Language::Python, &f, false).as_deref(),
+            Some("early_exit")
+        );
         f.exit_code = Some(3);
-        assert_eq!(classify(Language::Python, &f, false).as_deref(), Some("runtime_other"));
+        assert_eq!(
+            classify(Language::Python, &f, false).as_deref(),
+            Some("runtime_other")
+        );
         let passed = facts(Status::Passed, "", "");
         assert_eq!(classify(Language::Python, &passed, false), None);
     }

@@ -133,7 +133,13 @@ pub fn evaluate_pending_chunked(
     chunk: usize,
 ) -> anyhow::Result<EvalSummary> {
     check_fingerprint(store.config(), tasks)?;
-    let evaluator = polyeval_bench::evaluator_for(tasks.bench, opts)?;
+    // This loop draws the one progress bar (fed by the evaluator's callback),
+    // so evaluators are asked not to draw their own.
+    let evaluator_opts = EvalOptions {
+        progress: false,
+        ..opts.clone()
+    };
+    let evaluator = polyeval_bench::evaluator_for(tasks.bench, &evaluator_opts)?;
     let mode = evaluator.mode().to_string();
     if mode == RECORDED_MODE {
         bail!("evaluator mode `{RECORDED_MODE}` is reserved for upstream-recorded verdicts");

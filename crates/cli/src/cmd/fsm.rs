@@ -94,7 +94,9 @@ fn load_catalog(args: &CatalogArgs) -> anyhow::Result<(PathBuf, Catalog)> {
 fn read_source(file: &Path) -> anyhow::Result<String> {
     if file == Path::new("-") {
         let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).context("cannot read standard input")?;
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .context("cannot read standard input")?;
         return Ok(s);
     }
     let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
@@ -105,14 +107,21 @@ fn read_source(file: &Path) -> anyhow::Result<String> {
 fn check(a: CheckArgs) -> anyhow::Result<()> {
     let (catalog_path, catalog) = load_catalog(&a.catalog)?;
     let engine = Engine::new(&catalog);
-    let machine = engine.machine(a.fsm_id).with_context(|| format!("catalog {}", catalog_path.display()))?;
-    let def = catalog.ipc_machine(a.fsm_id).context("machine missing from catalog")?;
+    let machine = engine
+        .machine(a.fsm_id)
+        .with_context(|| format!("catalog {}", catalog_path.display()))?;
+    let def = catalog
+        .ipc_machine(a.fsm_id)
+        .context("machine missing from catalog")?;
     let suffix = match &a.suffix {
         Some(s) if s.starts_with('.') => s.clone(),
         Some(s) => format!(".{s}"),
         None => match a.file.extension().and_then(|e| e.to_str()) {
             Some(ext) => format!(".{ext}"),
-            None => anyhow::bail!("{} has no extension: pass --suffix (e.g. --suffix .java)", a.file.display()),
+            None => anyhow::bail!(
+                "{} has no extension: pass --suffix (e.g. --suffix .java)",
+                a.file.display()
+            ),
         },
     };
     let code = read_source(&a.file)?;
@@ -143,7 +152,11 @@ fn check(a: CheckArgs) -> anyhow::Result<()> {
     if other.accepted != trace.accepted {
         println!(
             "note: {other_mode} mode decides differently ({}).",
-            if other.accepted { "accepted" } else { "rejected" }
+            if other.accepted {
+                "accepted"
+            } else {
+                "rejected"
+            }
         );
     }
     if a.lines {
@@ -164,10 +177,23 @@ fn print_steps(trace: &Trace, def: &polyeval_fsm::Machine) {
         let next: Vec<String> = state
             .next
             .iter()
-            .filter_map(|k| def.states.iter().position(|s| s.key == *k).map(|p| (p + 1).to_string()))
+            .filter_map(|k| {
+                def.states
+                    .iter()
+                    .position(|s| s.key == *k)
+                    .map(|p| (p + 1).to_string())
+            })
             .collect();
-        let next = if next.is_empty() { "accept".to_string() } else { format!("→ {}", next.join(",")) };
-        println!("  step {step:<3} {mark} {:<40} [{next}]  {}", shorten(state.pattern.as_deref().unwrap_or(""), 40), state.description);
+        let next = if next.is_empty() {
+            "accept".to_string()
+        } else {
+            format!("→ {}", next.join(","))
+        };
+        println!(
+            "  step {step:<3} {mark} {:<40} [{next}]  {}",
+            shorten(state.pattern.as_deref().unwrap_or(""), 40),
+            state.description
+        );
     }
 }
 
@@ -175,9 +201,19 @@ fn summary(trace: &Trace) -> String {
     if trace.accepted {
         format!("ACCEPTED at line {}.", trace.accepting_line().unwrap_or(0))
     } else {
-        let mut s = format!("REJECTED: stuck at step {} of {}", trace.deepest_step, trace.steps_total);
+        let mut s = format!(
+            "REJECTED: stuck at step {} of {}",
+            trace.deepest_step, trace.steps_total
+        );
         if let Some(u) = &trace.first_unreached {
-            s.push_str(&format!("; first step never matched: step {} — {}", u.step, u.description));
+            if u.description.starts_with("Step ") {
+                s.push_str(&format!("; first step never matched: {}", u.description));
+            } else {
+                s.push_str(&format!(
+                    "; first step never matched: step {} — {}",
+                    u.step, u.description
+                ));
+            }
         }
         s.push('.');
         s
@@ -186,12 +222,32 @@ fn summary(trace: &Trace) -> String {
 
 fn print_lines(code: &str, suffix: &str, trace: &Trace, mode: Mode) {
     let read = compat_lines_read(code, suffix);
-    println!("Lines (`-` = not read by compat's comment rules{}):", if mode == Mode::Strict { "; strict mode reads every line after removing comments" } else { "" });
+    println!(
+        "Lines (`-` = not read by compat's comment rules{}):",
+        if mode == Mode::Strict {
+            "; strict mode reads every line after removing comments"
+        } else {
+            ""
+        }
+    );
     for (i, line) in code.split('\n').enumerate() {
         let n = i + 1;
-        let steps: Vec<String> = trace.matched.iter().filter(|m| m.line == n).map(|m| m.step.to_string()).collect();
-        let flag = if read.get(i).copied().unwrap_or(false) { ' ' } else { '-' };
-        let steps = if steps.is_empty() { String::new() } else { format!("step {}", steps.join(",")) };
+        let steps: Vec<String> = trace
+            .matched
+            .iter()
+            .filter(|m| m.line == n)
+            .map(|m| m.step.to_string())
+            .collect();
+        let flag = if read.get(i).copied().unwrap_or(false) {
+            ' '
+        } else {
+            '-'
+        };
+        let steps = if steps.is_empty() {
+            String::new()
+        } else {
+            format!("step {}", steps.join(","))
+        };
         println!("{n:>5} {flag} {steps:<9} {line}");
     }
 }
@@ -211,7 +267,13 @@ fn list(args: &CatalogArgs) -> anyhow::Result<()> {
     println!("{} IPC machines in {}", catalog.ipc.len(), path.display());
     println!("{:>4}  {:<14} {:>5}  interface", "id", "class", "steps");
     for m in &catalog.ipc {
-        println!("{:>4}  {:<14} {:>5}  {}", m.fsm_id, m.classifier, m.states.len(), m.interface_name);
+        println!(
+            "{:>4}  {:<14} {:>5}  {}",
+            m.fsm_id,
+            m.classifier,
+            m.states.len(),
+            m.interface_name
+        );
     }
     let engine = Engine::new(&catalog);
     if !engine.issues().is_empty() {
@@ -225,16 +287,38 @@ fn list(args: &CatalogArgs) -> anyhow::Result<()> {
 
 fn show(fsm_id: usize, args: &CatalogArgs) -> anyhow::Result<()> {
     let (path, catalog) = load_catalog(args)?;
-    let m = catalog
-        .ipc_machine(fsm_id)
-        .with_context(|| format!("FSM {fsm_id} is not in {} ({} machines)", path.display(), catalog.ipc.len()))?;
-    println!("FSM {} — {} ({}, kind {}, file types {})", m.fsm_id, m.interface_name, m.classifier, m.kind, m.file_types.join(" "));
+    let m = catalog.ipc_machine(fsm_id).with_context(|| {
+        format!(
+            "FSM {fsm_id} is not in {} ({} machines)",
+            path.display(),
+            catalog.ipc.len()
+        )
+    })?;
+    println!(
+        "FSM {} — {} ({}, kind {}, file types {})",
+        m.fsm_id,
+        m.interface_name,
+        m.classifier,
+        m.kind,
+        m.file_types.join(" ")
+    );
     println!("initial: {:?}", m.initial);
     for (i, s) in m.states.iter().enumerate() {
-        println!("  step {} (key {}): {}\n      pattern {:?}  next {:?}", i + 1, s.key, s.description, s.pattern.as_deref().unwrap_or(""), s.next);
+        println!(
+            "  step {} (key {}): {}\n      pattern {:?}  next {:?}",
+            i + 1,
+            s.key,
+            s.description,
+            s.pattern.as_deref().unwrap_or(""),
+            s.next
+        );
     }
     let engine = Engine::new(&catalog);
-    for issue in engine.issues().iter().filter(|i| i.catalog == "ipc" && i.fsm_id == fsm_id) {
+    for issue in engine
+        .issues()
+        .iter()
+        .filter(|i| i.catalog == "ipc" && i.fsm_id == fsm_id)
+    {
         println!("  problem: {issue}");
     }
     Ok(())

@@ -64,12 +64,7 @@ pub struct GenArgs {
     pub limit: Option<usize>,
 
     /// Samples per task (n). Uses the API's `n` when the server supports it.
-    #[arg(
-        long = "samples",
-        visible_alias = "n",
-        short = 'n',
-        default_value_t = 1
-    )]
+    #[arg(long = "samples", short = 'n', default_value_t = 1)]
     pub samples: u32,
     /// Sampling temperature (server default when omitted; 0 = greedy).
     #[arg(long)]

@@ -685,12 +685,25 @@ mod tests {
         }
     }
 
-    #[test]
-    fn gpt4o_recorded_verdicts_reproduce_tables_3_and_5() {
+    fn table(rows: &[(&str, &str)]) -> BTreeMap<String, String> {
+        rows.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    }
+
+    /// Import a model's recorded greedy results and check the paper's Table 3
+    /// (by language) and Table 5 (by technique) rows, computed as simple
+    /// fractions of the recorded verdicts over all tasks of each group.
+    fn check_recorded_rows(
+        model: &str,
+        by_language: &[(&str, &str)],
+        by_technique: &[(&str, &str)],
+        mean: &str,
+    ) {
         let tmp = tempfile::tempdir().unwrap();
-        let out = tmp.path().join("gpt4o");
+        let out = tmp.path().join("run");
         let summary =
-            import_crosspl_results(&crosspl_args("GPT-4o", &out, RecordedSet::Greedy)).unwrap();
+            import_crosspl_results(&crosspl_args(model, &out, RecordedSet::Greedy)).unwrap();
         assert_eq!((summary.added, summary.total), (1982, 1982));
         assert!(
             summary.text.contains("C++") && summary.text.contains("51/51 tasks covered"),
@@ -699,45 +712,76 @@ mod tests {
         );
         let store = RunStore::open(&out).unwrap();
         let tasks = load(Bench::CrossplIpc, &shared_test_data()).unwrap();
-        let by_lang = recorded_rates(&store, &tasks, |t| t.language.display_name().to_string());
-        let expect: BTreeMap<String, String> = [
-            ("Java", "75.12"),
-            ("Python", "67.13"),
-            ("Go", "71.94"),
-            ("JavaScript", "77.86"),
-            ("PHP", "82.12"),
-            ("C++", "92.16"),
-        ]
-        .into_iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .collect();
-        assert_eq!(by_lang, expect);
-        let by_tech = recorded_rates(&store, &tasks, technique);
-        let expect: BTreeMap<String, String> = [
-            ("HTTP", "71.63"),
-            ("TCP", "71.13"),
-            ("UDP", "82.61"),
-            ("WebSocket", "82.32"),
-            ("Pipe", "64.05"),
-            ("gRPC", "86.82"),
-            ("Message Queue", "74.75"),
-        ]
-        .into_iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .collect();
-        assert_eq!(by_tech, expect);
+        assert_eq!(store.config().task_fingerprint, tasks.fingerprint);
+        let got = recorded_rates(&store, &tasks, |t| t.language.display_name().to_string());
+        assert_eq!(got, table(by_language), "{model} by language");
+        assert_eq!(
+            recorded_rates(&store, &tasks, technique),
+            table(by_technique),
+            "{model} by technique"
+        );
         assert_eq!(
             recorded_rates(&store, &tasks, |_| "all".into())["all"],
-            "73.81"
+            mean,
+            "{model} mean"
         );
-        assert_eq!(store.config().task_fingerprint, tasks.fingerprint);
         drop(store);
 
         // Importing again adds nothing.
         let again =
-            import_crosspl_results(&crosspl_args("GPT-4o", &out, RecordedSet::Greedy)).unwrap();
+            import_crosspl_results(&crosspl_args(model, &out, RecordedSet::Greedy)).unwrap();
         assert_eq!((again.added, again.total), (0, 1982));
         assert_eq!(RunStore::open(&out).unwrap().sample_count().unwrap(), 1982);
+    }
+
+    #[test]
+    fn gpt4o_recorded_verdicts_reproduce_tables_3_and_5() {
+        check_recorded_rows(
+            "GPT-4o",
+            &[
+                ("Java", "75.12"),
+                ("Python", "67.13"),
+                ("Go", "71.94"),
+                ("JavaScript", "77.86"),
+                ("PHP", "82.12"),
+                ("C++", "92.16"),
+            ],
+            &[
+                ("HTTP", "71.63"),
+                ("TCP", "71.13"),
+                ("UDP", "82.61"),
+                ("WebSocket", "82.32"),
+                ("Pipe", "64.05"),
+                ("gRPC", "86.82"),
+                ("Message Queue", "74.75"),
+            ],
+            "73.81",
+        );
+    }
+
+    #[test]
+    fn qwen_coder_recorded_verdicts_reproduce_tables_3_and_5() {
+        check_recorded_rows(
+            "Qwen2.5-coder-7b-instruct",
+            &[
+                ("Java", "68.78"),
+                ("Python", "63.55"),
+                ("Go", "66.07"),
+                ("JavaScript", "75.65"),
+                ("PHP", "77.48"),
+                ("C++", "84.31"),
+            ],
+            &[
+                ("HTTP", "64.31"),
+                ("TCP", "71.36"),
+                ("UDP", "70.65"),
+                ("WebSocket", "75.25"),
+                ("Pipe", "62.09"),
+                ("gRPC", "81.40"),
+                ("Message Queue", "71.72"),
+            ],
+            "68.92",
+        );
     }
 
     #[test]

@@ -31,7 +31,12 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// The k of pass@k to report, comma-separated (the papers' ks are always added: 1,5 for CrossPL, 1,8,15 for MultiOOP/OOP). A k larger than a run's samples per task is left out and noted.
-    #[arg(long = "k", value_delimiter = ',', default_value = "1,5", value_name = "K,...")]
+    #[arg(
+        long = "k",
+        value_delimiter = ',',
+        default_value = "1,5",
+        value_name = "K,..."
+    )]
     pub ks: Vec<u64>,
     /// Seed of the bootstrap resampling (same seed, same confidence intervals).
     #[arg(long, default_value_t = polyeval_core::metrics::DEFAULT_SEED)]
@@ -75,7 +80,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let mut runs = Vec::with_capacity(args.runs.len());
     for dir in &args.runs {
-        runs.push(load_run(dir, &load_opts).with_context(|| format!("loading run {}", dir.display()))?);
+        runs.push(
+            load_run(dir, &load_opts).with_context(|| format!("loading run {}", dir.display()))?,
+        );
     }
     // Two runs from directories with the same name would be indistinguishable.
     for i in 0..runs.len() {
@@ -85,19 +92,28 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
         }
     }
-    let opts = ReportOptions { ks: args.ks.clone(), seed: args.seed, resamples: args.resamples };
+    let opts = ReportOptions {
+        ks: args.ks.clone(),
+        seed: args.seed,
+        resamples: args.resamples,
+    };
     let report = build_report(&runs, &opts);
     let text = render(&report, &runs, args.format, &opts)?;
     match &args.out {
         Some(dir) => {
-            std::fs::create_dir_all(dir).with_context(|| format!("creating output directory {}", dir.display()))?;
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("creating output directory {}", dir.display()))?;
             let path = dir.join(format!("report.{}", args.format.extension()));
             std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
             eprintln!("wrote {}", path.display());
             if !args.no_plots {
                 let plots = write_plots(&report, dir)?;
                 if !plots.is_empty() {
-                    eprintln!("wrote {} plot files to {}", plots.len(), dir.join("plots").display());
+                    eprintln!(
+                        "wrote {} plot files to {}",
+                        plots.len(),
+                        dir.join("plots").display()
+                    );
                 }
             }
         }

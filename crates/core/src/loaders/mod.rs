@@ -32,6 +32,9 @@ pub fn load(bench: Bench, dir: &Path) -> anyhow::Result<TaskSet> {
     if !dir.is_dir() {
         bail!("data path {} is not a directory", dir.display());
     }
+    // Absolute paths in `source_path`, so evaluators can find files beside
+    // the tasks (e.g. the FSM catalog) from any working directory.
+    let dir = &dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     let root = bench_root(bench, dir)?;
     let mut tasks = match bench {
         Bench::CrossplIpc => ipc::load(&root)?,

@@ -10,7 +10,11 @@ pub fn ipc_verdict(pass: bool, deepest: u64) -> Verdict {
     Verdict {
         status: if pass { Status::Passed } else { Status::Failed },
         category: (!pass).then(|| "fsm_rejected".to_string()),
-        detail: if pass { "accepted".into() } else { format!("stuck at step {deepest} of 4") },
+        detail: if pass {
+            "accepted".into()
+        } else {
+            format!("stuck at step {deepest} of 4")
+        },
         pass_o: None,
         data: serde_json::json!({
             "mode": "compat", "fsm_id": 7, "steps_total": 4, "deepest_step": if pass { 4 } else { deepest },
@@ -25,19 +29,35 @@ pub fn ipc_verdict(pass: bool, deepest: u64) -> Verdict {
 pub fn ipc_run(model: &str, n_tasks: usize, pass: impl Fn(usize) -> bool) -> RunData {
     let tasks = (0..n_tasks)
         .map(|i| {
-            let language = if i % 3 == 0 { Language::Python } else { Language::Java };
+            let language = if i % 3 == 0 {
+                Language::Python
+            } else {
+                Language::Java
+            };
             let p = pass(i);
             TaskRecord {
                 key: format!("{}/{}", language.key(), i + 1),
                 task_id: (i + 1).to_string(),
                 language,
-                technique: Some(if i % 2 == 0 { "HTTP".into() } else { "TCP".into() }),
-                code_level: Some(if i % 4 == 0 { "Function-level".into() } else { "Class-level".into() }),
+                technique: Some(if i % 2 == 0 {
+                    "HTTP".into()
+                } else {
+                    "TCP".into()
+                }),
+                code_level: Some(if i % 4 == 0 {
+                    "Function-level".into()
+                } else {
+                    "Class-level".into()
+                }),
                 instruction: format!("Write a <b>server</b> number {i} & more"),
                 sound: true,
                 samples: vec![SampleRecord {
                     index: 0,
-                    completion: if i == 0 { EVIL.into() } else { format!("class S{i} {{}}") },
+                    completion: if i == 0 {
+                        EVIL.into()
+                    } else {
+                        format!("class S{i} {{}}")
+                    },
                     verdict: Some(ipc_verdict(p, (i % 3) as u64)),
                     recorded_passed: Some(if i == 1 { !p } else { p }),
                 }],

@@ -4,15 +4,18 @@
 //! (Single-file source launch would save one JVM start but only runs the
 //! *first* class of the file, which in harness programs is rarely `main`'s.)
 
-use super::{s, Toolchain, ToolchainInfo};
-use crate::{inside, Limits};
+use super::{build_asset_dir, host_command, s, short_hash, Toolchain, ToolchainInfo};
+use crate::{inside, Limits, SandboxPaths};
 use polyeval_core::Language;
+use std::path::PathBuf;
 
 pub struct Java;
 
 const JAVAC: &str = "/usr/lib/jvm/java-17-openjdk-amd64/bin/javac";
 const JAVA: &str = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java";
 /// Fast-start JVM flags: one GC thread family, C1 only, CDS archive, no perf file.
+/// Where the javac class-data-sharing archive is mounted inside.
+const CDS_DIR_INSIDE: &str = "/polyeval/java";
 const FAST_JVM: &[&str] = &[
     "-XX:+UseSerialGC",
     "-XX:TieredStopAtLevel=1",
@@ -20,7 +23,6 @@ const FAST_JVM: &[&str] = &[
     "-XX:-UsePerfData",
 ];
 
-/// Identifier following `keyword` at `pos` in `words`.
 fn declared_names(source: &str) -> Vec<(usize, bool, String)> {
     // (byte offset, is public, name) of class/interface/enum/record declarations.
     let code = strip_comments_and_strings(source);
@@ -130,8 +132,7 @@ pub fn main_class(source: &str) -> Option<String> {
     let re_pos = find_main(&code)?;
     declared_names(source)
         .into_iter()
-        .filter(|(off, _, _)| *off < re_pos)
-        .last()
+        .rfind(|(off, _, _)| *off < re_pos)
         .map(|(_, _, n)| n)
 }
 
@@ -145,6 +146,10 @@ fn find_main(code: &str) -> Option<usize> {
             && after.trim_start().starts_with('('))
         .then_some(w[0].0)
     })
+}
+
+fn jvm_flags_without_share() -> impl Iterator<Item = &'static &'static str> {
+    FAST_JVM.iter().filter(|f| !f.starts_with("-Xshare"))
 }
 
 impl Toolchain for Java {
@@ -163,15 +168,66 @@ impl Toolchain for Java {
     fn version_command(&self) -> Vec<String> {
         vec![s(JAVAC), s("-version")]
     }
+    /// Trick: a dynamic class-data-sharing archive of javac's own classes
+    /// (made once by compiling a sample program) cuts javac's start-up.
+    /// Disable with POLYEVAL_NO_JAVAC_CDS=1 (used by the benchmark).
+    fn prepare(&self, paths: &SandboxPaths) -> anyhow::Result<ToolchainInfo> {
+        let mut info = ToolchainInfo::new(Language::Java, self.detect_version()?);
+        if std::env::var_os("POLYEVAL_NO_JAVAC_CDS").is_some() {
+            return Ok(info);
+        }
+        let dir: PathBuf = paths.cache_dir.join(format!(
+            "java-cds-{}",
+            short_hash(&[&info.version, &FAST_JVM.join(" ")])
+        ));
+        let built = build_asset_dir(&dir, |tmp| {
+            std::fs::write(
+                tmp.join("Sample.java"),
+                "import java.util.*;\npublic class Sample {\n  interface Shape { double area(); }\n  record Sq(double s) implements Shape { public double area() { return s * s; } }\n  public static void main(String[] a) {\n    List<Shape> l = new ArrayList<>(List.of(new Sq(2)));\n    Map<String, Integer> m = new HashMap<>();\n    m.put(\"x\", 1);\n    assert l.get(0).area() == 4.0 : \"area\";\n    System.out.println(String.format(\"%d %s\", m.get(\"x\"), Arrays.toString(new int[]{1})));\n  }\n}\n",
+            )?;
+            let mut argv: Vec<String> = vec![s(JAVAC)];
+            argv.extend(jvm_flags_without_share().map(|f| format!("-J{f}")));
+            argv.extend([
+                s("-J-XX:ArchiveClassesAtExit=javac.jsa"),
+                s("-d"),
+                s("out"),
+                s("Sample.java"),
+            ]);
+            let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+            host_command(&argv, tmp, &[])?;
+            std::fs::remove_dir_all(tmp.join("out"))?;
+            std::fs::remove_file(tmp.join("Sample.java"))?;
+            if !tmp.join("javac.jsa").is_file() {
+                anyhow::bail!("javac did not write a CDS archive");
+            }
+            Ok(())
+        });
+        match built {
+            Ok(()) => {
+                info.support_binds
+                    .push((dir, PathBuf::from(CDS_DIR_INSIDE)));
+                info.features.push(s("javac-cds"));
+            }
+            Err(e) => tracing::warn!("javac class-data-sharing archive unavailable: {e:#}"),
+        }
+        Ok(info)
+    }
     fn compile_command(
         &self,
         file: &str,
         _: &str,
-        _: &ToolchainInfo,
+        info: &ToolchainInfo,
         _: &Limits,
     ) -> Option<Vec<String>> {
         let mut argv = vec![s(JAVAC)];
-        argv.extend(FAST_JVM.iter().map(|f| format!("-J{f}")));
+        if info.has_feature("javac-cds") {
+            argv.extend(jvm_flags_without_share().map(|f| format!("-J{f}")));
+            argv.push(format!(
+                "-J-XX:SharedArchiveFile={CDS_DIR_INSIDE}/javac.jsa"
+            ));
+        } else {
+            argv.extend(FAST_JVM.iter().map(|f| format!("-J{f}")));
+        }
         argv.extend([
             s("-J-Xmx1g"),
             s("-encoding"),
