@@ -18,6 +18,7 @@ PACKAGES=(
   libgsl-dev
   bubblewrap
   chromium
+  fonts-dejavu-core fontconfig
 )
 
 if [ "$(id -u)" -eq 0 ]; then

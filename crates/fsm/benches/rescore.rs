@@ -35,7 +35,15 @@ fn main() {
             .map(|m| m.accepts(&g.code, &g.suffix, mode))
             .unwrap_or(false)
     };
-    for mode in [Mode::Compat, Mode::Strict] {
+    // FSM_BENCH_MODES=compat restricts the run (e.g. for profiling).
+    let modes: Vec<Mode> = match std::env::var("FSM_BENCH_MODES") {
+        Ok(list) => list
+            .split(',')
+            .filter_map(|m| m.trim().parse().ok())
+            .collect(),
+        Err(_) => vec![Mode::Compat, Mode::Strict],
+    };
+    for mode in modes {
         // Warm-up (regex lazy DFA caches).
         let passed = gens.iter().filter(|g| score(g, mode)).count();
         let t = Instant::now();

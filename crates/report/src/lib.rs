@@ -113,10 +113,16 @@ pub fn write_plots(report: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
         let svg_path = plot_dir.join(format!("{}.svg", chart.id));
         std::fs::write(&svg_path, plots::render_svg(&chart)?)
             .with_context(|| format!("writing {}", svg_path.display()))?;
-        let png_path = plot_dir.join(format!("{}.png", chart.id));
-        plots::render_png(&chart, &png_path)?;
         written.push(svg_path);
-        written.push(png_path);
+        let png_path = plot_dir.join(format!("{}.png", chart.id));
+        // PNG text needs a system font; without one, keep the SVGs and say why.
+        match plots::render_png(&chart, &png_path) {
+            Ok(()) => written.push(png_path),
+            Err(e) => eprintln!(
+                "warning: {} not written ({e:#}); PNG text needs a TrueType font such as Debian's fonts-dejavu-core",
+                png_path.display()
+            ),
+        }
     }
     Ok(written)
 }

@@ -22,16 +22,6 @@ fn n() -> usize {
         .unwrap_or(20)
 }
 
-/// CPU time (user + system) used by reaped children so far: unlike wall
-/// time it hardly depends on how loaded the machine is.
-fn children_cpu() -> Duration {
-    let u = nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN)
-        .expect("getrusage");
-    let tv =
-        |t: nix::sys::time::TimeVal| Duration::new(t.tv_sec() as u64, t.tv_usec() as u32 * 1000);
-    tv(u.user_time()) + tv(u.system_time())
-}
-
 fn mean_ms(total: Duration, count: usize) -> f64 {
     total.as_secs_f64() * 1000.0 / count as f64
 }
@@ -80,15 +70,12 @@ fn main() {
     );
 
     // 1. Overhead.
-    let cpu0 = children_cpu();
     let start = Instant::now();
     for _ in 0..n {
         assert!(Command::new("/usr/bin/true").status().unwrap().success());
     }
     let bare_true = mean_ms(start.elapsed(), n);
-    let bare_true_cpu = mean_ms(children_cpu() - cpu0, n);
     let limits = Limits::default();
-    let cpu0 = children_cpu();
     let mut sandboxed = Duration::ZERO;
     for _ in 0..n {
         let (code, _, elapsed) = engine
@@ -98,7 +85,6 @@ fn main() {
         sandboxed += elapsed;
     }
     let sandboxed_true = mean_ms(sandboxed, n);
-    let sandboxed_true_cpu = mean_ms(children_cpu() - cpu0, n);
     let start = Instant::now();
     for _ in 0..n {
         let (code, _, _) = engine
@@ -118,7 +104,6 @@ fn main() {
     let dir = tempfile::tempdir().unwrap();
     let py = dir.path().join("t.py");
     std::fs::write(&py, "print('x')\n").unwrap();
-    let cpu0 = children_cpu();
     let start = Instant::now();
     for _ in 0..n {
         assert!(Command::new("/usr/bin/python3")
@@ -130,20 +115,13 @@ fn main() {
             .success());
     }
     let bare_py = mean_ms(start.elapsed(), n);
-    let bare_py_cpu = mean_ms(children_cpu() - cpu0, n);
-    let cpu0 = children_cpu();
     let jobs = jobs_for(&engine, Language::Python, n, true);
     let start = Instant::now();
     for job in &jobs {
         assert!(engine.run(job).status == polyeval_core::Status::Passed);
     }
     let engine_py = mean_ms(start.elapsed(), n);
-    let engine_py_cpu = mean_ms(children_cpu() - cpu0, n);
     println!("bare python3 trivial program:       {bare_py:7.2} ms");
-    println!(
-        "python CPU time per run: bare {bare_py_cpu:.2} ms, engine {engine_py_cpu:.2} ms -> overhead {:.2} ms",
-        engine_py_cpu - bare_py_cpu
-    );
     println!(
         "engine.run python trivial program:  {engine_py:7.2} ms  -> overhead {:.2} ms",
         engine_py - bare_py

@@ -141,6 +141,7 @@ pub(crate) fn run_captured(
     }
     // Phase 2: reap, still honouring the deadline (a program may close its
     // output early and keep running).
+    let mut pause = Duration::from_micros(50);
     let status = loop {
         if let Some(status) = child.try_wait()? {
             break status;
@@ -149,7 +150,9 @@ pub(crate) fn run_captured(
             timed_out = true;
             kill();
         }
-        std::thread::sleep(Duration::from_millis(1));
+        // bwrap exits right after its pipes close: poll finely at first.
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(5));
     };
     let elapsed = start.elapsed();
     // bwrap is gone; with --die-with-parent its PID namespace is torn down, so

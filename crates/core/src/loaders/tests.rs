@@ -397,3 +397,40 @@ fn malformed_jsonl_line() {
         "{e}"
     );
 }
+
+#[test]
+fn any_truncation_or_field_removal_is_an_error_not_a_panic() {
+    let tmp = tempfile::tempdir().unwrap();
+    tiny_crosspl(tmp.path());
+    let f = tmp.path().join("PolyBench/IPC_Bench/Java_IPC/IPC_1.json");
+    let text = tiny_task(0);
+    for cut in 0..text.len() {
+        fs::write(&f, &text[..cut]).unwrap();
+        let e = err(Bench::CrossplIpc, tmp.path());
+        assert!(e.contains("IPC_1.json"), "cut at {cut}: {e}");
+    }
+    let full: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for field in [
+        "Task_id",
+        "Instruction",
+        "Canonical_solution",
+        "FSMID_for_test",
+        "Code_level",
+        "suffix",
+    ] {
+        let mut v = full.clone();
+        v.as_object_mut().unwrap().remove(field);
+        fs::write(&f, v.to_string()).unwrap();
+        let e = err(Bench::CrossplIpc, tmp.path());
+        assert!(e.contains(&format!("`{field}`")), "{field}: {e}");
+        // A wrong type is named too.
+        let mut v = full.clone();
+        v[field] = serde_json::json!([1]);
+        fs::write(&f, v.to_string()).unwrap();
+        let e = err(Bench::CrossplIpc, tmp.path());
+        assert!(
+            e.contains(&format!("`{field}`")) && e.contains("a list"),
+            "{field}: {e}"
+        );
+    }
+}

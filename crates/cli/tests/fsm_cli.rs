@@ -1,0 +1,81 @@
+//! `polyeval fsm` and `polyeval doctor --bench crosspl-ipc` end to end on the real catalog.
+
+use std::process::Command;
+
+fn polyeval() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_polyeval"))
+}
+
+#[test]
+fn fsm_check_prints_the_trace_and_json() {
+    let data = polyeval_core::data::shared_test_data();
+    let dir = tempfile::tempdir().unwrap();
+    // FSM 0: java.net ServerSocket (import, new ServerSocket, accept, streams, close).
+    let file = dir.path().join("Server.java");
+    std::fs::write(
+        &file,
+        "import java.net.*;\n// new ServerSocket(1)\nclass S { void run() throws Exception {\n  ServerSocket s = new ServerSocket(8080);\n  Socket c = s.accept();\n  c.getInputStream();\n  c.close();\n} }\n",
+    )
+    .unwrap();
+    let out = polyeval()
+        .args(["fsm", "check"])
+        .arg(&file)
+        .args(["--fsm", "0", "--data"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("ACCEPTED at line 7"), "{text}");
+    assert!(
+        text.contains("✓ line 4"),
+        "the commented-out line 2 must not match step 2: {text}"
+    );
+
+    let out = polyeval()
+        .args(["fsm", "check"])
+        .arg(&file)
+        .args(["--fsm", "1", "--mode", "strict", "--json", "--data"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["mode"], "strict");
+    assert_eq!(v["fsm_id"], 1);
+    assert!(v["strict_accepted"].is_null() && v["compat_accepted"].is_boolean());
+
+    let out = polyeval()
+        .args(["fsm", "check"])
+        .arg(&file)
+        .args(["--fsm", "999", "--data"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("999"));
+}
+
+#[test]
+fn doctor_ipc_finds_no_defects_in_the_real_tasks() {
+    let data = polyeval_core::data::shared_test_data();
+    let out = polyeval()
+        .args(["doctor", "--bench", "crosspl-ipc", "--json", "--data"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["patterns_total"], 764);
+    assert_eq!(v["pattern_issues"].as_array().unwrap().len(), 0);
+    assert_eq!(v["tasks_checked"], 1982);
+    assert_eq!(v["defects"].as_array().unwrap().len(), 0);
+}

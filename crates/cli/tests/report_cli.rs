@@ -1,0 +1,119 @@
+//! `polyeval report` on real runs: clear one-line errors for runs it cannot
+//! report, and every output format from one imported + evaluated run.
+
+use polyeval_core::data::shared_test_data;
+use std::process::{Command, Output};
+
+fn polyeval(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_polyeval"))
+        .args(args)
+        .output()
+        .expect("running polyeval")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = polyeval(args);
+    assert!(
+        out.status.success(),
+        "polyeval {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn err(args: &[&str]) -> String {
+    let out = polyeval(args);
+    assert!(!out.status.success(), "polyeval {args:?} should fail");
+    String::from_utf8(out.stderr).unwrap()
+}
+
+#[test]
+fn report_errors_and_formats_on_a_real_run() {
+    let data = shared_test_data().join("crosspl");
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("qwen");
+    let run_s = run.to_str().unwrap();
+    ok(&[
+        "import",
+        "crosspl-results",
+        data.join("results").to_str().unwrap(),
+        "--model",
+        "Qwen2.5-coder-7b-instruct",
+        "--out",
+        run_s,
+        "--data",
+        data.to_str().unwrap(),
+    ]);
+    // Not evaluated yet: our verdicts are missing, and the error says what to do.
+    let e = err(&["report", run_s]);
+    assert!(
+        e.contains("no verdicts of ours")
+            && e.contains("polyeval evaluate")
+            && e.contains("--verdicts recorded"),
+        "{e}"
+    );
+    let e = err(&["report", dir.path().join("nope").to_str().unwrap()]);
+    assert!(
+        e.contains("nope"),
+        "the missing run directory is named: {e}"
+    );
+    let e = err(&["report", run_s, "--sound-only"]);
+    assert!(e.contains("--defects"), "{e}");
+
+    ok(&["evaluate", run_s]);
+    let e = err(&["report", run_s, "--mode", "strict"]);
+    assert!(
+        e.contains("no verdicts in mode `strict`") && e.contains("compat"),
+        "{e}"
+    );
+
+    let md = ok(&["report", run_s, "--resamples", "100"]);
+    assert!(
+        md.contains("| Qwen2.5-coder-7b-instruct (qwen) | 68.78% | 63.55% |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("Agreement of our verdicts with the recorded ones: 1982/1982"),
+        "{md}"
+    );
+    assert!(
+        md.contains("where rejected generations got stuck"),
+        "FSM failure analysis present"
+    );
+    let csv = ok(&["report", run_s, "--format", "csv", "--resamples", "100"]);
+    assert!(
+        csv.lines()
+            .any(|l| l.contains(",technique,HTTP,779,pass@1,0.643132")),
+        "{csv}"
+    );
+    let tex = ok(&["report", run_s, "--format", "latex", "--resamples", "100"]);
+    assert!(tex.contains("\\begin{tabular}") && tex.contains("68.78\\%"));
+
+    let out = dir.path().join("html");
+    ok(&[
+        "report",
+        run_s,
+        "--format",
+        "html",
+        "--out",
+        out.to_str().unwrap(),
+        "--resamples",
+        "100",
+    ]);
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("<svg"));
+    // minijinja escapes `/` in attributes; both spellings decode to `java/1`.
+    assert!(html.contains("data-key=\"java&#x2f;1\"") || html.contains("data-key=\"java/1\""));
+    for plot in ["radar-language", "radar-technique"] {
+        for ext in ["svg", "png"] {
+            let p = out.join("plots").join(format!("{plot}.{ext}"));
+            assert!(
+                std::fs::metadata(&p)
+                    .map(|m| m.len() > 1000)
+                    .unwrap_or(false),
+                "{} missing",
+                p.display()
+            );
+        }
+    }
+}
