@@ -115,7 +115,20 @@ fn python(code: &str, spec: &TestSpec<'_>, marker: &str) -> String {
     } else {
         spec.entry_point.trim()
     };
-    s.push_str(&format!("def check({entry}):\n"));
+    // The tests call the function under test `candidate` (OOP set: entry point
+    // `test_run`, tests `assert candidate(...)`), so that is the parameter name
+    // unless the tests call the entry point by its own name.
+    let calls_entry = spec
+        .test_list
+        .iter()
+        .any(|l| l.contains(&format!("{entry}(")));
+    let calls_candidate = spec.test_list.iter().any(|l| l.contains("candidate("));
+    let param = if calls_candidate || !calls_entry {
+        "candidate"
+    } else {
+        entry
+    };
+    s.push_str(&format!("def check({param}):\n"));
     let mut any = false;
     for line in spec.test_list {
         for sub in line.lines() {
@@ -380,6 +393,22 @@ mod tests {
             .source
             .trim_end()
             .ends_with("check(candidate)\nprint(\"MARK\", flush=True)"));
+        // OOP set: entry point `test_run`, tests call `candidate`.
+        let p = assemble(
+            Language::Python,
+            "class A: pass",
+            &TestSpec {
+                test_list: &tl,
+                test_function: "def test_run(x):\n    return A().f(x)",
+                entry_point: "test_run",
+            },
+            "MARK",
+            AssembleOptions::default(),
+        );
+        assert!(p
+            .source
+            .contains("def check(candidate):\n    assert candidate(1)==2\n"));
+        assert!(p.source.contains("\ncheck(test_run)\n"));
     }
 
     #[test]

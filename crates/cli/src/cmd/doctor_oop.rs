@@ -118,7 +118,7 @@ pub fn render(report: &DoctorReport) -> String {
             let why = if r.explained_by_defect {
                 "explained by a task defect"
             } else {
-                "the reference itself is wrong"
+                "not explained by a test defect (wrong reference or expected value)"
             };
             let _ = writeln!(
                 out,
