@@ -8,7 +8,9 @@
 //!     on/off for duplicated samples.
 //!
 //! Run with `scripts/bench-sandbox.sh` (or `cargo bench -p polyeval-sandbox`).
-//! POLYEVAL_BENCH_N sets the repetitions (default 20).
+//! POLYEVAL_BENCH_N sets the repetitions (default 20); POLYEVAL_BENCH_ONLY=overhead
+//! stops after part 1; POLYEVAL_SANDBOX_NO_CGROUP=1 measures the RLIMIT_DATA
+//! fallback instead of per-job cgroups.
 
 use polyeval_core::Language;
 use polyeval_sandbox::{Engine, EngineConfig, Job, Limits};
@@ -117,8 +119,11 @@ fn main() {
     let bare_py = mean_ms(start.elapsed(), n);
     let jobs = jobs_for(&engine, Language::Python, n, true);
     let start = Instant::now();
+    let mut run_ms = 0u64;
     for job in &jobs {
-        assert!(engine.run(job).status == polyeval_core::Status::Passed);
+        let outcome = engine.run(job);
+        assert!(outcome.status == polyeval_core::Status::Passed);
+        run_ms += outcome.run_ms;
     }
     let engine_py = mean_ms(start.elapsed(), n);
     println!("bare python3 trivial program:       {bare_py:7.2} ms");
@@ -126,6 +131,14 @@ fn main() {
         "engine.run python trivial program:  {engine_py:7.2} ms  -> overhead {:.2} ms",
         engine_py - bare_py
     );
+    println!(
+        "  of which bwrap+python (spawn..reap): {:7.2} ms",
+        run_ms as f64 / n as f64
+    );
+    println!("memory limit: {}", engine.memory_mechanism());
+    if std::env::var("POLYEVAL_BENCH_ONLY").as_deref() == Ok("overhead") {
+        return;
+    }
 
     // 2. Per-language throughput.
     println!(

@@ -16,6 +16,7 @@
 //! Languages live in [`toolchain`], one module each implementing
 //! [`toolchain::Toolchain`].
 
+mod cgroup;
 pub mod gsl;
 mod process;
 mod sandbox;
@@ -29,6 +30,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+pub use cgroup::{memory_mechanism, MemoryMechanism};
 pub use sandbox::SandboxPaths;
 pub use toolchain::{toolchain_for, Toolchain, ToolchainInfo};
 
@@ -40,9 +42,12 @@ pub struct Limits {
     pub timeout: Duration,
     /// CPU seconds per process (RLIMIT_CPU).
     pub cpu_secs: u64,
-    /// Memory in MiB (RLIMIT_DATA: counts committed heap, not reserved
-    /// address space, so the JVM and mono still start; runtimes with their own
-    /// heap caps get them set from this too).
+    /// Memory in MiB. With a memory cgroup ([`MemoryMechanism::CgroupV1`]/
+    /// `CgroupV2`) this caps *resident* memory (no swap) of the whole run and
+    /// RLIMIT_DATA is only a large backstop (max(4× this, 32 GiB)), so big
+    /// untouched reservations work. Without cgroups it is RLIMIT_DATA, which
+    /// counts reserved data segments/private mappings. Runtimes with their own
+    /// heap caps (JVM, mono, node, PHP, Go) get them set from this too.
     pub memory_mb: u64,
     /// Processes + threads of the sandboxed user (RLIMIT_NPROC).
     pub max_processes: u64,
@@ -231,6 +236,9 @@ impl Engine {
             .thread_name(|i| format!("polyeval-sandbox-{i}"))
             .build()?;
         let paths = SandboxPaths::discover()?;
+        // Detect (and probe) the memory mechanism now rather than in a job.
+        let mechanism = memory_mechanism();
+        tracing::debug!("sandbox memory limit: {mechanism}");
         let mut bytes = [0u8; 16];
         rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut bytes);
         let marker = format!("POLYEVAL_OK_{}", hex::encode(bytes));
@@ -410,6 +418,12 @@ impl Engine {
     ) -> anyhow::Result<(Option<i32>, String, Duration)> {
         let uid = self.uids.acquire();
         sandbox::run_raw(&self.paths, argv, limits, uid.uid())
+    }
+
+    /// How this engine limits memory: a per-job cgroup (resident memory) or
+    /// the RLIMIT_DATA fallback (reserved address space).
+    pub fn memory_mechanism(&self) -> &'static MemoryMechanism {
+        memory_mechanism()
     }
 
     /// True when each job runs under its own unprivileged uid (we are root):

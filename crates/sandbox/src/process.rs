@@ -22,6 +22,9 @@ pub(crate) struct ChildLimits {
     /// which the kernel never enforces for root).
     pub uid: Option<u32>,
     pub umask: u32,
+    /// Open `cgroup.procs` files of the job's cgroups: the child writes "0"
+    /// (itself) to each before exec, so bwrap and all it starts are inside.
+    pub cgroup_fds: Vec<std::os::fd::RawFd>,
 }
 
 #[derive(Debug)]
@@ -33,6 +36,8 @@ pub(crate) struct Captured {
     pub stderr_truncated: bool,
     pub timed_out: bool,
     pub output_exceeded: bool,
+    /// The memory cgroup OOM-killed a process of the run (set by the caller).
+    pub memory_exceeded: bool,
     pub elapsed: Duration,
 }
 
@@ -83,11 +88,17 @@ pub(crate) fn run_captured(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let l = limits;
-    // SAFETY: only async-signal-safe syscalls (setpgid, setrlimit, setgroups,
-    // setgid, setuid, umask) run between fork and exec.
+    // SAFETY: only async-signal-safe syscalls (setpgid, write, setrlimit,
+    // setgroups, setgid, setuid, umask) run between fork and exec.
     unsafe {
         cmd.pre_exec(move || {
             nix::unistd::setpgid(Pid::from_raw(0), Pid::from_raw(0)).map_err(io_err)?;
+            // Enter the job's cgroups while still privileged (before setuid).
+            for &fd in &l.cgroup_fds {
+                if nix::libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
             setrlimit(Resource::RLIMIT_CPU, l.cpu_secs, l.cpu_secs + 1).map_err(io_err)?;
             setrlimit(Resource::RLIMIT_DATA, l.data_bytes, l.data_bytes).map_err(io_err)?;
             setrlimit(Resource::RLIMIT_FSIZE, l.file_size_bytes, l.file_size_bytes)
@@ -168,6 +179,7 @@ pub(crate) fn run_captured(
         stderr_truncated,
         timed_out,
         output_exceeded,
+        memory_exceeded: false,
         elapsed,
     })
 }

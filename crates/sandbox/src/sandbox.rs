@@ -1,6 +1,7 @@
 //! The bubblewrap sandbox: which host paths are visible, uid handling, and
 //! one compile+run of a job.
 
+use crate::cgroup::{memory_mechanism, JobCgroup};
 use crate::process::{decode_status, run_captured, Captured, ChildLimits};
 use crate::toolchain::{classify_failure, toolchain_for, ToolchainInfo};
 use crate::{Job, Limits, Outcome};
@@ -304,6 +305,19 @@ fn base_env() -> Vec<(String, String)> {
     .collect()
 }
 
+/// RLIMIT_DATA of a run. With a memory cgroup limiting resident memory it is
+/// only a backstop against absurd reservations, generous enough for programs
+/// that reserve far more than they touch (CrossPL-FFI task 38 reserves 16 GB);
+/// without one it is the memory limit itself.
+pub(crate) fn data_limit_bytes(limits: &Limits, cgroup: bool) -> u64 {
+    let memory = limits.memory_mb.saturating_mul(1 << 20);
+    if cgroup {
+        memory.saturating_mul(4).max(32 << 30)
+    } else {
+        memory
+    }
+}
+
 /// Run one command in the sandbox.
 pub(crate) fn run_sandboxed(bwrap: &Path, spec: &Spec) -> anyhow::Result<Captured> {
     let mut cmd = Command::new(bwrap);
@@ -314,16 +328,27 @@ pub(crate) fn run_sandboxed(bwrap: &Path, spec: &Spec) -> anyhow::Result<Capture
         // Same uid as us: the count includes our other processes.
         None => processes_of(nix::unistd::geteuid().as_raw()) + spec.limits.max_processes,
     };
+    let cgroup = JobCgroup::create(memory_mechanism(), spec.limits)?;
     let limits = ChildLimits {
         cpu_secs: spec.limits.cpu_secs.max(1),
-        data_bytes: spec.limits.memory_mb.saturating_mul(1 << 20),
+        data_bytes: data_limit_bytes(spec.limits, cgroup.is_some()),
         file_size_bytes: spec.limits.file_size_mb.saturating_mul(1 << 20),
         nproc,
         uid: spec.uid,
         umask: spec.umask,
+        cgroup_fds: cgroup
+            .as_ref()
+            .map(JobCgroup::enter_fds)
+            .unwrap_or_default(),
     };
-    run_captured(cmd, limits, spec.limits.timeout, spec.limits.output_bytes)
-        .with_context(|| format!("starting {}", bwrap.display()))
+    let mut captured = run_captured(cmd, limits, spec.limits.timeout, spec.limits.output_bytes)
+        .with_context(|| format!("starting {}", bwrap.display()))?;
+    if let Some(cgroup) = cgroup {
+        captured.memory_exceeded = cgroup.oom_killed();
+        // Dropping kills stragglers and removes the cgroup.
+        drop(cgroup);
+    }
+    Ok(captured)
 }
 
 /// Run a bare command in a fresh sandbox (no toolchain, empty work dir).
@@ -424,6 +449,8 @@ pub(crate) fn execute(
         text.push_str(&String::from_utf8_lossy(&cap.stderr));
         if cap.timed_out {
             text.push_str("\n[polyeval] the compiler exceeded its time limit\n");
+        } else if cap.memory_exceeded {
+            text.push_str("\n[polyeval] the compiler exceeded its memory limit\n");
         }
         outcome.compile_output = text;
         if cap.timed_out || cap.output_exceeded || !cap.status.success() {
@@ -473,6 +500,9 @@ pub(crate) fn execute(
         Status::OutputExceeded
     } else if signal == Some(nix::libc::SIGXCPU) {
         Status::Timeout
+    } else if cap.memory_exceeded && code != Some(0) {
+        // The kernel killed a process of the run at the cgroup's limit.
+        Status::MemoryExceeded
     } else if signal == Some(nix::libc::SIGXFSZ) {
         Status::OutputExceeded
     } else if code == Some(0) {

@@ -375,3 +375,166 @@ fn inner_checks() {
     job.limits = Some(limits(1));
     assert_eq!(run_job(job).status, Status::Timeout);
 }
+
+/// Job cgroups of this test process still present under the mechanism's
+/// parent dirs (they must all be removed after each run).
+fn leftover_job_cgroups(pid: u32) -> Vec<std::path::PathBuf> {
+    use polyeval_sandbox::MemoryMechanism;
+    let parents: Vec<std::path::PathBuf> = match engine().memory_mechanism() {
+        MemoryMechanism::CgroupV1 {
+            parent,
+            pids_parent,
+        } => std::iter::once(parent.clone())
+            .chain(pids_parent.clone())
+            .collect(),
+        MemoryMechanism::CgroupV2 { parent, .. } => vec![parent.clone()],
+        MemoryMechanism::Rlimit { .. } => Vec::new(),
+    };
+    let prefix = format!("polyeval-{pid}-");
+    parents
+        .iter()
+        .flat_map(|p| std::fs::read_dir(p).unwrap().flatten())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .map(|e| e.path())
+        .collect()
+}
+
+/// As root on this kind of machine a cgroup must be in use: otherwise the
+/// resident-memory tests below would silently test nothing.
+fn assert_cgroup_in_use() {
+    let mechanism = engine().memory_mechanism();
+    if nix::unistd::geteuid().is_root() && std::env::var_os("POLYEVAL_SANDBOX_NO_CGROUP").is_none()
+    {
+        assert!(
+            mechanism.uses_cgroup(),
+            "running as root but no memory cgroup: {mechanism}"
+        );
+    }
+}
+
+/// Programs that really touch memory are stopped at the limit (resident
+/// memory with the cgroup), far below the host's memory, and nothing of the
+/// job's cgroup is left afterwards.
+#[test]
+fn touching_memory_hogs_stop_at_the_limit() {
+    assert_cgroup_in_use();
+    let cases = [
+        (Language::Python, "chunks = []\nwhile True:\n    chunks.append(bytearray(64 * 1024 * 1024))\n"),
+        (Language::Cpp, "#include <cstdlib>\n#include <cstring>\nint main() { for (;;) { char* p = (char*)std::malloc(64u << 20); if (!p) return 3; std::memset(p, 1, 64u << 20); } }\n"),
+    ];
+    for (language, src) in cases {
+        let mut job = job(language, src);
+        job.limits = Some(polyeval_sandbox::Limits {
+            memory_mb: 256,
+            ..limits(20)
+        });
+        let start = Instant::now();
+        let o = run_job(job);
+        assert_eq!(
+            o.status,
+            Status::MemoryExceeded,
+            "{language}: {}",
+            describe(&o)
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(15),
+            "{language}: slow"
+        );
+    }
+}
+
+/// Reserving 16 GiB (malloc in C++, mmap in Python) without touching it
+/// (like CrossPL-FFI task 38's GSL spline) passes with a 512 MiB limit when resident memory is what counts.
+#[test]
+fn untouched_reservations_pass_with_a_cgroup() {
+    if !engine().memory_mechanism().uses_cgroup() {
+        // RLIMIT_DATA counts the reservation: the program must fail instead.
+        return;
+    }
+    let cases = [
+        (Language::Cpp, "#include <cstdio>\n#include <cstdlib>\nint main() {\n  char* p = (char*)std::malloc(16ul << 30);\n  if (!p) return 2;\n  p[0] = 1; p[(16ul << 30) - 1] = 2;\n  std::puts(\"{M}\");\n}\n"),
+        (Language::Python, "import mmap\nm = mmap.mmap(-1, 16 << 30, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)\nm[0] = 1\nm[len(m) - 1] = 2\nprint('{M}')\n"),
+    ];
+    for (language, src) in cases {
+        let mut job = job(language, src);
+        job.limits = Some(polyeval_sandbox::Limits {
+            memory_mb: 512,
+            ..limits(20)
+        });
+        let o = run_job(job);
+        assert_eq!(o.status, Status::Passed, "{language}: {}", describe(&o));
+    }
+}
+
+/// Every job cgroup is removed after its run, whatever the program did (OOM
+/// kill, fork bomb, daemonised grandchild, timeout). Checked in a child test
+/// process that runs its jobs one at a time, so no concurrent job of another
+/// test can own a cgroup at the moment of the check.
+#[test]
+fn job_cgroups_are_removed_after_each_run() {
+    assert_cgroup_in_use();
+    let exe = std::env::current_exe().unwrap();
+    let mut child = std::process::Command::new(exe)
+        .args([
+            "--exact",
+            "inner_cgroup_cleanup",
+            "--include-ignored",
+            "--test-threads",
+            "1",
+        ])
+        .env("POLYEVAL_TEST_INNER", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let child_pid = child.id();
+    let mut text = String::new();
+    std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut text).unwrap();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut text).unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success() && text.contains("1 passed"), "{text}");
+    assert_eq!(
+        leftover_job_cgroups(child_pid),
+        Vec::<std::path::PathBuf>::new()
+    );
+}
+
+#[test]
+#[ignore = "run by job_cgroups_are_removed_after_each_run in its own process"]
+fn inner_cgroup_cleanup() {
+    assert!(
+        std::env::var_os("POLYEVAL_TEST_INNER").is_some(),
+        "run through job_cgroups_are_removed_after_each_run"
+    );
+    let me = std::process::id();
+    let hog = "chunks = []\nwhile True:\n    chunks.append(bytearray(64 * 1024 * 1024))\n";
+    let bomb =
+        "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n";
+    let daemon = "import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        time.sleep(60)\n    os._exit(0)\nprint('{M}')\n";
+    // (program, expected status; None: any, e.g. a fork bomb may end as a
+    // timeout, a runtime error or a failure).
+    let cases = [
+        (hog, Some(Status::MemoryExceeded)),
+        (bomb, None),
+        (daemon, Some(Status::Passed)),
+        ("while True:\n    pass\n", Some(Status::Timeout)),
+    ];
+    for (src, expected) in cases {
+        let mut job = job(Language::Python, src);
+        job.limits = Some(polyeval_sandbox::Limits {
+            memory_mb: 256,
+            max_processes: 64,
+            ..limits(2)
+        });
+        let o = run_job(job);
+        if let Some(expected) = expected {
+            assert_eq!(o.status, expected, "{}", describe(&o));
+        }
+        assert_eq!(
+            leftover_job_cgroups(me),
+            Vec::<std::path::PathBuf>::new(),
+            "after a {} run",
+            o.status
+        );
+    }
+}

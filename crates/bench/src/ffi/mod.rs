@@ -26,11 +26,29 @@ use std::time::Duration;
 
 /// Upstream's limit for one program.
 pub const DEFAULT_TIMEOUT_SECS: f64 = 60.0;
-/// Default data-segment limit (RLIMIT_DATA) of an FFI program, MiB. Large
-/// because CrossPL tasks *reserve* huge arrays without touching them (task 38
-/// asks GSL for a 10^9-point spline, 16 GB, and accepts success); RLIMIT_DATA
-/// counts reservations, so a smaller limit makes such references abort in GSL.
-pub const DEFAULT_MEMORY_MB: u64 = 20 * 1024;
+/// Default memory limit of an FFI program, MiB, when the sandbox limits
+/// *resident* memory with a cgroup (see [`default_memory_mb`]). CrossPL tasks
+/// *reserve* huge arrays without touching them (task 38 asks GSL for a
+/// 10^9-point spline, 16 GB, and accepts success); under a cgroup only touched
+/// pages count and RLIMIT_DATA is a 32 GiB backstop, so 2 GiB is enough.
+pub const DEFAULT_MEMORY_MB: u64 = 2048;
+/// Default memory limit, MiB, when the sandbox falls back to RLIMIT_DATA (no
+/// writable cgroup, e.g. an ordinary user without delegation). RLIMIT_DATA
+/// counts reservations, so anything smaller makes references like task 38
+/// abort in GSL. Trade-off: a candidate that really fills memory is then only
+/// stopped at 20 GiB, which the host must have (or the host's OOM killer
+/// steps in); run as root or with a delegated cgroup to avoid this.
+pub const RLIMIT_FALLBACK_MEMORY_MB: u64 = 20 * 1024;
+
+/// The default memory limit for the sandbox's memory mechanism in use.
+pub fn default_memory_mb() -> u64 {
+    if polyeval_sandbox::memory_mechanism().uses_cgroup() {
+        DEFAULT_MEMORY_MB
+    } else {
+        RLIMIT_FALLBACK_MEMORY_MB
+    }
+}
+
 /// Characters of stdout/stderr kept in `Verdict::data`.
 const TAIL_CHARS: usize = 2000;
 
@@ -56,14 +74,14 @@ pub fn assert_test_of(task: &Task) -> anyhow::Result<&str> {
 }
 
 /// Engine limits for FFI programs: `timeout_secs` of wall clock, as many CPU
-/// seconds, and [`DEFAULT_MEMORY_MB`] unless `memory_mb` is given.
+/// seconds, and [`default_memory_mb`] unless `memory_mb` is given.
 pub fn limits(timeout_secs: f64, memory_mb: Option<u64>) -> Limits {
     let defaults = Limits::default();
     let timeout = Duration::from_secs_f64(timeout_secs.max(0.05));
     Limits {
         timeout,
         cpu_secs: timeout.as_secs_f64().ceil().max(1.0) as u64,
-        memory_mb: memory_mb.unwrap_or(DEFAULT_MEMORY_MB),
+        memory_mb: memory_mb.unwrap_or_else(default_memory_mb),
         ..defaults
     }
 }

@@ -127,6 +127,24 @@ pub fn run(args: &super::doctor::Args) -> anyhow::Result<()> {
         });
     }
 
+    if let Some(engine) = &engine {
+        // Either mechanism is a working limit; the fallback is weaker (it
+        // counts reserved address space, so FFI programs get a large one).
+        let mechanism = engine.memory_mechanism();
+        let mut detail = mechanism.to_string();
+        if !mechanism.uses_cgroup() {
+            detail.push_str(
+                "; for a resident-memory limit run as root with a writable memory cgroup, or under a delegated cgroup v2 (e.g. `systemd-run --user --scope -p Delegate=yes polyeval ...`)",
+            );
+        }
+        checks.push(Check {
+            name: "memory limit".into(),
+            ok: true,
+            detail,
+            fix: None,
+        });
+    }
+
     match polyeval_sandbox::gsl::find(args.gsl_dir.as_deref()) {
         Ok(gsl) => checks.push(Check {
             name: "gsl".into(),
