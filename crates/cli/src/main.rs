@@ -49,7 +49,28 @@ enum Command {
     Doctor(cmd::doctor::Args),
 }
 
+/// `polyeval … | head` closes stdout early; `println!` then panics. Exit
+/// quietly as a SIGPIPE-killed process would (status 141) instead of printing
+/// a panic. SIGPIPE itself stays ignored so a closed socket in the model
+/// client can never kill a run.
+fn exit_quietly_on_broken_pipe() {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.contains("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default_hook(info);
+    }));
+}
+
 fn main() {
+    exit_quietly_on_broken_pipe();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("POLYEVAL_LOG").unwrap_or_else(|_| "warn".into()),
