@@ -420,7 +420,7 @@ fn touching_memory_hogs_stop_at_the_limit() {
     assert_cgroup_in_use();
     let cases = [
         (Language::Python, "chunks = []\nwhile True:\n    chunks.append(bytearray(64 * 1024 * 1024))\n"),
-        (Language::Cpp, "#include <cstdlib>\n#include <cstring>\nint main() { for (;;) { char* p = (char*)std::malloc(64u << 20); if (!p) return 3; std::memset(p, 1, 64u << 20); } }\n"),
+        (Language::Cpp, "#include <cstdlib>\n#include <cstring>\n#include <new>\nint main() { for (;;) { char* p = (char*)std::malloc(64u << 20); if (!p) throw std::bad_alloc(); std::memset(p, 1, 64u << 20); } }\n"),
     ];
     for (language, src) in cases {
         let mut job = job(language, src);
@@ -447,6 +447,7 @@ fn touching_memory_hogs_stop_at_the_limit() {
 /// (like CrossPL-FFI task 38's GSL spline) passes with a 512 MiB limit when resident memory is what counts.
 #[test]
 fn untouched_reservations_pass_with_a_cgroup() {
+    assert_cgroup_in_use();
     if !engine().memory_mechanism().uses_cgroup() {
         // RLIMIT_DATA counts the reservation: the program must fail instead.
         return;
@@ -537,4 +538,47 @@ fn inner_cgroup_cleanup() {
             o.status
         );
     }
+}
+
+/// Without cgroups (POLYEVAL_SANDBOX_NO_CGROUP, or an ordinary user without
+/// delegation) RLIMIT_DATA still stops the same memory hogs; checked in a
+/// child test process because the mechanism is chosen once per process.
+#[test]
+fn rlimit_fallback_still_stops_memory_hogs() {
+    let exe = std::env::current_exe().unwrap();
+    let out = std::process::Command::new(exe)
+        .args([
+            "--exact",
+            "memory_hogs_are_memory_exceeded",
+            "touching_memory_hogs_stop_at_the_limit",
+            "inner_rlimit_mechanism",
+            "--include-ignored",
+        ])
+        .env("POLYEVAL_SANDBOX_NO_CGROUP", "1")
+        .env("POLYEVAL_TEST_INNER", "1")
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success() && text.contains("3 passed"), "{text}");
+}
+
+#[test]
+#[ignore = "run by rlimit_fallback_still_stops_memory_hogs in its own process"]
+fn inner_rlimit_mechanism() {
+    let mechanism = engine().memory_mechanism();
+    assert!(!mechanism.uses_cgroup(), "{mechanism}");
+    // The 16 GiB reservation is refused under a 512 MiB RLIMIT_DATA.
+    let src = "#include <cstdio>\n#include <cstdlib>\nint main() { return std::malloc(16ul << 30) ? 0 : 7; }\n";
+    let mut job = job(Language::Cpp, src);
+    job.require_marker = false;
+    job.limits = Some(polyeval_sandbox::Limits {
+        memory_mb: 512,
+        ..limits(20)
+    });
+    let o = run_job(job);
+    assert_eq!(o.exit_code, Some(7), "{}", describe(&o));
 }
