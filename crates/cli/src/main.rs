@@ -76,6 +76,7 @@ fn main() {
             tracing_subscriber::EnvFilter::try_from_env("POLYEVAL_LOG").unwrap_or_else(|_| "warn".into()),
         )
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let cli = Cli::parse();
     let result = match cli.command {
@@ -92,7 +93,19 @@ fn main() {
         Command::Doctor(a) => cmd::doctor::run(a),
     };
     if let Err(e) = result {
+        if is_broken_pipe(&e) {
+            std::process::exit(141);
+        }
         eprintln!("error: {e:#}");
         std::process::exit(1);
     }
+}
+
+/// Commands that write with `writeln!` propagate a closed stdout as an error.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

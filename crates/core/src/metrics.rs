@@ -117,6 +117,11 @@ enum MeanResampler<'a> {
     Levels {
         levels: Vec<(f64, u64)>,
         n: u64,
+        /// Cumulative distribution of the first level's count,
+        /// Binomial(n, count_0 / n), whose parameters are the same in every
+        /// resample: one uniform draw and a binary search replace a
+        /// binomial sampler call (0/1 scores need nothing else).
+        first_cdf: Vec<f64>,
     },
 }
 
@@ -135,9 +140,12 @@ impl<'a> MeanResampler<'a> {
         // A binomial draw costs roughly as much as a handful of index draws;
         // keep the plain procedure when there is little to gain.
         if levels.len() * 8 <= values.len() {
+            let n = values.len() as u64;
+            let first_cdf = binomial_cdf(n, levels[0].1 as f64 / n as f64);
             MeanResampler::Levels {
                 levels,
-                n: values.len() as u64,
+                n,
+                first_cdf,
             }
         } else {
             MeanResampler::Naive(values)
@@ -155,7 +163,11 @@ impl<'a> MeanResampler<'a> {
                 }
                 sum / n as f64
             }
-            MeanResampler::Levels { levels, n } => {
+            MeanResampler::Levels {
+                levels,
+                n,
+                first_cdf,
+            } => {
                 // Multinomial counts by sequential conditional binomials:
                 // the count of level i given the draws left over for levels
                 // i.. is Binomial(left, count_i / tasks_left).
@@ -168,6 +180,10 @@ impl<'a> MeanResampler<'a> {
                     }
                     let picked = if i + 1 == levels.len() {
                         draws_left
+                    } else if i == 0 {
+                        let u: f64 = rng.gen();
+                        // Smallest k with CDF(k) > u.
+                        (first_cdf.partition_point(|&c| c <= u) as u64).min(draws_left)
                     } else {
                         binomial(rng, draws_left, count as f64 / tasks_left as f64)
                     };
@@ -179,6 +195,44 @@ impl<'a> MeanResampler<'a> {
             }
         }
     }
+}
+
+/// CDF of Binomial(trials, p) at 0..=trials. The probabilities are built
+/// by the ratio recurrence outward from the mode (weight 1 there) and then
+/// normalised, so nothing underflows for large `trials` the way (1 − p)^n
+/// would.
+fn binomial_cdf(trials: u64, p: f64) -> Vec<f64> {
+    let n = trials as usize;
+    let mut weights = vec![0.0f64; n + 1];
+    if p <= 0.0 {
+        weights[0] = 1.0;
+    } else if p >= 1.0 {
+        weights[n] = 1.0;
+    } else {
+        let odds = p / (1.0 - p);
+        let mode = (((trials + 1) as f64 * p).floor() as usize).min(n);
+        weights[mode] = 1.0;
+        // w(k+1) / w(k) = (n − k) / (k + 1) · p / (1 − p)
+        for k in mode..n {
+            weights[k + 1] = weights[k] * (n - k) as f64 / (k + 1) as f64 * odds;
+            if weights[k + 1] < 1e-300 {
+                break;
+            }
+        }
+        for k in (1..=mode).rev() {
+            weights[k - 1] = weights[k] * k as f64 / (n - k + 1) as f64 / odds;
+            if weights[k - 1] < 1e-300 {
+                break;
+            }
+        }
+    }
+    let total: f64 = weights.iter().sum();
+    let mut acc = 0.0;
+    for w in weights.iter_mut() {
+        acc += *w / total;
+        *w = acc;
+    }
+    weights
 }
 
 /// One Binomial(trials, p) draw (`p` in [0, 1]).
@@ -237,10 +291,7 @@ pub fn bootstrap_macro(groups: &[&[f64]], resamples: usize, seed: u64) -> Option
     let resamplers: Vec<MeanResampler> = groups.iter().map(|g| MeanResampler::new(g)).collect();
     let mut stats: Vec<f64> = (0..resamples)
         .map(|_| {
-            let sum_of_means: f64 = resamplers
-                .iter()
-                .map(|r| r.resample_mean(&mut rng))
-                .sum();
+            let sum_of_means: f64 = resamplers.iter().map(|r| r.resample_mean(&mut rng)).sum();
             sum_of_means / resamplers.len() as f64
         })
         .collect();
@@ -416,9 +467,14 @@ mod tests {
     fn few_levels_use_multinomial_counts_and_many_levels_do_not() {
         let binary: Vec<f64> = (0..100).map(|i| f64::from(i % 2)).collect();
         match MeanResampler::new(&binary) {
-            MeanResampler::Levels { levels, n } => {
+            MeanResampler::Levels {
+                levels,
+                n,
+                first_cdf,
+            } => {
                 assert_eq!(n, 100);
                 assert_eq!(levels, vec![(0.0, 50), (1.0, 50)]);
+                assert_eq!(first_cdf.len(), 101);
             }
             MeanResampler::Naive(_) => panic!("0/1 scores over 100 tasks should use levels"),
         }
@@ -427,6 +483,23 @@ mod tests {
             MeanResampler::new(&distinct),
             MeanResampler::Naive(_)
         ));
+    }
+
+    #[test]
+    fn binomial_cdf_matches_the_closed_form() {
+        let cdf = binomial_cdf(10, 0.3);
+        let mut acc = 0.0;
+        for (k, c) in cdf.iter().enumerate() {
+            acc += binom(10, k as u64) * 0.3f64.powi(k as i32) * 0.7f64.powi(10 - k as i32);
+            assert!((c - acc).abs() < 1e-12, "k={k}: {c} vs {acc}");
+        }
+        // Large n: no underflow, ends at 1, median near n·p.
+        let big = binomial_cdf(5_000, 0.7);
+        assert!((big[5_000] - 1.0).abs() < 1e-12);
+        let median = big.partition_point(|&c| c < 0.5);
+        assert!((3_495..=3_505).contains(&median), "median {median}");
+        assert_eq!(binomial_cdf(4, 0.0)[0], 1.0);
+        assert_eq!(binomial_cdf(4, 1.0)[3], 0.0);
     }
 
     #[test]
@@ -442,7 +515,10 @@ mod tests {
         let var = draws.iter().map(|x| (x - m).powi(2)).sum::<f64>() / draws.len() as f64;
         let want_var = 0.3 * 0.7 / 400.0;
         assert!((m - 0.3).abs() < 0.001, "mean {m}");
-        assert!((var / want_var - 1.0).abs() < 0.05, "variance {var} vs {want_var}");
+        assert!(
+            (var / want_var - 1.0).abs() < 0.05,
+            "variance {var} vs {want_var}"
+        );
     }
 
     proptest! {

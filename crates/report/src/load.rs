@@ -66,22 +66,22 @@ pub fn pick_mode(
     })
 }
 
-fn record_for(task: &Task) -> TaskRecord {
-    let (technique, code_level) = match &task.meta {
+fn record_for(task: Task) -> TaskRecord {
+    let (technique, code_level) = match task.meta {
         TaskMeta::Ipc {
             technique,
             code_level,
             ..
-        } => (Some(technique.clone()), Some(code_level.clone())),
+        } => (Some(technique), Some(code_level)),
         _ => (None, None),
     };
     TaskRecord {
-        key: task.key.clone(),
-        task_id: task.task_id.clone(),
+        key: task.key,
+        task_id: task.task_id,
         language: task.language,
         technique,
         code_level,
-        instruction: task.instruction.clone(),
+        instruction: task.instruction,
         sound: true,
         samples: Vec::new(),
     }
@@ -117,7 +117,25 @@ pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
         .data_dir
         .clone()
         .unwrap_or_else(|| PathBuf::from(&config.data_dir));
-    let taskset = polyeval_core::loaders::load(config.bench, &data_dir).with_context(|| {
+    // Task loading (thousands of JSON files) and reading the store are
+    // independent: overlap them.
+    let (taskset, verdicts, samples) = std::thread::scope(|scope| {
+        let loading = scope.spawn(|| polyeval_core::loaders::load(config.bench, &data_dir));
+        let verdicts = match &mode {
+            Some(m) => store
+                .verdicts(m)
+                .with_context(|| format!("reading verdicts of run {}", dir.display())),
+            None => Ok(HashMap::new()),
+        };
+        let samples = store
+            .samples()
+            .with_context(|| format!("reading samples of run {}", dir.display()));
+        let taskset = loading
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (taskset, verdicts, samples)
+    });
+    let taskset = taskset.with_context(|| {
         format!(
             "loading the {} tasks of run {} from {}",
             config.bench,
@@ -132,34 +150,37 @@ pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
             data_dir.display()
         )
     })?;
-
-    let verdicts = match &mode {
-        Some(m) => store
-            .verdicts(m)
-            .with_context(|| format!("reading verdicts of run {}", dir.display()))?,
-        None => HashMap::new(),
-    };
-    let mut tasks: Vec<TaskRecord> = taskset.tasks.iter().map(record_for).collect();
-    let index: HashMap<String, usize> = tasks
+    let mut verdicts = verdicts?;
+    let samples = samples?;
+    let tasks_in_benchmark = taskset.tasks.len();
+    let mut tasks: Vec<TaskRecord> = taskset.tasks.into_iter().map(record_for).collect();
+    let index: HashMap<&str, usize> = tasks
         .iter()
         .enumerate()
-        .map(|(i, t)| (t.key.clone(), i))
+        .map(|(i, t)| (t.key.as_str(), i))
         .collect();
+    // (task index, sample) pairs first: `index` borrows the task keys.
+    let mut placed: Vec<(usize, SampleRecord)> = Vec::with_capacity(samples.len());
     let mut unknown = 0usize;
-    for s in store
-        .samples()
-        .with_context(|| format!("reading samples of run {}", dir.display()))?
-    {
-        let Some(&i) = index.get(&s.task_key) else {
+    for s in samples {
+        let Some(&i) = index.get(s.task_key.as_str()) else {
             unknown += 1;
             continue;
         };
-        tasks[i].samples.push(SampleRecord {
-            index: s.sample_index,
-            verdict: verdicts.get(&s.id).cloned(),
-            recorded_passed: s.recorded_passed,
-            completion: s.completion,
-        });
+        placed.push((
+            i,
+            SampleRecord {
+                index: s.sample_index,
+                // Each sample id occurs once: move the verdict out.
+                verdict: verdicts.remove(&s.id),
+                recorded_passed: s.recorded_passed,
+                completion: s.completion,
+            },
+        ));
+    }
+    drop(index);
+    for (i, sample) in placed {
+        tasks[i].samples.push(sample);
     }
     if unknown > 0 {
         bail!(
@@ -222,7 +243,7 @@ pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
         mode,
         source: opts.verdicts,
         greedy_sample_index,
-        tasks_in_benchmark: taskset.tasks.len(),
+        tasks_in_benchmark,
         tasks,
     })
 }

@@ -151,7 +151,8 @@ fn python(code: &str, spec: &TestSpec<'_>, marker: &str) -> String {
     s
 }
 
-const CPP_HEADERS: [&str; 11] = [
+/// Added by the harness unless the code has it (also used by `doctor`).
+pub(super) const CPP_HEADERS: [&str; 11] = [
     "stdlib.h",
     "algorithm",
     "math.h",
@@ -209,7 +210,8 @@ fn cpp(code: &str, test_list: &[String], marker: &str) -> String {
     s
 }
 
-const JAVA_IMPORTS: [&str; 6] = [
+/// Added by the harness unless the code has it (also used by `doctor`).
+pub(super) const JAVA_IMPORTS: [&str; 6] = [
     "java.util.*",
     "java.lang.reflect.*",
     "java.security.*",
@@ -249,7 +251,8 @@ fn java(code: &str, test_list: &[String], marker: &str) -> String {
     s
 }
 
-const CSHARP_USINGS: [&str; 6] = [
+/// Added by the harness unless the code has it (also used by `doctor`).
+pub(super) const CSHARP_USINGS: [&str; 6] = [
     "System.Numerics",
     "System.Diagnostics",
     "System.Collections.Generic",

@@ -669,49 +669,25 @@ fn free_program(lang: Language, lines: &[&String], marker: &str) -> Option<(Stri
     let one_line = |l: &str| l.replace('\n', " ");
     let mut head = String::new();
     let tail = match lang {
+        // Headers/imports/usings are the harness's own (see `assemble`), so a
+        // line that fails to compile here fails there too.
         Language::Cpp => {
-            for h in [
-                "stdlib.h",
-                "algorithm",
-                "math.h",
-                "stdio.h",
-                "vector",
-                "string",
-                "climits",
-                "cstring",
-                "iostream",
-                "cassert",
-                "unordered_map",
-            ] {
+            for h in super::assemble::CPP_HEADERS {
                 head.push_str(&format!("#include <{h}>\n"));
             }
             head.push_str("int main() {\n");
             format!("printf(\"%s\\n\", \"{marker}\");\nreturn 0;\n}}\n")
         }
         Language::Java => {
-            for imp in [
-                "java.util.*",
-                "java.lang.reflect.*",
-                "java.security.*",
-                "java.math.*",
-                "java.io.*",
-                "java.util.stream.*",
-            ] {
+            for imp in super::assemble::JAVA_IMPORTS {
                 head.push_str(&format!("import {imp};\n"));
             }
             head.push_str("public class Problem {\npublic static void main(String[] args) throws Exception {\n");
             format!("System.out.println(\"{marker}\");\n}}\n}}\n")
         }
         Language::CSharp => {
-            for u in [
-                "System",
-                "System.Numerics",
-                "System.Diagnostics",
-                "System.Collections.Generic",
-                "System.Linq",
-                "System.Text",
-                "System.Security.Cryptography",
-            ] {
+            // The harness's usings, plus `System` for the bare `Console` below.
+            for u in std::iter::once("System").chain(super::assemble::CSHARP_USINGS) {
                 head.push_str(&format!("using {u};\n"));
             }
             head.push_str("class Program {\nstatic void Main(string[] args) {\n");
@@ -1115,6 +1091,18 @@ mod tests {
         d.iter().map(|d| d.class.as_str()).collect()
     }
 
+    fn python_defects(t: &Task) -> Vec<Defect> {
+        let mut d = Vec::new();
+        python_checks(t, &mut d);
+        d
+    }
+
+    fn pattern_defects(t: &Task) -> Vec<Defect> {
+        let mut d = Vec::new();
+        pattern_checks(t, oop_meta(t).unwrap().0, &mut d);
+        d
+    }
+
     #[test]
     fn python_method_name_mismatch() {
         let t = task(
@@ -1124,8 +1112,7 @@ mod tests {
             "def candidate(content1):\n    return MNS(content1).public_Minimum_number_steps()",
             &["class MNS", "def public_Ministeps"],
         );
-        let mut d = Vec::new();
-        python_checks(&t, &mut d);
+        let d = python_defects(&t);
         assert_eq!(classes(&d), vec!["method_name_mismatch"]);
     }
 
@@ -1139,8 +1126,7 @@ mod tests {
             "def candidate(content1):\n    return A().f(content1)",
             &[],
         );
-        let mut d = Vec::new();
-        python_checks(&t, &mut d);
+        let d = python_defects(&t);
         assert_eq!(classes(&d), vec!["argument_count_mismatch"]);
         let t = task(
             Language::Python,
@@ -1149,16 +1135,14 @@ mod tests {
             "def candidate(content1,content2):\n    return A().f(content1,content2)",
             &[],
         );
-        let mut d = Vec::new();
-        python_checks(&t, &mut d);
+        let d = python_defects(&t);
         assert!(d.is_empty(), "{d:?}");
         for tf in [
             "def candidate(a,b):\n    return A(a,b).f==5()",
             "def candidate(a,b):\n    return A(a,b).()",
         ] {
             let t = task(Language::Python, q, &["assert candidate(1, 2)"], tf, &[]);
-            let mut d = Vec::new();
-            python_checks(&t, &mut d);
+            let d = python_defects(&t);
             assert_eq!(classes(&d), vec!["garbled_test_function"], "{tf}");
         }
     }
@@ -1176,8 +1160,7 @@ mod tests {
         if let TaskMeta::Oop { entry_point, .. } = &mut t.meta {
             *entry_point = "test_run".into();
         }
-        let mut d = Vec::new();
-        python_checks(&t, &mut d);
+        let d = python_defects(&t);
         assert_eq!(classes(&d), vec!["argument_count_mismatch"]);
         let t = task(
             Language::Python,
@@ -1186,8 +1169,7 @@ mod tests {
             "def candidate(a,b,c):\n    return A().f(a,b,c)",
             &[],
         );
-        let mut d = Vec::new();
-        python_checks(&t, &mut d);
+        let d = python_defects(&t);
         assert_eq!(classes(&d), vec!["test_syntax_error"]);
         let t = task(
             Language::Python,
@@ -1196,8 +1178,7 @@ mod tests {
             "def candidate(a,b,c):\n    return A().f(a,b,c)",
             &[],
         );
-        let mut d = Vec::new();
-        python_checks(&t, &mut d);
+        let d = python_defects(&t);
         assert!(d.is_empty(), "{d:?}");
     }
 
@@ -1210,8 +1191,7 @@ mod tests {
             "def candidate(content1,content2):\n    return HTRW().harvest_rainwater(content1,content2)",
             &[],
         );
-        let mut d = Vec::new();
-        python_checks(&t, &mut d);
+        let d = python_defects(&t);
         assert_eq!(
             classes(&d),
             vec!["class_name_mismatch", "method_name_mismatch"]
@@ -1231,8 +1211,7 @@ mod tests {
             "",
             &["class JTA"],
         );
-        let mut d = Vec::new();
-        pattern_checks(&t, oop_meta(&t).unwrap().0, &mut d);
+        let d = pattern_defects(&t);
         assert_eq!(classes(&d), vec!["python_literal"]);
         // "True" inside a string is fine.
         let t = task(
@@ -1245,8 +1224,7 @@ mod tests {
             "",
             &[],
         );
-        let mut d = Vec::new();
-        pattern_checks(&t, oop_meta(&t).unwrap().0, &mut d);
+        let d = pattern_defects(&t);
         assert!(d.is_empty(), "{d:?}");
         let t = task(
             Language::CSharp,
@@ -1258,8 +1236,7 @@ mod tests {
             "",
             &[],
         );
-        let mut d = Vec::new();
-        pattern_checks(&t, oop_meta(&t).unwrap().0, &mut d);
+        let d = pattern_defects(&t);
         assert_eq!(classes(&d), vec!["bare_brace_argument"]);
         let t = task(
             Language::CSharp,
@@ -1272,8 +1249,7 @@ mod tests {
             "",
             &[],
         );
-        let mut d = Vec::new();
-        pattern_checks(&t, oop_meta(&t).unwrap().0, &mut d);
+        let d = pattern_defects(&t);
         assert_eq!(classes(&d), vec!["char_literal_for_string"]);
         let t = task(
             Language::CSharp,
@@ -1285,8 +1261,7 @@ mod tests {
             "",
             &[],
         );
-        let mut d = Vec::new();
-        pattern_checks(&t, oop_meta(&t).unwrap().0, &mut d);
+        let d = pattern_defects(&t);
         assert_eq!(
             classes(&d),
             vec!["char_literal_for_string"],
@@ -1299,8 +1274,7 @@ mod tests {
             "",
             &[],
         );
-        let mut d = Vec::new();
-        pattern_checks(&t, oop_meta(&t).unwrap().0, &mut d);
+        let d = pattern_defects(&t);
         assert_eq!(classes(&d), vec!["undeclared_test_variable"]);
     }
 

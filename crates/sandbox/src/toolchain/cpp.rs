@@ -85,15 +85,7 @@ impl Toolchain for Cpp {
             ]);
             host_command(&argv, tmp, &[])
         });
-        match built {
-            Ok(()) => {
-                info.support_binds
-                    .push((dir, PathBuf::from(PCH_DIR_INSIDE)));
-                info.features.push(s("pch"));
-            }
-            // Without the PCH compiles are slower but still correct.
-            Err(e) => tracing::warn!("C++ precompiled header unavailable: {e:#}"),
-        }
+        info.add_optional_support_dir(built, dir, PCH_DIR_INSIDE, "pch", "C++ precompiled header");
         Ok(info)
     }
     fn compile_command(

@@ -84,9 +84,7 @@ impl Toolchain for CSharp {
             std::fs::write(tmp.join("launcher.cs"), LAUNCHER_SRC)?;
             host_command(&[MCS, "-out:launcher.exe", "launcher.cs"], tmp, &[])
         })?;
-        info.support_binds
-            .push((dir, PathBuf::from(LAUNCHER_INSIDE)));
-        info.features.push(s("assert-launcher"));
+        info.add_support_dir(dir, LAUNCHER_INSIDE, "assert-launcher");
         Ok(info)
     }
     fn compile_command(

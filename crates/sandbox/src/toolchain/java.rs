@@ -202,14 +202,13 @@ impl Toolchain for Java {
             }
             Ok(())
         });
-        match built {
-            Ok(()) => {
-                info.support_binds
-                    .push((dir, PathBuf::from(CDS_DIR_INSIDE)));
-                info.features.push(s("javac-cds"));
-            }
-            Err(e) => tracing::warn!("javac class-data-sharing archive unavailable: {e:#}"),
-        }
+        info.add_optional_support_dir(
+            built,
+            dir,
+            CDS_DIR_INSIDE,
+            "javac-cds",
+            "javac class-data-sharing archive",
+        );
         Ok(info)
     }
     fn compile_command(

@@ -4,8 +4,8 @@
 //! node's documented behaviour and we keep it (benchmarks that want it fatal
 //! must say so in their harness).
 
-use super::{s, Toolchain, ToolchainInfo};
-use crate::{inside, Limits};
+use super::interpreted::{Interpreted, Interpreter};
+use crate::Limits;
 use polyeval_core::Language;
 
 pub struct JavaScript;
@@ -25,37 +25,18 @@ fn error_line(stderr: &str) -> Option<&str> {
     })
 }
 
-impl Toolchain for JavaScript {
-    fn language(&self) -> Language {
-        Language::JavaScript
-    }
-    fn binaries(&self) -> &'static [&'static str] {
-        &[NODE]
-    }
-    fn install_hint(&self) -> &'static str {
-        "apt-get install -y nodejs"
-    }
-    fn default_file_name(&self, _source: &str) -> String {
-        s("main.js")
-    }
-    fn version_command(&self) -> Vec<String> {
-        vec![s(NODE), s("--version")]
-    }
-    fn compile_command(
-        &self,
-        _: &str,
-        _: &str,
-        _: &ToolchainInfo,
-        _: &Limits,
-    ) -> Option<Vec<String>> {
-        None
-    }
-    fn run_command(&self, file: &str, _: &str, _: &ToolchainInfo, limits: &Limits) -> Vec<String> {
-        vec![
-            s(NODE),
-            format!("--max-old-space-size={}", (limits.memory_mb / 2).max(64)),
-            inside(file),
-        ]
+impl Interpreted for JavaScript {
+    const INTERPRETER: Interpreter = Interpreter {
+        language: Language::JavaScript,
+        binary: NODE,
+        install_hint: "apt-get install -y nodejs",
+        file_name: "main.js",
+    };
+    fn run_flags(&self, limits: &Limits) -> Vec<String> {
+        vec![format!(
+            "--max-old-space-size={}",
+            (limits.memory_mb / 2).max(64)
+        )]
     }
     /// A SyntaxError whose stack has no frame in the program itself was raised
     /// while compiling the file (a runtime `JSON.parse` SyntaxError has one).

@@ -1,10 +1,12 @@
 //! Toolchain registry: one module per language, each implementing
-//! [`Toolchain`]. Adding a language = one module + one line in
-//! [`toolchain_for`].
+//! [`Toolchain`] (interpreted languages implement [`interpreted::Interpreted`]
+//! instead, which supplies the part they share). Adding a language = one
+//! module + one line in [`toolchain_for`].
 
 mod cpp;
 mod csharp;
 mod go;
+mod interpreted;
 mod java;
 mod javascript;
 mod php;
@@ -43,6 +45,28 @@ impl ToolchainInfo {
     }
     pub fn has_feature(&self, name: &str) -> bool {
         self.features.iter().any(|f| f == name)
+    }
+    /// Bind a prepared asset dir read-only at `inside` for both steps and
+    /// record the `feature` it enables.
+    pub(crate) fn add_support_dir(&mut self, host: PathBuf, inside: &str, feature: &str) {
+        self.support_binds.push((host, PathBuf::from(inside)));
+        self.features.push(s(feature));
+    }
+    /// Like [`Self::add_support_dir`] for an optional asset (`what`) whose
+    /// build may have failed: without it compiles are slower but still
+    /// correct, so a failure is only a warning.
+    pub(crate) fn add_optional_support_dir(
+        &mut self,
+        built: anyhow::Result<()>,
+        host: PathBuf,
+        inside: &str,
+        feature: &str,
+        what: &str,
+    ) {
+        match built {
+            Ok(()) => self.add_support_dir(host, inside, feature),
+            Err(e) => tracing::warn!("{what} unavailable: {e:#}"),
+        }
     }
 }
 

@@ -1,41 +1,23 @@
 //! PHP 8 CLI with assertions live (zend.assertions=1, assert.exception=1).
 
-use super::{s, Toolchain, ToolchainInfo};
-use crate::{inside, Limits};
+use super::interpreted::{Interpreted, Interpreter};
+use super::s;
+use crate::Limits;
 use polyeval_core::Language;
 
 pub struct Php;
 
 const PHP: &str = "/usr/bin/php";
 
-impl Toolchain for Php {
-    fn language(&self) -> Language {
-        Language::Php
-    }
-    fn binaries(&self) -> &'static [&'static str] {
-        &[PHP]
-    }
-    fn install_hint(&self) -> &'static str {
-        "apt-get install -y php-cli"
-    }
-    fn default_file_name(&self, _source: &str) -> String {
-        s("main.php")
-    }
-    fn version_command(&self) -> Vec<String> {
-        vec![s(PHP), s("--version")]
-    }
-    fn compile_command(
-        &self,
-        _: &str,
-        _: &str,
-        _: &ToolchainInfo,
-        _: &Limits,
-    ) -> Option<Vec<String>> {
-        None
-    }
-    fn run_command(&self, file: &str, _: &str, _: &ToolchainInfo, limits: &Limits) -> Vec<String> {
+impl Interpreted for Php {
+    const INTERPRETER: Interpreter = Interpreter {
+        language: Language::Php,
+        binary: PHP,
+        install_hint: "apt-get install -y php-cli",
+        file_name: "main.php",
+    };
+    fn run_flags(&self, limits: &Limits) -> Vec<String> {
         vec![
-            s(PHP),
             s("-d"),
             s("zend.assertions=1"),
             s("-d"),
@@ -48,7 +30,6 @@ impl Toolchain for Php {
             s("error_reporting=E_ALL"),
             s("-d"),
             format!("memory_limit={}M", (limits.memory_mb / 2).max(64)),
-            inside(file),
         ]
     }
     /// Parse errors and compile-time fatal errors happen before any output.

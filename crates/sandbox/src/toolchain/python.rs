@@ -1,7 +1,8 @@
 //! Python 3: the system interpreter (/usr/bin/python3, has numpy).
 
-use super::{s, Toolchain, ToolchainInfo};
-use crate::{inside, Limits};
+use super::interpreted::{Interpreted, Interpreter};
+use super::s;
+use crate::Limits;
 use polyeval_core::Language;
 
 pub struct Python;
@@ -18,33 +19,15 @@ fn last_line(stderr: &str) -> &str {
         .unwrap_or("")
 }
 
-impl Toolchain for Python {
-    fn language(&self) -> Language {
-        Language::Python
-    }
-    fn binaries(&self) -> &'static [&'static str] {
-        &[PYTHON]
-    }
-    fn install_hint(&self) -> &'static str {
-        "apt-get install -y python3 python3-numpy"
-    }
-    fn default_file_name(&self, _source: &str) -> String {
-        s("main.py")
-    }
-    fn version_command(&self) -> Vec<String> {
-        vec![s(PYTHON), s("--version")]
-    }
-    fn compile_command(
-        &self,
-        _: &str,
-        _: &str,
-        _: &ToolchainInfo,
-        _: &Limits,
-    ) -> Option<Vec<String>> {
-        None
-    }
-    fn run_command(&self, file: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Vec<String> {
-        vec![s(PYTHON), s("-B"), inside(file)]
+impl Interpreted for Python {
+    const INTERPRETER: Interpreter = Interpreter {
+        language: Language::Python,
+        binary: PYTHON,
+        install_hint: "apt-get install -y python3 python3-numpy",
+        file_name: "main.py",
+    };
+    fn run_flags(&self, _: &Limits) -> Vec<String> {
+        vec![s("-B")]
     }
     fn env(&self, _: &Limits) -> Vec<(String, String)> {
         vec![
