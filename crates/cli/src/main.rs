@@ -73,7 +73,8 @@ fn main() {
     exit_quietly_on_broken_pipe();
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("POLYEVAL_LOG").unwrap_or_else(|_| "warn".into()),
+            tracing_subscriber::EnvFilter::try_from_env("POLYEVAL_LOG")
+                .unwrap_or_else(|_| "warn".into()),
         )
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
@@ -103,9 +104,23 @@ fn main() {
 
 /// Commands that write with `writeln!` propagate a closed stdout as an error.
 fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    use std::io::ErrorKind::BrokenPipe;
     error.chain().any(|cause| {
-        cause
+        let io_kind = cause
             .downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            .map(std::io::Error::kind)
+            // serde_json and csv wrap the io::Error without exposing it as `source()`.
+            .or_else(|| {
+                cause
+                    .downcast_ref::<serde_json::Error>()
+                    .and_then(serde_json::Error::io_error_kind)
+            })
+            .or_else(
+                || match cause.downcast_ref::<csv::Error>().map(csv::Error::kind) {
+                    Some(csv::ErrorKind::Io(io)) => Some(io.kind()),
+                    _ => None,
+                },
+            );
+        io_kind == Some(BrokenPipe)
     })
 }

@@ -18,7 +18,12 @@ pub enum Bench {
 }
 
 impl Bench {
-    pub const ALL: [Bench; 4] = [Bench::CrossplIpc, Bench::CrossplFfi, Bench::MultiOop, Bench::Oop];
+    pub const ALL: [Bench; 4] = [
+        Bench::CrossplIpc,
+        Bench::CrossplFfi,
+        Bench::MultiOop,
+        Bench::Oop,
+    ];
     pub fn key(self) -> &'static str {
         match self {
             Bench::CrossplIpc => "crosspl-ipc",
@@ -43,7 +48,11 @@ impl FromStr for Bench {
             "crosspl-ffi" | "ffi" => Bench::CrossplFfi,
             "multioop" => Bench::MultiOop,
             "oop" => Bench::Oop,
-            _ => return Err(format!("unknown benchmark `{s}` (expected crosspl-ipc, crosspl-ffi, multioop or oop)")),
+            _ => {
+                return Err(format!(
+                    "unknown benchmark `{s}` (expected crosspl-ipc, crosspl-ffi, multioop or oop)"
+                ))
+            }
         })
     }
 }
