@@ -117,3 +117,96 @@ fn report_errors_and_formats_on_a_real_run() {
         }
     }
 }
+
+/// A filtered run's denominator is the tasks its filters select, and under
+/// `--sound-only` every heading says it covers only the sound tasks.
+#[test]
+fn report_names_the_run_scope_and_the_sound_only_subset() {
+    let data = shared_test_data().join("multioop");
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("ref");
+    let run_s = run.to_str().unwrap();
+    ok(&[
+        "run",
+        "--bench",
+        "multioop",
+        "--model",
+        "reference",
+        "--data",
+        data.to_str().unwrap(),
+        "--lang",
+        "python",
+        "--limit",
+        "2",
+        "--no-progress",
+        "--out",
+        run_s,
+    ]);
+    // The denominator: the 267 Python tasks, not all 1602 MultiOOP tasks.
+    let md = ok(&["report", run_s]);
+    assert!(
+        md.contains("Tasks scored: 2 of 267 Python tasks (run filtered: --lang python --limit 2)"),
+        "{md}"
+    );
+    assert!(!md.contains("of 1602"), "{md}");
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&["report", run_s, "--format", "json"])).unwrap();
+    let r = &json["runs"][0];
+    assert_eq!(r["tasks"], 2);
+    assert_eq!(r["tasks_in_benchmark"], 1602, "contract key unchanged");
+    assert_eq!(r["tasks_in_scope"], 267);
+    assert_eq!(r["run_filters"], "--lang python --limit 2");
+    assert_eq!(r["subset"], "all tasks");
+
+    // A defect list of our own flagging one Python task (in the run's scope,
+    // whether or not --limit picked it).
+    let defects = dir.path().join("defects.txt");
+    std::fs::write(&defects, "python OOP/1\n").unwrap();
+    let defects_s = defects.to_str().unwrap();
+    let md = ok(&["report", run_s, "--defects", defects_s, "--sound-only"]);
+    assert!(
+        !md.contains("all tasks"),
+        "no heading claims all tasks: {md}"
+    );
+    assert!(
+        md.contains("### multioop Overall (pooled), sound tasks only (--sound-only):"),
+        "{md}"
+    );
+    assert!(
+        md.contains("### multioop Python, sound tasks only (--sound-only):"),
+        "{md}"
+    );
+    assert!(md.contains("| Overall (pooled over sound tasks) |"), "{md}");
+    assert!(
+        md.contains("sound tasks only: --sound-only left out 1 defective tasks"),
+        "{md}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&ok(&[
+        "report",
+        run_s,
+        "--defects",
+        defects_s,
+        "--sound-only",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    assert_eq!(json["runs"][0]["subset"], "sound tasks only");
+    assert_eq!(json["runs"][0]["defective_tasks_left_out"], 1);
+    let csv = ok(&[
+        "report",
+        run_s,
+        "--defects",
+        defects_s,
+        "--sound-only",
+        "--format",
+        "csv",
+    ]);
+    assert!(csv.lines().next().unwrap().ends_with(",subset"), "{csv}");
+    assert!(
+        csv.lines()
+            .skip(1)
+            .all(|l| l.ends_with(",sound tasks only")),
+        "{csv}"
+    );
+}

@@ -14,7 +14,7 @@ pub mod render;
 pub mod summary;
 pub mod table;
 
-pub use model::{Criterion, RunData, SampleRecord, TaskRecord, VerdictSource};
+pub use model::{Criterion, RunData, RunScope, SampleRecord, TaskRecord, VerdictSource};
 pub use render::Report;
 pub use summary::{summarise, ReportOptions, RunSummary};
 

@@ -1,7 +1,7 @@
 //! Filling [`RunData`] from a run directory (run store + task data), and
 //! reading MultiOOP defect lists for `--sound-only`.
 
-use crate::model::{RunData, SampleRecord, TaskRecord, VerdictSource};
+use crate::model::{RunData, RunScope, SampleRecord, TaskRecord, VerdictSource};
 use anyhow::{bail, Context, Result};
 use polyeval_core::{Bench, Language, Task, TaskMeta};
 use polyeval_store::{RunStore, RECORDED_MODE};
@@ -153,6 +153,7 @@ pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
     let mut verdicts = verdicts?;
     let samples = samples?;
     let tasks_in_benchmark = taskset.tasks.len();
+    let filters = RunFilters::from_params(&config.params);
     let mut tasks: Vec<TaskRecord> = taskset.tasks.into_iter().map(record_for).collect();
     let index: HashMap<&str, usize> = tasks
         .iter()
@@ -189,6 +190,9 @@ pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
             data_dir.display()
         );
     }
+    // The run's scope is counted before `--sound-only` drops any task.
+    let mut scope = filters.scope(&tasks);
+    let mut defective_left_out = 0;
     if let Some(path) = &opts.defects {
         if let Some(b) = defect_list_bench(path) {
             if b != config.bench.key() {
@@ -218,6 +222,10 @@ pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
             );
         }
         if opts.sound_only {
+            defective_left_out = tasks
+                .iter()
+                .filter(|t| !t.sound && filters.selects(t))
+                .count();
             tasks.retain(|t| t.sound);
         }
     } else if opts.sound_only {
@@ -245,7 +253,115 @@ pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
         greedy_sample_index,
         tasks_in_benchmark,
         tasks,
+        scope: {
+            scope.sound_only = opts.sound_only;
+            scope.defective_left_out = defective_left_out;
+            scope
+        },
     })
+}
+
+/// The task filters a run was generated with (`params.filters`, written by
+/// `polyeval generate`/`run`: `lang`, `technique`, `tasks`, `limit`).
+#[derive(Debug, Default)]
+struct RunFilters {
+    languages: Vec<Language>,
+    /// Language keys as recorded (for the flags line; parse failures are kept visible).
+    language_keys: Vec<String>,
+    techniques: Vec<String>,
+    task_ids: Vec<String>,
+    limit: Option<u64>,
+}
+
+impl RunFilters {
+    fn from_params(params: &serde_json::Value) -> Self {
+        let Some(f) = params.get("filters") else {
+            return Self::default();
+        };
+        let strings = |key: &str| -> Vec<String> {
+            f.get(key)
+                .and_then(|v| v.as_array())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|x| x.as_str())
+                        .map(|x| x.trim().to_string())
+                        .filter(|x| !x.is_empty())
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let language_keys = strings("lang");
+        RunFilters {
+            languages: language_keys
+                .iter()
+                .filter_map(|l| Language::parse(l))
+                .collect(),
+            language_keys,
+            techniques: strings("technique")
+                .into_iter()
+                .map(|t| t.to_ascii_lowercase())
+                .collect(),
+            task_ids: strings("tasks"),
+            limit: f.get("limit").and_then(|v| v.as_u64()),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.language_keys.is_empty()
+            && self.techniques.is_empty()
+            && self.task_ids.is_empty()
+            && self.limit.is_none()
+    }
+
+    /// Whether the run's language/technique/task filters select this task
+    /// (`--limit` only truncates the selection, so it is not applied here).
+    fn selects(&self, t: &TaskRecord) -> bool {
+        (self.languages.is_empty() || self.languages.contains(&t.language))
+            && (self.techniques.is_empty()
+                || t.technique
+                    .as_ref()
+                    .is_some_and(|x| self.techniques.contains(&x.to_ascii_lowercase())))
+            && (self.task_ids.is_empty()
+                || self.task_ids.iter().any(|w| *w == t.key || *w == t.task_id))
+    }
+
+    fn scope(&self, tasks: &[TaskRecord]) -> RunScope {
+        if self.is_empty() {
+            return RunScope::default();
+        }
+        let mut flags = Vec::new();
+        if !self.language_keys.is_empty() {
+            flags.push(format!("--lang {}", self.language_keys.join(",")));
+        }
+        if !self.techniques.is_empty() {
+            flags.push(format!("--technique {}", self.techniques.join(",")));
+        }
+        if !self.task_ids.is_empty() {
+            flags.push(format!("--tasks {}", self.task_ids.join(",")));
+        }
+        if let Some(l) = self.limit {
+            flags.push(format!("--limit {l}"));
+        }
+        let mut label = Vec::new();
+        if !self.languages.is_empty() {
+            let names: Vec<&str> = self.languages.iter().map(|l| l.display_name()).collect();
+            label.push(names.join("/"));
+        }
+        if !self.techniques.is_empty() {
+            label.push(self.techniques.join("/"));
+        }
+        if !self.task_ids.is_empty() {
+            label.push("selected".to_string());
+        }
+        let narrowed = !label.is_empty();
+        RunScope {
+            tasks_in_scope: narrowed.then(|| tasks.iter().filter(|t| self.selects(t)).count()),
+            scope_label: narrowed.then(|| label.join(" ")),
+            filters: Some(flags.join(" ")),
+            sound_only: false,
+            defective_left_out: 0,
+        }
+    }
 }
 
 /// Read a defect list: the set of (language, task id) flagged as defective.

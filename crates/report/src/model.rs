@@ -89,6 +89,27 @@ pub struct RunData {
     /// Number of tasks in the benchmark task set (scored or not).
     pub tasks_in_benchmark: usize,
     pub tasks: Vec<TaskRecord>,
+    /// Which part of the benchmark the run and the report cover.
+    #[serde(default)]
+    pub scope: RunScope,
+}
+
+/// The part of the benchmark a run covers (its generation filters) and the
+/// subset a report keeps (`--sound-only`), so headings and denominators can
+/// say what they count.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct RunScope {
+    /// Tasks the run's language/technique/task filters select (before
+    /// `--limit`); `None` when the run was not filtered that way.
+    pub tasks_in_scope: Option<usize>,
+    /// What those tasks are, e.g. `Python` (`None`: the whole benchmark).
+    pub scope_label: Option<String>,
+    /// The run's filters as command-line flags, e.g. `--lang python --limit 2`.
+    pub filters: Option<String>,
+    /// True when only tasks the defect list does not flag are kept.
+    pub sound_only: bool,
+    /// Defective tasks left out by `--sound-only` (within the run's scope).
+    pub defective_left_out: usize,
 }
 
 /// Which success criterion a score uses.
@@ -203,6 +224,7 @@ mod tests {
             greedy_sample_index: greedy,
             tasks_in_benchmark: 1,
             tasks: vec![],
+            scope: RunScope::default(),
         }
     }
 

@@ -2,7 +2,9 @@
 //! detail, failure analyses and comparisons, as Markdown, CSV, JSON and LaTeX.
 
 use crate::compare::Comparison;
-use crate::summary::{paper_language_order, GroupSummary, Metrics, RunSummary, TECHNIQUES};
+use crate::summary::{
+    paper_language_order, GroupSummary, Metrics, RunSummary, SUBSET_ALL, SUBSET_SOUND, TECHNIQUES,
+};
 use crate::table::{pct, to_latex, to_markdown, Cell, Column, Row, Table};
 use polyeval_core::Bench;
 use serde::Serialize;
@@ -219,9 +221,9 @@ pub fn paper_tables(report: &Report) -> Vec<Table> {
                     })
                     .collect();
                 let subset = if sound {
-                    ", sound tasks only"
+                    ", sound tasks only".to_string()
                 } else {
-                    ", all tasks"
+                    format!(", {}", subset_label(&runs))
                 };
                 tables.push(Table {
                     id: format!(
@@ -262,13 +264,23 @@ pub fn run_detail_table(r: &RunSummary) -> Table {
         }
         rows.push(Row { name, cells });
     };
+    // Under `--sound-only` every row counts only the sound tasks: say so.
+    let over = if r.subset == SUBSET_SOUND {
+        "sound tasks"
+    } else {
+        "tasks"
+    };
     push(
-        "Overall (pooled over tasks)".into(),
+        format!("Overall (pooled over {over})"),
         Some(r.tasks),
         &r.overall,
     );
     push(
-        "Overall (macro over languages)".into(),
+        if r.subset == SUBSET_SOUND {
+            "Overall (macro over languages, sound tasks)".into()
+        } else {
+            "Overall (macro over languages)".into()
+        },
         None,
         &r.overall_macro_by_language,
     );
@@ -310,11 +322,47 @@ pub fn run_detail_table(r: &RunSummary) -> Table {
             "run-{}",
             r.label.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
         ),
-        title: format!("{} — {}", row_name(r), r.bench),
+        title: if r.subset == SUBSET_SOUND {
+            format!("{} — {}, {SUBSET_SOUND}", row_name(r), r.bench)
+        } else {
+            format!("{} — {}", row_name(r), r.bench)
+        },
         note: Some(run_facts(r)),
         row_header: "Group".into(),
         columns,
         rows,
+    }
+}
+
+/// What "Tasks scored: x of …" counts against: the tasks the run's filters
+/// select (not the whole benchmark), and the subset the report keeps.
+fn denominator(r: &RunSummary) -> String {
+    let mut d = match &r.scope {
+        Some(scope) => format!("{} {scope} tasks", r.tasks_in_scope),
+        None => r.tasks_in_benchmark.to_string(),
+    };
+    if let Some(f) = &r.run_filters {
+        d.push_str(&format!(" (run filtered: {f})"));
+    }
+    if r.subset == SUBSET_SOUND {
+        d.push_str(&format!(
+            "; {SUBSET_SOUND}: --sound-only left out {} defective tasks",
+            r.defective_tasks_left_out
+        ));
+    }
+    d
+}
+
+/// How the report's runs restrict the tasks: `all tasks`, `sound tasks only`,
+/// or both when runs differ.
+fn subset_label(runs: &[&RunSummary]) -> String {
+    let sound = runs.iter().filter(|r| r.subset == SUBSET_SOUND).count();
+    if sound == 0 {
+        SUBSET_ALL.to_string()
+    } else if sound == runs.len() {
+        format!("{SUBSET_SOUND} (--sound-only)")
+    } else {
+        format!("{SUBSET_ALL}; {SUBSET_SOUND} for --sound-only runs")
     }
 }
 
@@ -328,7 +376,7 @@ pub fn run_facts(r: &RunSummary) -> String {
             .map(|m| format!(" (mode {m})"))
             .unwrap_or_default(),
         r.tasks,
-        r.tasks_in_benchmark,
+        denominator(r),
         r.samples_per_task,
         if r.samples_per_task_max != r.samples_per_task {
             format!("–{}", r.samples_per_task_max)
@@ -607,13 +655,13 @@ fn csv_field(s: &str) -> String {
 /// Long format, one line per (run, group, metric): easy to load anywhere.
 pub fn to_csv_report(report: &Report) -> String {
     let mut s = String::from(
-        "run,model,bench,verdicts,mode,group_kind,group,tasks,metric,value,ci95_lo,ci95_hi\n",
+        "run,model,bench,verdicts,mode,group_kind,group,tasks,metric,value,ci95_lo,ci95_hi,subset\n",
     );
     for r in &report.runs {
         let mut emit = |kind: &str, group: &str, tasks: Option<usize>, m: &Metrics| {
             for (name, e) in m {
                 s.push_str(&format!(
-                    "{},{},{},{},{},{},{},{},{},{:.6},{:.6},{:.6}\n",
+                    "{},{},{},{},{},{},{},{},{},{:.6},{:.6},{:.6},{}\n",
                     csv_field(&r.label),
                     csv_field(&r.model),
                     r.bench,
@@ -625,7 +673,12 @@ pub fn to_csv_report(report: &Report) -> String {
                     name,
                     e.value,
                     e.ci95[0],
-                    e.ci95[1]
+                    e.ci95[1],
+                    if kind.starts_with("sound_subset") {
+                        SUBSET_SOUND
+                    } else {
+                        r.subset.as_str()
+                    }
                 ));
             }
         };

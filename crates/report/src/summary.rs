@@ -118,6 +118,19 @@ pub struct RunSummary {
     /// Tasks with at least one scored sample.
     pub tasks: usize,
     pub tasks_in_benchmark: usize,
+    /// Tasks the run's filters select (`--lang`, `--technique`, `--tasks`;
+    /// before `--limit`); equals `tasks_in_benchmark` for an unfiltered run.
+    pub tasks_in_scope: usize,
+    /// What the run's filters select, e.g. `Python` (absent: the whole benchmark).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+    /// The run's filters as flags, e.g. `--lang python --limit 2`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run_filters: Option<String>,
+    /// Which tasks the scores cover: `all tasks` or `sound tasks only` (`--sound-only`).
+    pub subset: String,
+    /// Defective tasks `--sound-only` left out (0 otherwise).
+    pub defective_tasks_left_out: usize,
     /// Smallest number of scored samples of any task (the n of pass@k).
     pub samples_per_task: u64,
     pub samples_per_task_max: u64,
@@ -240,6 +253,11 @@ fn summarise_groups(
         .collect()
 }
 
+/// `RunSummary::subset` of an unrestricted report.
+pub const SUBSET_ALL: &str = "all tasks";
+/// `RunSummary::subset` under `--sound-only`.
+pub const SUBSET_SOUND: &str = "sound tasks only";
+
 /// Compute the full summary of one run.
 pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
     let all_scored: Vec<&TaskRecord> = run.scored_tasks().collect();
@@ -327,6 +345,15 @@ pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
         mode: run.mode.clone(),
         tasks: all_scored.len(),
         tasks_in_benchmark: run.tasks_in_benchmark,
+        tasks_in_scope: run.scope.tasks_in_scope.unwrap_or(run.tasks_in_benchmark),
+        scope: run.scope.scope_label.clone(),
+        run_filters: run.scope.filters.clone(),
+        subset: if run.scope.sound_only {
+            SUBSET_SOUND.to_string()
+        } else {
+            SUBSET_ALL.to_string()
+        },
+        defective_tasks_left_out: run.scope.defective_left_out,
         samples_per_task: min_n_k1,
         samples_per_task_max: max_n,
         greedy_sample_index: run.greedy_sample_index,

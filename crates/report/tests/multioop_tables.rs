@@ -78,6 +78,7 @@ fn run() -> RunData {
         greedy_sample_index: None,
         tasks_in_benchmark: 6,
         tasks,
+        scope: Default::default(),
     }
 }
 

@@ -30,9 +30,14 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// multioop/oop: directory of the Python reference solutions `OOP_<n>_cleaned.py`
-    /// (default: `<data>/python_reference` when it exists).
+    /// (default: the first that exists of `<data>/python_reference`,
+    /// `<data>/multioop/python_reference`, and for oop `<data>/../multioop/python_reference`,
+    /// since the 431-task OOP set shares MultiOOP's references).
     #[arg(long, value_name = "DIR")]
     pub reference: Option<PathBuf>,
+    /// Do not show progress bars (crosspl-ffi, multioop/oop checks).
+    #[arg(long)]
+    pub no_progress: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {

@@ -13,7 +13,7 @@ pub fn run(args: &super::doctor::Args) -> anyhow::Result<()> {
         gsl_dir: args.gsl_dir.clone(),
         jobs: args.jobs,
         timeout_secs: None,
-        progress: !args.json,
+        progress: !args.json && !args.no_progress,
     };
     if !args.json {
         eprintln!(

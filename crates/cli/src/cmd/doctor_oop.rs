@@ -45,7 +45,7 @@ pub fn run(args: &super::doctor::Args) -> anyhow::Result<()> {
         jobs: args.jobs.unwrap_or(0),
         limits: polyeval_bench::oop::limits_from(&Default::default()),
         cache: true,
-        progress: !args.json,
+        progress: !args.json && !args.no_progress,
     })?;
     if !args.json {
         eprintln!(
@@ -108,11 +108,25 @@ pub fn render(report: &DoctorReport) -> String {
         let parts: Vec<String> = classes.iter().map(|(c, n)| format!("{c} {n}")).collect();
         let _ = writeln!(out, "  {lang}: {}", parts.join(", "));
     }
+    if report.references_missing > 0 {
+        let python_tasks = report.references_run + report.references_missing;
+        let _ = writeln!(
+            out,
+            "\nPython reference solutions found for {} of {python_tasks} tasks; the others are not run.",
+            report.references_run
+        );
+    }
     if report.references_run > 0 {
         let _ = writeln!(
             out,
-            "\nPython reference solutions: {} of {} pass.",
-            report.references_passed, report.references_run
+            "{}Python reference solutions: {} of {} pass.",
+            if report.references_missing > 0 {
+                ""
+            } else {
+                "\n"
+            },
+            report.references_passed,
+            report.references_run
         );
         for r in &report.reference_failures {
             let why = if r.explained_by_defect {

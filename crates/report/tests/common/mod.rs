@@ -73,5 +73,6 @@ pub fn ipc_run(model: &str, n_tasks: usize, pass: impl Fn(usize) -> bool) -> Run
         greedy_sample_index: None,
         tasks_in_benchmark: n_tasks,
         tasks,
+        scope: Default::default(),
     }
 }
