@@ -423,7 +423,7 @@ fn text_width<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, text: &str, siz
 
 fn fmt_value(v: f64, fraction: bool) -> String {
     if fraction {
-        format!("{:.2}%", v * 100.0)
+        crate::table::pct(v)
     } else {
         format!("{v:.0}")
     }

@@ -501,13 +501,5 @@ pub fn paper_language_order(bench: Bench) -> Vec<Language> {
     }
 }
 
-/// The seven IPC techniques in the paper's column order.
-pub const TECHNIQUES: [&str; 7] = [
-    "HTTP",
-    "TCP",
-    "UDP",
-    "WebSocket",
-    "Pipe",
-    "gRPC",
-    "Message Queue",
-];
+/// The seven IPC techniques in the paper's column order (the loader's list).
+pub use polyeval_core::loaders::TECHNIQUES;

@@ -10,10 +10,9 @@ use super::generate::{self, GenArgs};
 use super::run::{self as run_cmd, EvalArgs};
 use anyhow::{bail, Context};
 use clap::Parser;
-use polyeval_core::{loaders, Bench};
+use polyeval_core::Bench;
 use polyeval_report::load::{load_run, LoadOptions};
 use polyeval_report::{build_report, render, Format, ReportOptions, VerdictSource};
-use polyeval_store::RunStore;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -196,12 +195,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let gen = GenOnly::try_parse_from(&argv)
                 .context("building the demo's generate options")?
                 .gen;
-            let outcome = generate::generate(&gen)?;
+            let (outcome, store, tasks) = generate::generate_run(&gen)?;
             if !outcome.skipped.is_empty() {
                 outcome.print();
             }
-            let store = RunStore::open(&run_dir)?;
-            let tasks = loaders::load(bench, &bench_data)?;
             let eval = EvalArgs {
                 jobs: args.jobs,
                 ..Default::default()
@@ -311,6 +308,7 @@ fn find_gsl() -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use polyeval_core::loaders;
 
     #[test]
     fn every_demo_benchmark_loads_with_the_normal_loaders() {

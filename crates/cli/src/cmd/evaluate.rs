@@ -1,6 +1,6 @@
 //! `polyeval evaluate RUN`: score every pending sample of a run.
 //!
-//! The loop ([`evaluate_pending`]) is generic over benchmarks: it asks the
+//! The loop ([`evaluate_pending_chunked`]) is generic over benchmarks: it asks the
 //! registry for the benchmark's evaluator, feeds it the samples that have no
 //! verdict for the evaluator's mode in chunks, and stores each chunk's
 //! verdicts in one transaction. Killing the process loses at most the chunk
@@ -115,17 +115,7 @@ pub fn load_run_tasks(store: &RunStore, data: Option<&Path>) -> anyhow::Result<T
 }
 
 /// Score every sample of `store` that has no verdict for the evaluator's mode,
-/// committing every [`DEFAULT_CHUNK`] verdicts. Callable from `run`/`demo`.
-#[allow(dead_code)] // the entry point for `run` and `demo`
-pub fn evaluate_pending(
-    store: &RunStore,
-    tasks: &TaskSet,
-    opts: &EvalOptions,
-) -> anyhow::Result<EvalSummary> {
-    evaluate_pending_chunked(store, tasks, opts, DEFAULT_CHUNK)
-}
-
-/// [`evaluate_pending`] with an explicit chunk size.
+/// committing every `chunk` verdicts. The entry point for `run` and `demo` too.
 pub fn evaluate_pending_chunked(
     store: &RunStore,
     tasks: &TaskSet,
@@ -291,7 +281,7 @@ mod tests {
         );
         assert_eq!(s.passed, ours.values().filter(|v| v.passed()).count());
         // Nothing left to do on a second pass.
-        let again = evaluate_pending(&store, &tasks, &opts).unwrap();
+        let again = evaluate_pending_chunked(&store, &tasks, &opts, DEFAULT_CHUNK).unwrap();
         assert_eq!(again.evaluated, 0);
     }
 
@@ -315,7 +305,8 @@ mod tests {
         );
         let e = format!(
             "{:#}",
-            evaluate_pending(&store, &tasks, &EvalOptions::default()).unwrap_err()
+            evaluate_pending_chunked(&store, &tasks, &EvalOptions::default(), DEFAULT_CHUNK)
+                .unwrap_err()
         );
         assert!(e.contains("differs"), "{e}");
     }

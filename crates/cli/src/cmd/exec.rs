@@ -9,7 +9,7 @@ use std::time::Duration;
 #[derive(clap::Args)]
 pub struct Args {
     /// Language of the program: python, cpp (c++), java, csharp (cs, c#), php, javascript (js), go.
-    #[arg(long, value_parser = parse_language)]
+    #[arg(long)]
     pub lang: Language,
     /// The program's source file.
     pub file: PathBuf,
@@ -25,10 +25,6 @@ pub struct Args {
     /// Print one JSON object instead of a human-readable report.
     #[arg(long)]
     pub json: bool,
-}
-
-fn parse_language(s: &str) -> Result<Language, String> {
-    s.parse()
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {

@@ -314,6 +314,12 @@ fn extra_body(a: &GenArgs) -> anyhow::Result<Map<String, Value>> {
 
 /// Generate every missing sample of the selected tasks into the run at `--out`.
 pub fn generate(a: &GenArgs) -> anyhow::Result<GenerateOutcome> {
+    generate_run(a).map(|(outcome, _, _)| outcome)
+}
+
+/// [`generate`], handing back the open run and its tasks too, so `run` and
+/// `demo` evaluate without opening the run and loading the tasks again.
+pub fn generate_run(a: &GenArgs) -> anyhow::Result<(GenerateOutcome, RunStore, TaskSet)> {
     if a.samples == 0 {
         bail!("--samples must be at least 1");
     }
@@ -326,10 +332,11 @@ pub fn generate(a: &GenArgs) -> anyhow::Result<GenerateOutcome> {
             e.context("re-run with --force to resume under the new configuration")
         }
     })?;
-    generate_into(a, &store, &taskset, &selected)
+    let outcome = generate_into(a, &store, &taskset, &selected)?;
+    Ok((outcome, store, taskset))
 }
 
-/// Generate into an open store (used by `run` and `demo`).
+/// Generate into an open store.
 pub fn generate_into(
     a: &GenArgs,
     store: &RunStore,

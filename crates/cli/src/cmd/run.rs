@@ -65,18 +65,12 @@ impl EvalArgs {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let outcome = generate::generate(&args.gen)?;
+    let (outcome, store, tasks) = generate::generate_run(&args.gen)?;
     outcome.print();
-    let store = RunStore::open(&args.gen.out)?;
-    let tasks = super::evaluate::load_run_tasks(&store, None)
-        .with_context(|| format!("reloading the tasks of {}", args.gen.out.display()))?;
     let scored = evaluate(&store, &tasks, &args.eval, !args.gen.no_progress)?;
     eprintln!("{scored} sample(s) evaluated now");
     drop(store);
-    print!(
-        "{}",
-        summary(&args.gen.out, args.eval.mode.as_deref(), args.gen.bench)?
-    );
+    print!("{}", summary(&args.gen.out, args.eval.mode.as_deref())?);
     Ok(())
 }
 
@@ -110,7 +104,7 @@ pub fn evaluate(
 }
 
 /// A Markdown summary of one run (the report's tables).
-pub fn summary(run_dir: &Path, mode: Option<&str>, _bench: Bench) -> anyhow::Result<String> {
+pub fn summary(run_dir: &Path, mode: Option<&str>) -> anyhow::Result<String> {
     let load_opts = LoadOptions {
         verdicts: VerdictSource::Ours,
         mode: mode.map(str::to_string),
