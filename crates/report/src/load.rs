@@ -113,10 +113,7 @@ pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
             dir.display()
         );
     }
-    let data_dir = opts
-        .data_dir
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(&config.data_dir));
+    let data_dir = polyeval_store::task_data_dir(&config, opts.data_dir.as_deref())?;
     // Task loading (thousands of JSON files) and reading the store are
     // independent: overlap them.
     let (taskset, verdicts, samples) = std::thread::scope(|scope| {

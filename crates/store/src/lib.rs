@@ -87,6 +87,26 @@ pub fn sample_id(task_key: &str, sample_index: u32) -> String {
     format!("{task_key}#{sample_index}")
 }
 
+/// The task data directory for a run: `--data` when given (checked by
+/// `polyeval_core::data::resolve`), else the directory the run remembers,
+/// which must still exist.
+pub fn task_data_dir(config: &RunConfig, data: Option<&Path>) -> anyhow::Result<PathBuf> {
+    match data {
+        Some(d) => polyeval_core::data::resolve(Some(d)),
+        None => {
+            let remembered = PathBuf::from(&config.data_dir);
+            if !remembered.is_dir() {
+                bail!(
+                    "the run's data directory {} no longer exists; pass --data DIR pointing at the same {} data",
+                    remembered.display(),
+                    config.bench
+                );
+            }
+            Ok(remembered)
+        }
+    }
+}
+
 /// Refuse to evaluate a run against task data other than the data it was made from.
 pub fn check_fingerprint(config: &RunConfig, taskset: &TaskSet) -> anyhow::Result<()> {
     if config.bench != taskset.bench {

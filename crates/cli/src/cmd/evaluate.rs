@@ -10,7 +10,7 @@ use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use polyeval_core::eval::{EvalItem, EvalOptions};
 use polyeval_core::{Task, TaskSet};
-use polyeval_store::{check_fingerprint, RunStore, RECORDED_MODE};
+use polyeval_store::{check_fingerprint, task_data_dir, RunStore, RECORDED_MODE};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -94,20 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// run's remembered data directory; refused when the fingerprint differs.
 pub fn load_run_tasks(store: &RunStore, data: Option<&Path>) -> anyhow::Result<TaskSet> {
     let config = store.config();
-    let dir = match data {
-        Some(d) => polyeval_core::data::resolve(Some(d))?,
-        None => {
-            let remembered = PathBuf::from(&config.data_dir);
-            if !remembered.is_dir() {
-                bail!(
-                    "the run's data directory {} no longer exists; pass --data DIR pointing at the same {} data",
-                    remembered.display(),
-                    config.bench
-                );
-            }
-            remembered
-        }
-    };
+    let dir = task_data_dir(config, data)?;
     let tasks = polyeval_core::loaders::load(config.bench, &dir)?;
     check_fingerprint(config, &tasks)
         .with_context(|| format!("cannot evaluate run {}", store.dir().display()))?;
