@@ -9,7 +9,7 @@
 //! Each catalog is compiled once per evaluator.
 
 use polyeval_core::eval::{EvalItem, EvalOptions};
-use polyeval_core::{Bench, Evaluator, Status, TaskMeta, Verdict};
+use polyeval_core::{Bench, Evaluator, Status, Task, TaskMeta, Verdict};
 use polyeval_fsm::{catalog_path_for_task_file, Engine, Mode, Trace};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -98,7 +98,23 @@ impl IpcEvaluator {
         Ok(engine)
     }
 
-    fn score(&self, item: &EvalItem<'_>) -> Verdict {
+    /// The engine of every distinct task directory among `tasks` (tasks of one
+    /// language share a directory, so this is a handful of lookups per batch).
+    fn engines_for<'t>(
+        &self,
+        tasks: impl IntoIterator<Item = &'t Task>,
+    ) -> HashMap<&'t str, Result<Arc<Engine>, String>> {
+        let mut out = HashMap::new();
+        for task in tasks {
+            let dir = task_dir(&task.source_path);
+            if !out.contains_key(dir) {
+                out.insert(dir, self.engine_for(&task.source_path));
+            }
+        }
+        out
+    }
+
+    fn score(&self, item: &EvalItem<'_>, engine: &Result<Arc<Engine>, String>) -> Verdict {
         let task = item.task;
         let TaskMeta::Ipc { suffix, fsm_id, .. } = &task.meta else {
             return error_verdict(
@@ -107,9 +123,9 @@ impl IpcEvaluator {
                 None,
             );
         };
-        let engine = match self.engine_for(&task.source_path) {
+        let engine = match engine {
             Ok(e) => e,
-            Err(msg) => return error_verdict("environment", msg, Some(*fsm_id)),
+            Err(msg) => return error_verdict("environment", msg.clone(), Some(*fsm_id)),
         };
         let machine = match engine.machine(*fsm_id) {
             Ok(m) => m,
@@ -121,14 +137,34 @@ impl IpcEvaluator {
                 )
             }
         };
-        let code = polyeval_core::extract::strip_reasoning(item.code);
-        let trace = machine.run(&code, suffix, self.mode);
-        let differs = match self.mode {
-            Mode::Strict => Some(machine.accepts(&code, suffix, Mode::Compat) != trace.accepted),
-            Mode::Compat => None,
-        };
-        verdict_from_trace(&trace, &machine.interface_name, differs)
+        match self.mode {
+            // The published procedure reads the stored text exactly as it is
+            // (a reasoning block included, if a model put one in its answer).
+            Mode::Compat => {
+                let trace = machine.run(item.code, suffix, Mode::Compat);
+                verdict_from_trace(&trace, &machine.interface_name, None)
+            }
+            // Only the answer counts: no reasoning block, no comments.
+            Mode::Strict => {
+                let answer = polyeval_core::extract::strip_reasoning(item.code);
+                let trace = machine.run(&answer, suffix, Mode::Strict);
+                let compat = machine.accepts(item.code, suffix, Mode::Compat);
+                verdict_from_trace(
+                    &trace,
+                    &machine.interface_name,
+                    Some(compat != trace.accepted),
+                )
+            }
+        }
     }
+}
+
+/// The directory of a task file (tasks of one language share it).
+fn task_dir(source_path: &str) -> &str {
+    Path::new(source_path)
+        .parent()
+        .and_then(Path::to_str)
+        .unwrap_or("")
 }
 
 fn error_verdict(category: &str, detail: String, fsm_id: Option<usize>) -> Verdict {
@@ -206,12 +242,17 @@ impl Evaluator for IpcEvaluator {
         self.mode.as_str()
     }
 
+    fn warm_up(&self, tasks: &[&Task]) {
+        self.engines_for(tasks.iter().copied());
+    }
+
     fn evaluate_batch(&self, items: &[EvalItem<'_>], progress: &(dyn Fn() + Sync)) -> Vec<Verdict> {
+        let engines = self.engines_for(items.iter().map(|item| item.task));
         let run = || {
             items
                 .par_iter()
                 .map(|item| {
-                    let v = self.score(item);
+                    let v = self.score(item, &engines[task_dir(&item.task.source_path)]);
                     progress();
                     v
                 })
@@ -325,6 +366,36 @@ mod tests {
         )[0];
         assert!(v.passed(), "{}", v.detail);
         assert_eq!(v.data["compat_strict_differ"], true);
+    }
+
+    #[test]
+    fn compat_scores_the_stored_text_verbatim_strict_only_the_answer() {
+        let set = tasks();
+        let task = set.tasks.iter().find(|t| t.key == "java/17").unwrap();
+        let canonical = task.canonical_solution.clone().unwrap();
+        // The protocol appears only inside a reasoning block, the answer is empty
+        // of it: the published procedure reads every line (accepts), strict mode
+        // scores the answer alone (rejects).
+        let code = format!("<think>\n{canonical}\n</think>\nclass Answer {{}}");
+        let score = |mode: &str| {
+            let ev = evaluator(&EvalOptions {
+                mode: Some(mode.into()),
+                ..EvalOptions::default()
+            })
+            .unwrap();
+            ev.evaluate_batch(&[EvalItem { task, code: &code }], &|| {})
+                .remove(0)
+        };
+        let compat = score("compat");
+        assert!(compat.passed(), "{}", compat.detail);
+        // Line numbers are those of the stored text (the block starts on line 1).
+        let last = compat.data["matched"].as_array().unwrap().last().unwrap()["line"]
+            .as_u64()
+            .unwrap();
+        assert!(last >= 2 && last <= 1 + canonical.split('\n').count() as u64);
+        let strict = score("strict");
+        assert_eq!(strict.status, Status::Failed);
+        assert_eq!(strict.data["compat_strict_differ"], true);
     }
 
     #[test]

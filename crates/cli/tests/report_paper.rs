@@ -209,3 +209,98 @@ fn gpt4o_n10_recorded_reproduces_table_4_pass5_for_cpp_and_php() {
     assert_eq!(p5("C++"), "89.76");
     assert_eq!(p5("PHP"), "87.69");
 }
+
+/// The whole job with *our* verdicts: both models imported side by side and
+/// scored in one command (`import --model A,B --evaluate`), then reported
+/// together. Our compat verdicts agree with every recorded one and give the
+/// paper's rows; `evaluate A B` afterwards finds nothing left to do.
+#[test]
+fn one_import_scores_both_models_and_reproduces_the_paper_with_our_verdicts() {
+    let data = shared_test_data().join("crosspl");
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let out = polyeval(&[
+        "import",
+        "crosspl-results",
+        data.join("results").to_str().unwrap(),
+        "--model",
+        "GPT-4o,Qwen2.5-coder-7b-instruct",
+        "--out",
+        runs.to_str().unwrap(),
+        "--data",
+        data.to_str().unwrap(),
+        "--evaluate",
+        "--no-progress",
+    ]);
+    assert!(
+        out.contains("evaluated 1982 samples in mode `compat`: 1463 passed"),
+        "{out}"
+    );
+    assert!(out.contains("1366 passed"), "{out}");
+    let gpt = runs.join("GPT-4o");
+    let qwen = runs.join("Qwen2.5-coder-7b-instruct");
+    let again = polyeval(&[
+        "evaluate",
+        gpt.to_str().unwrap(),
+        qwen.to_str().unwrap(),
+        "--no-progress",
+    ]);
+    assert_eq!(
+        again
+            .matches("nothing to evaluate: all 1982 samples")
+            .count(),
+        2,
+        "{again}"
+    );
+    let json = polyeval(&[
+        "report",
+        gpt.to_str().unwrap(),
+        qwen.to_str().unwrap(),
+        "--format",
+        "json",
+        "--resamples",
+        "200",
+    ]);
+    let report: Value = serde_json::from_str(&json).unwrap();
+    let expected = [
+        (
+            "GPT-4o",
+            "73.81",
+            [("Java", "75.12"), ("Python", "67.13"), ("C++", "92.16")],
+            [
+                ("HTTP", "71.63"),
+                ("Pipe", "64.05"),
+                ("Message Queue", "74.75"),
+            ],
+        ),
+        (
+            "Qwen2.5-coder-7b-instruct",
+            "68.92",
+            [("Java", "68.78"), ("Python", "63.55"), ("C++", "84.31")],
+            [
+                ("HTTP", "64.31"),
+                ("Pipe", "62.09"),
+                ("Message Queue", "71.72"),
+            ],
+        ),
+    ];
+    for (run, (model, mean, langs, techs)) in
+        report["runs"].as_array().unwrap().iter().zip(expected)
+    {
+        assert_eq!(run["model"], model);
+        assert_eq!(
+            (run["verdicts"].as_str(), run["mode"].as_str()),
+            (Some("ours"), Some("compat"))
+        );
+        assert_eq!(run["recorded_agreement"]["agree"], 1982, "{model}");
+        assert_eq!(pct(&run["overall"]), mean, "{model}");
+        for (lang, want) in langs {
+            assert_eq!(pct(&run["by_language"][lang]), want, "{model} {lang}");
+        }
+        for (tech, want) in techs {
+            assert_eq!(pct(&run["by_technique"][tech]), want, "{model} {tech}");
+        }
+    }
+    // The two runs are compared with each other, task by task.
+    assert_eq!(report["comparisons"][0]["common_tasks"], 1982);
+}

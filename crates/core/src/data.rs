@@ -13,6 +13,22 @@ use std::path::{Path, PathBuf};
 pub const DATA_ENV: &str = "POLYEVAL_DATA";
 /// Environment variable naming the config file.
 pub const CONFIG_ENV: &str = "POLYEVAL_CONFIG";
+/// Environment variable naming the cache directory (`off` disables caching).
+pub const CACHE_ENV: &str = "POLYEVAL_CACHE_DIR";
+
+/// Where polyeval caches parsed task data: `$POLYEVAL_CACHE_DIR` (`off` or
+/// empty: no cache), else `$XDG_CACHE_HOME/polyeval`, else `~/.cache/polyeval`.
+pub fn cache_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os(CACHE_ENV) {
+        return (!dir.is_empty() && dir != "off").then(|| PathBuf::from(dir));
+    }
+    if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(x).join("polyeval"));
+    }
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(|h| PathBuf::from(h).join(".cache/polyeval"))
+}
 
 /// The config file in use: `$POLYEVAL_CONFIG`, else `~/.config/polyeval/config.toml`
 /// (`$XDG_CONFIG_HOME/polyeval/config.toml` when that is set).

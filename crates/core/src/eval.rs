@@ -20,6 +20,10 @@ pub trait Evaluator: Send + Sync {
     /// Score a batch. Implementations parallelise internally (rayon / the
     /// sandbox worker pool) and call `progress` once per finished item.
     fn evaluate_batch(&self, items: &[EvalItem<'_>], progress: &(dyn Fn() + Sync)) -> Vec<Verdict>;
+    /// Prepare for scoring these tasks (e.g. compile what they need), so that
+    /// the work can overlap with reading the samples. Optional: evaluators
+    /// that do nothing here prepare lazily in `evaluate_batch`.
+    fn warm_up(&self, _tasks: &[&Task]) {}
 }
 
 /// Options every evaluator may read; each uses the fields that concern it.

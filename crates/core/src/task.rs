@@ -109,7 +109,15 @@ pub struct TaskSet {
     pub data_dir: String,
     /// Hex SHA-256 over the canonical serialisation of all tasks.
     pub fingerprint: String,
+    /// Whether `instruction` and `canonical_solution` are filled in (see
+    /// `loaders::LoadOptions::skip_texts`).
+    #[serde(default = "texts_default")]
+    pub texts: bool,
     pub tasks: Vec<Task>,
+}
+
+fn texts_default() -> bool {
+    true
 }
 
 impl TaskSet {

@@ -1,12 +1,15 @@
 //! Compiled machines and the line-by-line matching procedure.
 
 use crate::catalog::{Catalog, Machine};
-use crate::pyre::{self, LineMatcher};
+use crate::pyre::{self, LineMatcher, PatternError};
 use crate::strip;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// How comments are handled before matching.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -208,7 +211,8 @@ impl<'a> Iterator for SplitLines<'a> {
 /// One compiled state.
 #[derive(Debug, Clone)]
 pub struct CompiledState {
-    pub matcher: LineMatcher,
+    /// Shared by every state with the same pattern.
+    pub matcher: Arc<LineMatcher>,
     /// Successor positions (indices into the machine's states).
     pub next: Vec<usize>,
     pub description: String,
@@ -290,12 +294,40 @@ impl Trace {
     }
 }
 
+/// Compiled patterns by pattern text, so that a pattern used by several
+/// states (764 states, 536 distinct patterns upstream) is compiled once.
+pub type PatternTable = HashMap<Option<String>, Result<Arc<LineMatcher>, PatternError>>;
+
+/// Compile every distinct pattern of `machines`, in parallel.
+pub fn compile_patterns<'a>(machines: impl IntoIterator<Item = &'a Machine>) -> PatternTable {
+    let mut distinct: Vec<Option<&str>> = machines
+        .into_iter()
+        .flat_map(|m| m.states.iter().map(|s| s.pattern.as_deref()))
+        .collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    distinct
+        .into_par_iter()
+        .map(|p| (p.map(str::to_string), pyre::compile(p).map(Arc::new)))
+        .collect()
+}
+
 impl CompiledMachine {
     /// Compile one catalog machine; all problems are returned, none is fatal
     /// to other machines.
     pub fn compile(
         machine: &Machine,
         catalog_name: &str,
+    ) -> Result<CompiledMachine, Vec<CompileIssue>> {
+        Self::compile_with(machine, catalog_name, &compile_patterns([machine]))
+    }
+
+    /// Compile one machine with its patterns taken from `patterns` (which must
+    /// hold every pattern of the machine; see [`compile_patterns`]).
+    pub fn compile_with(
+        machine: &Machine,
+        catalog_name: &str,
+        patterns: &PatternTable,
     ) -> Result<CompiledMachine, Vec<CompileIssue>> {
         let mut issues = Vec::new();
         let issue =
@@ -309,11 +341,15 @@ impl CompiledMachine {
         let position_of = |key: usize| machine.states.iter().position(|s| s.key == key);
         let mut states = Vec::with_capacity(machine.states.len());
         for s in &machine.states {
-            let matcher = match pyre::compile(s.pattern.as_deref()) {
+            let compiled = patterns
+                .get(&s.pattern)
+                .cloned()
+                .unwrap_or_else(|| pyre::compile(s.pattern.as_deref()).map(Arc::new));
+            let matcher = match compiled {
                 Ok(m) => m,
                 Err(e) => {
                     issues.push(issue(Some(s.key), s.pattern.clone(), e.message));
-                    LineMatcher::Always
+                    Arc::new(LineMatcher::Always)
                 }
             };
             let mut next = Vec::with_capacity(s.next.len());
@@ -524,11 +560,12 @@ impl Engine {
     /// problems are unusable and listed in [`Engine::issues`].
     pub fn new(catalog: &Catalog) -> Engine {
         let mut issues = Vec::new();
+        let patterns = compile_patterns(catalog.ipc.iter().chain(&catalog.ffi));
         let mut compile_all = |machines: &[Machine], name: &str| -> Vec<Option<CompiledMachine>> {
             let size = machines.iter().map(|m| m.fsm_id + 1).max().unwrap_or(0);
             let mut out: Vec<Option<CompiledMachine>> = vec![None; size];
             for m in machines {
-                match CompiledMachine::compile(m, name) {
+                match CompiledMachine::compile_with(m, name, &patterns) {
                     Ok(c) => out[m.fsm_id] = Some(c),
                     Err(mut e) => issues.append(&mut e),
                 }

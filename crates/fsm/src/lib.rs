@@ -78,6 +78,6 @@ pub mod strip;
 
 pub use catalog::{catalog_path_for_task_file, catalog_path_in, Catalog, Machine, StateDef};
 pub use engine::{
-    compat_lines_read, py_strip, CompileIssue, CompiledMachine, Engine, FsmError, Mode, SkipRule,
-    StepMatch, Trace, Unreached,
+    compat_lines_read, compile_patterns, py_strip, CompileIssue, CompiledMachine, Engine, FsmError,
+    Mode, PatternTable, SkipRule, StepMatch, Trace, Unreached,
 };

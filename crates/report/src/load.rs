@@ -19,6 +19,9 @@ pub struct LoadOptions {
     pub defects: Option<PathBuf>,
     /// Drop defective tasks entirely.
     pub sound_only: bool,
+    /// Read task instructions and sample completions (only the HTML
+    /// drill-down shows them; without, they are empty strings).
+    pub texts: bool,
 }
 
 /// The benchmark's default evaluation mode (what `evaluate` uses without `--mode`).
@@ -87,6 +90,29 @@ fn record_for(task: Task) -> TaskRecord {
     }
 }
 
+/// Load several run directories for reporting, side by side (in parallel).
+pub fn load_runs(dirs: &[PathBuf], opts: &LoadOptions) -> Result<Vec<RunData>> {
+    // Plain threads, not the rayon pool: `load_run` blocks on a thread of its
+    // own that uses the pool, and a blocked pool worker could deadlock it.
+    std::thread::scope(|scope| {
+        let loading: Vec<_> = dirs
+            .iter()
+            .map(|dir| {
+                scope.spawn(move || {
+                    load_run(dir, opts).with_context(|| format!("loading run {}", dir.display()))
+                })
+            })
+            .collect();
+        loading
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
+}
+
 /// Load one run directory for reporting.
 pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
     let store = RunStore::open(dir)?;
@@ -116,17 +142,26 @@ pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
     let data_dir = polyeval_store::task_data_dir(&config, opts.data_dir.as_deref())?;
     // Task loading (thousands of JSON files) and reading the store are
     // independent: overlap them.
+    let task_options = if opts.texts {
+        polyeval_core::loaders::LoadOptions::from_env()
+    } else {
+        polyeval_core::loaders::LoadOptions::without_texts()
+    };
     let (taskset, verdicts, samples) = std::thread::scope(|scope| {
-        let loading = scope.spawn(|| polyeval_core::loaders::load(config.bench, &data_dir));
+        let loading = scope
+            .spawn(|| polyeval_core::loaders::load_with(config.bench, &data_dir, &task_options));
         let verdicts = match &mode {
             Some(m) => store
                 .verdicts(m)
                 .with_context(|| format!("reading verdicts of run {}", dir.display())),
             None => Ok(HashMap::new()),
         };
-        let samples = store
-            .samples()
-            .with_context(|| format!("reading samples of run {}", dir.display()));
+        let samples = if opts.texts {
+            store.samples()
+        } else {
+            store.samples_without_completions()
+        }
+        .with_context(|| format!("reading samples of run {}", dir.display()));
         let taskset = loading
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));

@@ -240,7 +240,7 @@ fn summarise_groups(
     opts: &ReportOptions,
 ) -> BTreeMap<String, GroupSummary> {
     groups
-        .iter()
+        .par_iter()
         .map(|(name, ts)| {
             (
                 name.clone(),
@@ -337,6 +337,26 @@ pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
         }
     }
 
+    // The bootstrap of each table is independent: compute them side by side.
+    let ((overall, overall_macro_by_language), (overall_macro_by_technique, by_language)) =
+        rayon::join(
+            || {
+                rayon::join(
+                    || group_metrics(run, &all_scored, &plan, opts),
+                    || macro_metrics(run, &by_lang, &plan, opts),
+                )
+            },
+            || {
+                rayon::join(
+                    || (!by_tech.is_empty()).then(|| macro_metrics(run, &by_tech, &plan, opts)),
+                    || summarise_groups(run, &by_lang, &plan, opts),
+                )
+            },
+        );
+    let (by_technique, by_code_level) = rayon::join(
+        || summarise_groups(run, &by_tech, &plan, opts),
+        || summarise_groups(run, &by_level, &plan, opts),
+    );
     RunSummary {
         label: run.label.clone(),
         bench: run.bench.key().to_string(),
@@ -359,13 +379,12 @@ pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
         greedy_sample_index: run.greedy_sample_index,
         ks,
         ks_unavailable,
-        overall: group_metrics(run, &all_scored, &plan, opts),
-        overall_macro_by_language: macro_metrics(run, &by_lang, &plan, opts),
-        overall_macro_by_technique: (!by_tech.is_empty())
-            .then(|| macro_metrics(run, &by_tech, &plan, opts)),
-        by_language: summarise_groups(run, &by_lang, &plan, opts),
-        by_technique: summarise_groups(run, &by_tech, &plan, opts),
-        by_code_level: summarise_groups(run, &by_level, &plan, opts),
+        overall,
+        overall_macro_by_language,
+        overall_macro_by_technique,
+        by_language,
+        by_technique,
+        by_code_level,
         sound_subset,
         recorded_agreement: (total > 0).then_some(Agreement { agree, total }),
         status_counts,

@@ -207,6 +207,7 @@ fn fingerprint_check() {
         bench: Bench::CrossplFfi,
         data_dir: "/d".into(),
         fingerprint: polyeval_core::loaders::fingerprint(Bench::CrossplFfi, &tasks),
+        texts: true,
         tasks,
     };
     let mut cfg = config();
@@ -247,4 +248,65 @@ fn survives_concurrent_reader_while_writing() {
     drop(tx); // rolled back, as if the process died mid-batch
     assert!(reader.verdicts("compat").unwrap().is_empty());
     assert_eq!(reader.pending("compat").unwrap().len(), 2);
+}
+
+#[test]
+fn sync_leaves_everything_in_the_database_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("run");
+    let store = RunStore::create(&dir, &config()).unwrap();
+    store
+        .insert_samples(&[NewSample::new("java/1", 0, "code a")])
+        .unwrap();
+    store
+        .put_verdicts(
+            "compat",
+            &[("java/1#0".into(), verdict(Status::Passed, "ok"))],
+        )
+        .unwrap();
+    // Committed: visible to a second connection at once (from the log).
+    let reader = RunStore::open(&dir).unwrap();
+    assert_eq!(reader.sample_count().unwrap(), 1);
+    assert_eq!(reader.verdict_count("compat").unwrap(), 1);
+    drop(reader);
+    store.sync().unwrap();
+    // After a sync the database file alone holds the run.
+    let copy = tmp.path().join("copy");
+    std::fs::create_dir_all(&copy).unwrap();
+    std::fs::copy(dir.join(DB_FILE), copy.join(DB_FILE)).unwrap();
+    let copied = RunStore::open(&copy).unwrap();
+    assert_eq!(copied.samples().unwrap()[0].completion, "code a");
+    assert!(copied.verdicts("compat").unwrap()["java/1#0"].passed());
+}
+
+#[test]
+fn counts_and_completion_free_listing_match_the_full_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = RunStore::create(tmp.path(), &config()).unwrap();
+    let mut a = NewSample::new("java/1", 0, "code a");
+    a.recorded_passed = Some(false);
+    store
+        .insert_samples(&[a, NewSample::new("java/2", 0, "code b")])
+        .unwrap();
+    store
+        .put_verdicts(
+            "compat",
+            &[("java/2#0".into(), verdict(Status::Failed, "stuck"))],
+        )
+        .unwrap();
+    assert_eq!(store.verdict_count("compat").unwrap(), 1);
+    assert_eq!(store.verdict_count("strict").unwrap(), 0);
+    assert_eq!(store.verdict_count(RECORDED_MODE).unwrap(), 1);
+    let full = store.samples().unwrap();
+    let light = store.samples_without_completions().unwrap();
+    assert_eq!(full.len(), light.len());
+    for (f, l) in full.iter().zip(&light) {
+        assert_eq!(
+            (&f.id, &f.task_key, f.sample_index),
+            (&l.id, &l.task_key, l.sample_index)
+        );
+        assert_eq!(f.recorded_passed, l.recorded_passed);
+        assert!(!f.completion.is_empty());
+        assert!(l.completion.is_empty());
+    }
 }

@@ -225,6 +225,7 @@ fn report(bench: Bench, run_dirs: &[PathBuf], args: &Args) -> anyhow::Result<()>
         data_dir: None,
         defects: None,
         sound_only: false,
+        texts: !args.no_html,
     };
     let mut runs = Vec::new();
     for d in run_dirs {

@@ -1,10 +1,12 @@
-//! `polyeval evaluate RUN`: score every pending sample of a run.
+//! `polyeval evaluate RUN...`: score every pending sample of one or more runs.
 //!
-//! The loop ([`evaluate_pending_chunked`]) is generic over benchmarks: it asks the
-//! registry for the benchmark's evaluator, feeds it the samples that have no
-//! verdict for the evaluator's mode in chunks, and stores each chunk's
+//! The loop ([`evaluate_pending_with`]) is generic over benchmarks: it takes
+//! the benchmark's evaluator from the registry, feeds it the samples that have
+//! no verdict for the evaluator's mode in chunks, and stores each chunk's
 //! verdicts in one transaction. Killing the process loses at most the chunk
-//! in flight; running it again picks up where it stopped.
+//! in flight; running it again picks up where it stopped. Several runs of one
+//! benchmark share one evaluator (one compiled FSM catalog, one sandbox
+//! setup) and one loaded task set.
 
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -19,8 +21,9 @@ pub const DEFAULT_CHUNK: usize = 200;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Run directory (created by `import`, `generate` or `run`).
-    pub run: PathBuf,
+    /// Run directories (created by `import`, `generate` or `run`), scored one after another.
+    #[arg(required = true, num_args = 1..)]
+    pub runs: Vec<PathBuf>,
     /// Benchmark data directory (default: the directory the run was made from).
     #[arg(long)]
     pub data: Option<PathBuf>,
@@ -69,8 +72,6 @@ pub struct EvalSummary {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let store = RunStore::open(&args.run)?;
-    let tasks = load_run_tasks(&store, args.data.as_deref())?;
     let opts = EvalOptions {
         mode: args.mode.clone(),
         jobs: args.jobs,
@@ -80,25 +81,112 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         js_strict_equality: args.js_strict,
         progress: !args.no_progress,
     };
-    if args.redo {
-        let evaluator = polyeval_bench::evaluator_for(tasks.bench, &opts)?;
-        let removed = store.clear_verdicts(evaluator.mode())?;
-        eprintln!("dropped {removed} existing `{}` verdicts", evaluator.mode());
+    // Open every run first: a typo in the last one should not wait for the others.
+    let stores: Vec<RunStore> = args
+        .runs
+        .iter()
+        .map(|dir| RunStore::open(dir))
+        .collect::<anyhow::Result<_>>()?;
+    let mut shared = SharedEvaluation::new(&opts);
+    for store in &stores {
+        let tasks = shared.tasks_for(store, args.data.as_deref())?;
+        let evaluator = shared.evaluator_for(tasks.bench)?;
+        if args.redo {
+            let removed = store.clear_verdicts(evaluator.mode())?;
+            eprintln!(
+                "{}: dropped {removed} existing `{}` verdicts",
+                store.dir().display(),
+                evaluator.mode()
+            );
+        }
+        let summary = evaluate_pending_with(store, &tasks, evaluator, opts.progress, args.chunk)
+            .with_context(|| format!("evaluating run {}", store.dir().display()))?;
+        if stores.len() > 1 {
+            println!("{}:", store.dir().display());
+        }
+        print_summary(&summary);
     }
-    let summary = evaluate_pending_chunked(&store, &tasks, &opts, args.chunk)?;
-    print_summary(&summary);
     Ok(())
 }
 
-/// The tasks a run was made from: from `data` when given, else from the
-/// run's remembered data directory; refused when the fingerprint differs.
-pub fn load_run_tasks(store: &RunStore, data: Option<&Path>) -> anyhow::Result<TaskSet> {
-    let config = store.config();
-    let dir = task_data_dir(config, data)?;
-    let tasks = polyeval_core::loaders::load(config.bench, &dir)?;
-    check_fingerprint(config, &tasks)
-        .with_context(|| format!("cannot evaluate run {}", store.dir().display()))?;
-    Ok(tasks)
+/// Task sets and evaluators shared by the runs of one `evaluate` (or
+/// `import --evaluate`): loaded and built once per data directory and benchmark.
+pub struct SharedEvaluation<'o> {
+    opts: &'o EvalOptions,
+    tasks: Vec<(PathBuf, std::sync::Arc<TaskSet>)>,
+    evaluators: Vec<Box<dyn polyeval_core::Evaluator>>,
+}
+
+impl<'o> SharedEvaluation<'o> {
+    pub fn new(opts: &'o EvalOptions) -> Self {
+        SharedEvaluation {
+            opts,
+            tasks: Vec::new(),
+            evaluators: Vec::new(),
+        }
+    }
+
+    /// The tasks a run was made from: from `data` when given, else from the
+    /// run's remembered data directory; refused when the fingerprint differs.
+    /// Loaded once per data directory and benchmark.
+    pub fn tasks_for(
+        &mut self,
+        store: &RunStore,
+        data: Option<&Path>,
+    ) -> anyhow::Result<std::sync::Arc<TaskSet>> {
+        let config = store.config();
+        let dir = task_data_dir(config, data)?;
+        let found = self
+            .tasks
+            .iter()
+            .find(|(d, t)| *d == dir && t.bench == config.bench)
+            .map(|(_, t)| t.clone());
+        let tasks = match found {
+            Some(t) => t,
+            None => {
+                let t = std::sync::Arc::new(load_tasks_without_texts(config.bench, &dir)?);
+                self.tasks.push((dir, t.clone()));
+                t
+            }
+        };
+        check_fingerprint(config, &tasks)
+            .with_context(|| format!("cannot evaluate run {}", store.dir().display()))?;
+        Ok(tasks)
+    }
+
+    /// The evaluator of `bench` for these options, built once.
+    pub fn evaluator_for(
+        &mut self,
+        bench: polyeval_core::Bench,
+    ) -> anyhow::Result<&dyn polyeval_core::Evaluator> {
+        let index = match self.evaluators.iter().position(|e| e.bench() == bench) {
+            Some(i) => i,
+            None => {
+                // The evaluation loop draws the one progress bar (fed by the
+                // evaluator's callback), so evaluators are asked not to draw their own.
+                let evaluator_opts = EvalOptions {
+                    progress: false,
+                    ..self.opts.clone()
+                };
+                let evaluator = polyeval_bench::evaluator_for(bench, &evaluator_opts)?;
+                if evaluator.mode() == RECORDED_MODE {
+                    bail!("evaluator mode `{RECORDED_MODE}` is reserved for upstream-recorded verdicts");
+                }
+                self.evaluators.push(evaluator);
+                self.evaluators.len() - 1
+            }
+        };
+        Ok(self.evaluators[index].as_ref())
+    }
+}
+
+/// Scoring never reads the task texts: skip decoding them.
+fn load_tasks_without_texts(bench: polyeval_core::Bench, dir: &Path) -> anyhow::Result<TaskSet> {
+    polyeval_core::loaders::load_with(
+        bench,
+        dir,
+        &polyeval_core::loaders::LoadOptions::without_texts(),
+    )
 }
 
 /// Score every sample of `store` that has no verdict for the evaluator's mode,
@@ -110,19 +198,37 @@ pub fn evaluate_pending_chunked(
     chunk: usize,
 ) -> anyhow::Result<EvalSummary> {
     check_fingerprint(store.config(), tasks)?;
-    // This loop draws the one progress bar (fed by the evaluator's callback),
-    // so evaluators are asked not to draw their own.
-    let evaluator_opts = EvalOptions {
-        progress: false,
-        ..opts.clone()
-    };
-    let evaluator = polyeval_bench::evaluator_for(tasks.bench, &evaluator_opts)?;
-    let mode = evaluator.mode().to_string();
-    if mode == RECORDED_MODE {
-        bail!("evaluator mode `{RECORDED_MODE}` is reserved for upstream-recorded verdicts");
+    let mut shared = SharedEvaluation::new(opts);
+    let evaluator = shared.evaluator_for(tasks.bench)?;
+    evaluate_pending_with(store, tasks, evaluator, opts.progress, chunk)
+}
+
+/// [`evaluate_pending_chunked`] with an evaluator built by the caller (and
+/// shared between runs). `tasks` must be the run's tasks (fingerprint checked).
+pub fn evaluate_pending_with(
+    store: &RunStore,
+    tasks: &TaskSet,
+    evaluator: &dyn polyeval_core::Evaluator,
+    progress: bool,
+    chunk: usize,
+) -> anyhow::Result<EvalSummary> {
+    check_fingerprint(store.config(), tasks)?;
+    if evaluator.bench() != tasks.bench {
+        bail!(
+            "a {} evaluator cannot score {} tasks",
+            evaluator.bench(),
+            tasks.bench
+        );
     }
+    let mode = evaluator.mode().to_string();
     let by_key: HashMap<&str, &Task> = tasks.tasks.iter().map(|t| (t.key.as_str(), t)).collect();
-    let pending = store.pending(&mode)?;
+    // Reading the samples and the evaluator's preparation (compiling the FSM
+    // catalog) are independent: overlap them.
+    let all_tasks: Vec<&Task> = tasks.tasks.iter().collect();
+    let pending = std::thread::scope(|scope| {
+        scope.spawn(|| evaluator.warm_up(&all_tasks));
+        store.pending(&mode)
+    })?;
     // Resolve every task first so a bad sample fails before any work is done.
     let items: Vec<(String, EvalItem<'_>)> = pending
         .iter()
@@ -143,7 +249,7 @@ pub fn evaluate_pending_chunked(
         })
         .collect::<anyhow::Result<_>>()?;
 
-    let bar = if opts.progress && !items.is_empty() {
+    let bar = if progress && !items.is_empty() {
         let bar = ProgressBar::new(items.len() as u64);
         bar.set_style(
             ProgressStyle::with_template(
@@ -191,7 +297,7 @@ pub fn evaluate_pending_chunked(
     }
     bar.finish_and_clear();
     summary.total_samples = store.sample_count()?;
-    summary.total_with_verdict = store.verdicts(&mode)?.len();
+    summary.total_with_verdict = store.verdict_count(&mode)?;
     Ok(summary)
 }
 
@@ -244,11 +350,13 @@ mod tests {
         })
         .unwrap();
         let store = RunStore::open(&out).unwrap();
-        let tasks = load_run_tasks(&store, None).unwrap();
         let opts = EvalOptions {
             progress: false,
             ..Default::default()
         };
+        let tasks = SharedEvaluation::new(&opts)
+            .tasks_for(&store, None)
+            .unwrap();
         let s = evaluate_pending_chunked(&store, &tasks, &opts, 300).unwrap();
         assert_eq!(s.mode, "compat");
         assert_eq!(
@@ -285,7 +393,13 @@ mod tests {
             params: serde_json::json!({}),
         };
         let store = RunStore::create(tmp.path(), &config).unwrap();
-        let e = format!("{:#}", load_run_tasks(&store, None).unwrap_err());
+        let opts = EvalOptions::default();
+        let e = format!(
+            "{:#}",
+            SharedEvaluation::new(&opts)
+                .tasks_for(&store, None)
+                .unwrap_err()
+        );
         assert!(
             e.contains("differs from the data this run was made from"),
             "{e}"

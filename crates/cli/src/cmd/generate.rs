@@ -332,7 +332,11 @@ pub fn generate_run(a: &GenArgs) -> anyhow::Result<(GenerateOutcome, RunStore, T
             e.context("re-run with --force to resume under the new configuration")
         }
     })?;
-    let outcome = generate_into(a, &store, &taskset, &selected)?;
+    let outcome = generate_into(a, &store, &taskset, &selected);
+    // Model answers cost money to redo: flush them to disk now, whatever happened.
+    let synced = store.sync();
+    let outcome = outcome?;
+    synced?;
     Ok((outcome, store, taskset))
 }
 

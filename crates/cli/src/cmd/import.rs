@@ -7,9 +7,10 @@
 
 use anyhow::{bail, Context};
 use clap::{Subcommand, ValueEnum};
-use polyeval_core::loaders::{self, load};
+use polyeval_core::loaders::{self, LoadOptions};
 use polyeval_core::{Bench, Language, Task, TaskMeta, TaskSet};
 use polyeval_store::{NewSample, RunConfig, RunStore};
+use rayon::prelude::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -31,7 +32,12 @@ enum Source {
     /// instead (matched_results first, then unmatched_results, in file
     /// order); they form a separate run because they come from a different
     /// sampling configuration.
-    CrossplResults(CrossplArgs),
+    ///
+    /// Several models (`--model A,B`, or `--all-models`) are imported side by
+    /// side into one run each, `OUT/<model>`. `--evaluate` scores the imported
+    /// samples right away (as `polyeval evaluate` would), so that
+    /// `import … --evaluate` then `report OUT/*` is the whole job.
+    CrossplResults(CrossplCli),
     /// Import completions from a JSONL file: one object per line with
     /// `task_id` (as upstream spells it: the CrossPL `Task_id` number,
     /// `OOP/<n>` for MultiOOP), `completion`, `language` (required where ids
@@ -51,13 +57,18 @@ pub enum RecordedSet {
 }
 
 #[derive(clap::Args)]
-pub struct CrossplArgs {
+pub struct CrossplCli {
     /// The recorded results directory (holding `<lang>_ipc/<model>/`), e.g. crosspl/results.
     pub results_dir: PathBuf,
-    /// Model directory name; an exact match is preferred, else a unique case-insensitive prefix match per language.
-    #[arg(long)]
-    pub model: String,
-    /// Run directory to create or add to.
+    /// Model directory name(s), comma-separated or repeated. An exact match is
+    /// preferred, else a unique case-insensitive prefix match per language.
+    #[arg(long, value_delimiter = ',', required_unless_present = "all_models")]
+    pub model: Vec<String>,
+    /// Import every model directory found under any `<lang>_ipc/`.
+    #[arg(long, conflicts_with = "model")]
+    pub all_models: bool,
+    /// Run directory; with several models (or --all-models), the directory
+    /// that receives one run per model, named after the model.
     #[arg(long)]
     pub out: PathBuf,
     /// File-name suffix selecting a recorded variant, e.g. `_nonethink` reads greedy_pass_nonethink.json.
@@ -72,6 +83,37 @@ pub struct CrossplArgs {
     pub data: Option<PathBuf>,
     /// Overwrite the stored configuration of an existing run that differs.
     #[arg(long)]
+    pub force: bool,
+    /// Also score the imported samples (our verdicts, beside the recorded ones).
+    #[arg(long)]
+    pub evaluate: bool,
+    /// With --evaluate: `compat` (default; the published procedure) or `strict`.
+    #[arg(long, requires = "evaluate")]
+    pub mode: Option<String>,
+    /// With --evaluate: do not show a progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+/// A language's model directory and its name, or a note saying why there is none.
+type ModelDir = Result<(PathBuf, String), String>;
+
+/// One model's import (what `CrossplCli` becomes per model).
+pub struct CrossplArgs {
+    /// The recorded results directory (holding `<lang>_ipc/<model>/`), e.g. crosspl/results.
+    pub results_dir: PathBuf,
+    /// Model directory name; an exact match is preferred, else a unique case-insensitive prefix match per language.
+    pub model: String,
+    /// Run directory to create or add to.
+    pub out: PathBuf,
+    /// File-name suffix selecting a recorded variant, e.g. `_nonethink` reads greedy_pass_nonethink.json.
+    pub variant: String,
+    /// Which recorded generations to import.
+    pub samples: RecordedSet,
+    /// Benchmark data directory (CrossPL root or its parent). Default: $POLYEVAL_DATA,
+    /// the config file, else the parent of RESULTS_DIR when it holds PolyBench/.
+    pub data: Option<PathBuf>,
+    /// Overwrite the stored configuration of an existing run that differs.
     pub force: bool,
 }
 
@@ -98,18 +140,7 @@ pub struct SamplesArgs {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.source {
-        Source::CrossplResults(a) => {
-            let summary = import_crosspl_results(&a)?;
-            print!("{}", summary.text);
-            println!(
-                "imported {} samples into {} ({} new, {} already present)",
-                summary.total,
-                a.out.display(),
-                summary.added,
-                summary.total - summary.added
-            );
-            Ok(())
-        }
+        Source::CrossplResults(cli) => import_crosspl_cli(&cli),
         Source::Samples(a) => {
             let (added, total) = import_samples(&a)?;
             println!(
@@ -178,9 +209,140 @@ fn crosspl_data_dir(a: &CrossplArgs) -> anyhow::Result<PathBuf> {
     }
 }
 
-pub fn import_crosspl_results(a: &CrossplArgs) -> anyhow::Result<CrossplImportSummary> {
+/// `import crosspl-results`: one run per model, imported side by side, then
+/// (with `--evaluate`) scored with one shared evaluator.
+fn import_crosspl_cli(cli: &CrossplCli) -> anyhow::Result<()> {
+    let models = if cli.all_models {
+        let found = all_model_dirs(&cli.results_dir)?;
+        if found.is_empty() {
+            bail!(
+                "{}: no model directories under any <lang>_ipc/",
+                cli.results_dir.display()
+            );
+        }
+        found
+    } else {
+        // The same model twice would be two imports into one run at once.
+        let mut unique: Vec<String> = Vec::new();
+        for m in &cli.model {
+            if !unique.contains(m) {
+                unique.push(m.clone());
+            }
+        }
+        unique
+    };
+    let one_run = models.len() == 1 && !cli.all_models;
+    let per_model: Vec<CrossplArgs> = models
+        .iter()
+        .map(|model| CrossplArgs {
+            results_dir: cli.results_dir.clone(),
+            model: model.clone(),
+            out: if one_run {
+                cli.out.clone()
+            } else {
+                cli.out.join(run_dir_name(model))
+            },
+            variant: cli.variant.clone(),
+            samples: cli.samples,
+            data: cli.data.clone(),
+            force: cli.force,
+        })
+        .collect();
+    let tasks = load_crosspl_tasks(&per_model[0])?;
+    // Models are independent (their own files, their own run database): two
+    // at a time keeps both cores busy while one of them writes its database.
+    let summaries: Vec<anyhow::Result<CrossplImportSummary>> = std::thread::scope(|scope| {
+        let mut results = Vec::with_capacity(per_model.len());
+        for pair in per_model.chunks(2) {
+            let handles: Vec<_> = pair
+                .iter()
+                .map(|a| scope.spawn(|| import_crosspl_model(a, &tasks)))
+                .collect();
+            results.extend(
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))),
+            );
+        }
+        results
+    });
+    let mut imported = Vec::new();
+    for (a, summary) in per_model.iter().zip(summaries) {
+        let summary = summary.with_context(|| format!("importing model `{}`", a.model))?;
+        if !one_run {
+            println!("== {} -> {}", a.model, a.out.display());
+        }
+        print!("{}", summary.text);
+        println!(
+            "imported {} samples into {} ({} new, {} already present)",
+            summary.total,
+            a.out.display(),
+            summary.added,
+            summary.total - summary.added
+        );
+        imported.push(a.out.clone());
+    }
+    if cli.evaluate {
+        let opts = polyeval_core::eval::EvalOptions {
+            mode: cli.mode.clone(),
+            progress: !cli.no_progress,
+            ..Default::default()
+        };
+        let mut shared = super::evaluate::SharedEvaluation::new(&opts);
+        let evaluator = shared.evaluator_for(Bench::CrossplIpc)?;
+        for dir in &imported {
+            let store = RunStore::open(dir)?;
+            let summary = super::evaluate::evaluate_pending_with(
+                &store,
+                &tasks,
+                evaluator,
+                opts.progress,
+                super::evaluate::DEFAULT_CHUNK,
+            )
+            .with_context(|| format!("evaluating run {}", dir.display()))?;
+            println!("{}:", dir.display());
+            super::evaluate::print_summary(&summary);
+        }
+    }
+    Ok(())
+}
+
+/// A run directory name for a model (path separators replaced).
+fn run_dir_name(model: &str) -> String {
+    model
+        .chars()
+        .map(|c| if matches!(c, '/' | '\\') { '_' } else { c })
+        .collect()
+}
+
+/// Every model directory name under the `<lang>_ipc/` directories of `results`.
+fn all_model_dirs(results: &Path) -> anyhow::Result<Vec<String>> {
+    let mut models = std::collections::BTreeSet::new();
+    for entry in
+        std::fs::read_dir(results).with_context(|| format!("{}: cannot list", results.display()))?
+    {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if entry.path().is_dir() && loaders::ipc_language_of_dir(&name).is_some() {
+            models.extend(subdirs(&entry.path())?);
+        }
+    }
+    Ok(models.into_iter().collect())
+}
+
+/// The CrossPL-IPC tasks a recorded-results import checks against (no texts: not needed).
+fn load_crosspl_tasks(a: &CrossplArgs) -> anyhow::Result<TaskSet> {
     let data = crosspl_data_dir(a)?;
-    let tasks = load(Bench::CrossplIpc, &data)?;
+    loaders::load_with(Bench::CrossplIpc, &data, &LoadOptions::without_texts())
+}
+
+/// Import one model's recorded results into `a.out` (loading the tasks).
+#[cfg(test)]
+pub fn import_crosspl_results(a: &CrossplArgs) -> anyhow::Result<CrossplImportSummary> {
+    import_crosspl_model(a, &load_crosspl_tasks(a)?)
+}
+
+fn import_crosspl_model(a: &CrossplArgs, tasks: &TaskSet) -> anyhow::Result<CrossplImportSummary> {
     if !a.results_dir.is_dir() {
         bail!(
             "results directory {} does not exist",
@@ -219,49 +381,64 @@ pub fn import_crosspl_results(a: &CrossplArgs) -> anyhow::Result<CrossplImportSu
 
     let by_key: HashMap<&str, &Task> = tasks.tasks.iter().map(|t| (t.key.as_str(), t)).collect();
     let mut text = String::new();
-    let mut samples: Vec<NewSample> = Vec::new();
     let mut found_any = false;
     let mut model_dirs = serde_json::Map::new();
     let mut available: BTreeMap<String, ()> = BTreeMap::new();
+    // Which model directory answers for each language (or a note why none does).
+    let mut chosen_dirs: Vec<(Language, ModelDir)> = Vec::new();
     for (lang, dir) in &lang_dirs {
         let models = subdirs(dir)?;
         for m in &models {
             available.insert(m.clone(), ());
         }
-        let chosen = match match_model(&a.model, &models) {
-            Ok(Some(m)) => m,
-            Ok(None) => {
-                text.push_str(&format!(
+        match match_model(&a.model, &models) {
+            Ok(Some(m)) => {
+                found_any = true;
+                model_dirs.insert(lang.key().to_string(), Value::String(m.clone()));
+                chosen_dirs.push((*lang, Ok((dir.join(&m), m))));
+            }
+            Ok(None) => chosen_dirs.push((
+                *lang,
+                Err(format!(
                     "{:<10} no model directory matching `{}` in {}\n",
                     lang.display_name(),
                     a.model,
                     dir.display()
-                ));
-                continue;
-            }
+                )),
+            )),
             Err(candidates) => bail!(
                 "{}: model `{}` is ambiguous: {} (give the full directory name)",
                 dir.display(),
                 a.model,
                 candidates.join(", ")
             ),
-        };
-        found_any = true;
-        model_dirs.insert(lang.key().to_string(), Value::String(chosen.clone()));
-        let model_dir = dir.join(&chosen);
-        let before = samples.len();
-        let note = match a.samples {
-            RecordedSet::Greedy => {
-                read_greedy(&model_dir, *lang, &a.variant, &by_key, &mut samples)?
+        }
+    }
+    // The result files are large (most of their bytes are the task texts,
+    // which are skipped): read the languages in parallel.
+    let read: Vec<anyhow::Result<(Vec<NewSample>, String)>> = chosen_dirs
+        .par_iter()
+        .map(|(lang, chosen)| match chosen {
+            Ok((model_dir, _)) => match a.samples {
+                RecordedSet::Greedy => read_greedy(model_dir, *lang, &a.variant, &by_key),
+                RecordedSet::N10 => read_n10(model_dir, *lang, &a.variant, &by_key),
+            },
+            Err(_) => Ok((Vec::new(), String::new())),
+        })
+        .collect();
+    let mut samples: Vec<NewSample> = Vec::new();
+    for ((lang, chosen), result) in chosen_dirs.iter().zip(read) {
+        let (model_dir, chosen) = match chosen {
+            Ok(found) => found,
+            Err(note) => {
+                text.push_str(note);
+                continue;
             }
-            RecordedSet::N10 => read_n10(&model_dir, *lang, &a.variant, &by_key, &mut samples)?,
         };
+        let (lang_samples, note) = result?;
         let lang_tasks = tasks.tasks.iter().filter(|t| t.language == *lang).count();
-        let covered: HashSet<&str> = samples[before..]
-            .iter()
-            .map(|s| s.task_key.as_str())
-            .collect();
-        let name_note = if chosen == a.model {
+        let covered: HashSet<&str> = lang_samples.iter().map(|s| s.task_key.as_str()).collect();
+        let name_note = if *chosen == a.model {
             String::new()
         } else {
             format!(" (matched `{chosen}`)")
@@ -272,6 +449,7 @@ pub fn import_crosspl_results(a: &CrossplArgs) -> anyhow::Result<CrossplImportSu
             model_dir.display(),
             covered.len()
         ));
+        samples.extend(lang_samples);
     }
     if !found_any {
         bail!(
@@ -294,7 +472,7 @@ pub fn import_crosspl_results(a: &CrossplArgs) -> anyhow::Result<CrossplImportSu
         "model_dirs": model_dirs,
         "temperature": match a.samples { RecordedSet::Greedy => 0.0, RecordedSet::N10 => 0.2 },
     });
-    let store = open_run_for_import(&a.out, &tasks, &a.model, params, a.force)?;
+    let store = open_run_for_import(&a.out, tasks, &a.model, params, a.force)?;
     let added = store.insert_samples(&samples)?;
     Ok(CrossplImportSummary {
         added,
@@ -338,12 +516,45 @@ pub fn match_model(wanted: &str, dirs: &[String]) -> Result<Option<String>, Vec<
     }
 }
 
-fn read_json_list(path: &Path) -> anyhow::Result<Vec<Value>> {
+/// One record of a recorded-results file, with only the fields polyeval
+/// reads; the rest (the task's instruction and canonical solution, most of
+/// the file) is skipped by the parser without being stored.
+#[derive(serde::Deserialize)]
+struct RecordedEntry {
+    #[serde(rename = "Task_id", default)]
+    task_id: Option<Value>,
+    #[serde(rename = "FSMID_for_test", default)]
+    fsm_id: Option<Value>,
+    #[serde(default)]
+    right_result: Option<Value>,
+    #[serde(default)]
+    wrong_result: Option<Value>,
+    #[serde(default)]
+    matched_results: Option<Value>,
+    #[serde(default)]
+    unmatched_results: Option<Value>,
+}
+
+impl RecordedEntry {
+    fn field(&self, name: &str) -> Option<&Value> {
+        match name {
+            "right_result" => self.right_result.as_ref(),
+            "wrong_result" => self.wrong_result.as_ref(),
+            "matched_results" => self.matched_results.as_ref(),
+            "unmatched_results" => self.unmatched_results.as_ref(),
+            _ => None,
+        }
+    }
+}
+
+fn read_entries(path: &Path) -> anyhow::Result<Vec<RecordedEntry>> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).with_context(|| format!("{file}: cannot read"))?;
-    let value: Value = serde_json::from_str(&text).map_err(|e| {
+    let bytes = std::fs::read(path).with_context(|| format!("{file}: cannot read"))?;
+    serde_json::from_slice(&bytes).map_err(|e| {
         let kind = if e.is_eof() {
             "truncated or incomplete JSON"
+        } else if e.is_data() {
+            "expected a JSON list of task records"
         } else {
             "malformed JSON"
         };
@@ -352,22 +563,18 @@ fn read_json_list(path: &Path) -> anyhow::Result<Vec<Value>> {
             e.line(),
             e.column()
         )
-    })?;
-    match value {
-        Value::Array(items) => Ok(items),
-        _ => bail!("{file}: expected a JSON list of task records"),
-    }
+    })
 }
 
 /// The task a recorded entry answers, checked against the loaded data.
 fn recorded_task<'a>(
-    entry: &Value,
+    entry: &RecordedEntry,
     file: &str,
     i: usize,
     lang: Language,
     by_key: &HashMap<&str, &'a Task>,
 ) -> anyhow::Result<&'a Task> {
-    let id = match entry.get("Task_id") {
+    let id = match &entry.task_id {
         Some(Value::Number(n)) => n.to_string(),
         Some(Value::String(s)) => s.trim().to_string(),
         Some(_) => bail!("{file}: entry {i}: field `Task_id`: expected a number or string"),
@@ -381,7 +588,7 @@ fn recorded_task<'a>(
     })?;
     // A differing FSM id means the results were made from another version of the data.
     if let (Some(recorded), TaskMeta::Ipc { fsm_id, .. }) =
-        (entry.get("FSMID_for_test").and_then(as_index), &task.meta)
+        (entry.fsm_id.as_ref().and_then(as_index), &task.meta)
     {
         if recorded != *fsm_id {
             bail!(
@@ -400,13 +607,14 @@ fn as_index(v: &Value) -> Option<usize> {
     }
 }
 
+/// The greedy generations of one language: samples and a note on what was found.
 fn read_greedy(
     dir: &Path,
     lang: Language,
     variant: &str,
     by_key: &HashMap<&str, &Task>,
-    out: &mut Vec<NewSample>,
-) -> anyhow::Result<String> {
+) -> anyhow::Result<(Vec<NewSample>, String)> {
+    let mut out = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
     let mut counts = Vec::new();
     for (stem, field, passed) in [
@@ -419,10 +627,10 @@ fn read_greedy(
             continue;
         }
         let file = path.display().to_string();
-        let entries = read_json_list(&path)?;
+        let entries = read_entries(&path)?;
         for (i, entry) in entries.iter().enumerate() {
             let task = recorded_task(entry, &file, i, lang, by_key)?;
-            let completion = match entry.get(field) {
+            let completion = match entry.field(field) {
                 Some(Value::String(s)) => s.clone(),
                 Some(Value::Null) | None => bail!(
                     "{file}: entry {i}: task {}: field `{field}`: missing",
@@ -455,13 +663,18 @@ fn read_greedy(
             dir.display()
         );
     }
-    Ok(format!("greedy {}", counts.join(", ")))
+    Ok((out, format!("greedy {}", counts.join(", "))))
 }
 
 /// `matched_results` / `unmatched_results`: a JSON list of strings, or a
 /// string holding a Python list repr.
-fn string_list(entry: &Value, field: &str, file: &str, i: usize) -> anyhow::Result<Vec<String>> {
-    match entry.get(field) {
+fn string_list(
+    entry: &RecordedEntry,
+    field: &str,
+    file: &str,
+    i: usize,
+) -> anyhow::Result<Vec<String>> {
+    match entry.field(field) {
         Some(Value::Array(items)) => items
             .iter()
             .enumerate()
@@ -478,21 +691,21 @@ fn string_list(entry: &Value, field: &str, file: &str, i: usize) -> anyhow::Resu
     }
 }
 
+/// The n = 10 generations of one language: samples and a note on what was found.
 fn read_n10(
     dir: &Path,
     lang: Language,
     variant: &str,
     by_key: &HashMap<&str, &Task>,
-    out: &mut Vec<NewSample>,
-) -> anyhow::Result<String> {
+) -> anyhow::Result<(Vec<NewSample>, String)> {
     let path = dir.join(format!("results_10{variant}.json"));
     if !path.is_file() {
-        return Ok(format!("results_10{variant}.json not present"));
+        return Ok((Vec::new(), format!("results_10{variant}.json not present")));
     }
     let file = path.display().to_string();
-    let entries = read_json_list(&path)?;
+    let entries = read_entries(&path)?;
+    let mut out = Vec::new();
     let mut seen = HashSet::new();
-    let mut total = 0;
     for (i, entry) in entries.iter().enumerate() {
         let task = recorded_task(entry, &file, i, lang, by_key)?;
         if !seen.insert(task.key.clone()) {
@@ -509,19 +722,20 @@ fn read_n10(
             let mut s = NewSample::new(task.key.clone(), idx as u32, code);
             s.recorded_passed = Some(passed);
             out.push(s);
-            total += 1;
         }
     }
-    Ok(format!(
-        "results_10: {total} generations for {} tasks",
+    let note = format!(
+        "results_10: {} generations for {} tasks",
+        out.len(),
         entries.len()
-    ))
+    );
+    Ok((out, note))
 }
 
 /// Import a JSONL file of completions. Returns (new samples, samples in file).
 pub fn import_samples(a: &SamplesArgs) -> anyhow::Result<(usize, usize)> {
     let data = polyeval_core::data::resolve(a.data.as_deref())?;
-    let tasks = load(a.bench, &data)?;
+    let tasks = loaders::load_with(a.bench, &data, &LoadOptions::without_texts())?;
     let samples = parse_samples_file(&a.file, &tasks)?;
     let model = match &a.model {
         Some(m) => m.clone(),
@@ -711,7 +925,7 @@ mod tests {
             summary.text
         );
         let store = RunStore::open(&out).unwrap();
-        let tasks = load(Bench::CrossplIpc, &shared_test_data()).unwrap();
+        let tasks = loaders::load(Bench::CrossplIpc, &shared_test_data()).unwrap();
         assert_eq!(store.config().task_fingerprint, tasks.fingerprint);
         let got = recorded_rates(&store, &tasks, |t| t.language.display_name().to_string());
         assert_eq!(got, table(by_language), "{model} by language");
@@ -849,7 +1063,7 @@ mod tests {
 
     #[test]
     fn samples_file_parsing_and_errors() {
-        let tasks = load(Bench::MultiOop, &shared_test_data()).unwrap();
+        let tasks = loaders::load(Bench::MultiOop, &shared_test_data()).unwrap();
         let tmp = tempfile::tempdir().unwrap();
         let f = tmp.path().join("s.jsonl");
         let write = |text: &str| std::fs::write(&f, text).unwrap();
@@ -909,7 +1123,7 @@ mod tests {
 
     #[test]
     fn ipc_samples_accept_directory_spellings_and_numeric_ids() {
-        let tasks = load(Bench::CrossplIpc, &shared_test_data()).unwrap();
+        let tasks = loaders::load(Bench::CrossplIpc, &shared_test_data()).unwrap();
         let tmp = tempfile::tempdir().unwrap();
         let f = tmp.path().join("s.jsonl");
         std::fs::write(

@@ -1,7 +1,7 @@
 //! `polyeval report`: tables, plots, HTML and comparisons for one or more runs.
 
 use anyhow::{bail, Context};
-use polyeval_report::load::{load_run, LoadOptions};
+use polyeval_report::load::{load_runs, LoadOptions};
 use polyeval_report::{build_report, render, write_plots, Format, ReportOptions, VerdictSource};
 use std::path::PathBuf;
 
@@ -77,13 +77,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         data_dir: args.data.clone(),
         defects: args.defects.clone(),
         sound_only: args.sound_only,
+        // Only the HTML drill-down shows instructions and completions.
+        texts: matches!(args.format, Format::Html),
     };
-    let mut runs = Vec::with_capacity(args.runs.len());
-    for dir in &args.runs {
-        runs.push(
-            load_run(dir, &load_opts).with_context(|| format!("loading run {}", dir.display()))?,
-        );
-    }
+    let mut runs = load_runs(&args.runs, &load_opts)?;
     // Two runs from directories with the same name would be indistinguishable.
     for i in 0..runs.len() {
         for j in 0..i {

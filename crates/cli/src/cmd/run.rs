@@ -111,6 +111,7 @@ pub fn summary(run_dir: &Path, mode: Option<&str>) -> anyhow::Result<String> {
         data_dir: None,
         defects: None,
         sound_only: false,
+        texts: false,
     };
     let data = load_run(run_dir, &load_opts)
         .with_context(|| format!("loading run {}", run_dir.display()))?;

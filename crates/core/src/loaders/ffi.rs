@@ -1,16 +1,17 @@
 //! CrossPL-FFI: `PolyBench/FFI_Bench/FFI_<n>.json` (Python → C via ctypes and GSL).
 
-use super::{parse_json, read_text, Record};
+use super::{parse_json, Inputs, Record};
 use crate::{Bench, Language, Task, TaskMeta};
 use anyhow::{bail, Context};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
-pub(super) fn load(root: &Path) -> anyhow::Result<Vec<Task>> {
+pub(super) fn load(root: &Path, inputs: &Inputs) -> anyhow::Result<Vec<Task>> {
     let dir = root.join("PolyBench/FFI_Bench");
     let mut files: Vec<PathBuf> = Vec::new();
-    for entry in
-        std::fs::read_dir(&dir).with_context(|| format!("{}: cannot list", dir.display()))?
+    for entry in inputs
+        .read_dir(&dir)
+        .with_context(|| format!("{}: cannot list", dir.display()))?
     {
         let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
         let name = entry.file_name().to_string_lossy().to_ascii_lowercase();
@@ -21,12 +22,12 @@ pub(super) fn load(root: &Path) -> anyhow::Result<Vec<Task>> {
     if files.is_empty() {
         bail!("{}: no FFI_<n>.json task files found", dir.display());
     }
-    files.par_iter().map(|p| load_file(p)).collect()
+    files.par_iter().map(|p| load_file(p, inputs)).collect()
 }
 
-fn load_file(path: &Path) -> anyhow::Result<Task> {
+fn load_file(path: &Path, inputs: &Inputs) -> anyhow::Result<Task> {
     let file = path.display().to_string();
-    let text = read_text(path)?;
+    let text = inputs.read_text(path)?;
     let value = parse_json(&text, &file, None)?;
     let mut rec = Record::new(&file, None, &value)?;
     let task_id = rec.id("Task_id")?;

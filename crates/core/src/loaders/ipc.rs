@@ -1,6 +1,6 @@
 //! CrossPL-IPC: `PolyBench/IPC_Bench/<lang>_ipc/IPC_<n>.json` + `fsm/crosspl_fsms.json`.
 
-use super::{parse_json, read_text, Record};
+use super::{parse_json, Inputs, Record};
 use crate::{Bench, Language, Task, TaskMeta};
 use anyhow::{bail, Context};
 use rayon::prelude::*;
@@ -80,13 +80,13 @@ struct CatalogFsm {
 }
 
 /// Per FSM id: (interface name, technique).
-fn load_catalog(root: &Path) -> anyhow::Result<Vec<(String, &'static str)>> {
+fn load_catalog(root: &Path, inputs: &Inputs) -> anyhow::Result<Vec<(String, &'static str)>> {
     let path = root.join("fsm/crosspl_fsms.json");
     let file = path.display().to_string();
     if !path.is_file() {
         bail!("FSM catalog {file} not found (crosspl-ipc needs it to check FSMID_for_test and to know each task's technique)");
     }
-    let text = read_text(&path)?;
+    let text = inputs.read_text(&path)?;
     let value = parse_json(&text, &file, None)?;
     let catalog: Catalog = serde_json::from_value(value)
         .map_err(|e| anyhow::anyhow!("{file}: unexpected catalog structure: {e}"))?;
@@ -115,12 +115,13 @@ pub fn language_of_dir(name: &str) -> Option<Language> {
     lower.strip_suffix("_ipc").and_then(Language::parse)
 }
 
-pub(super) fn load(root: &Path) -> anyhow::Result<Vec<Task>> {
-    let catalog = load_catalog(root)?;
+pub(super) fn load(root: &Path, inputs: &Inputs) -> anyhow::Result<Vec<Task>> {
+    let catalog = load_catalog(root, inputs)?;
     let bench_dir = root.join("PolyBench/IPC_Bench");
     let mut files: Vec<(Language, PathBuf)> = Vec::new();
     let mut seen_langs: HashMap<Language, String> = HashMap::new();
-    let entries = std::fs::read_dir(&bench_dir)
+    let entries = inputs
+        .read_dir(&bench_dir)
         .with_context(|| format!("{}: cannot list", bench_dir.display()))?;
     for entry in entries {
         let entry = entry.with_context(|| format!("{}: cannot list", bench_dir.display()))?;
@@ -141,8 +142,9 @@ pub(super) fn load(root: &Path) -> anyhow::Result<Vec<Task>> {
             );
         }
         let dir = entry.path();
-        for f in
-            std::fs::read_dir(&dir).with_context(|| format!("{}: cannot list", dir.display()))?
+        for f in inputs
+            .read_dir(&dir)
+            .with_context(|| format!("{}: cannot list", dir.display()))?
         {
             let f = f.with_context(|| format!("{}: cannot list", dir.display()))?;
             let fname = f.file_name().to_string_lossy().to_ascii_lowercase();
@@ -159,7 +161,7 @@ pub(super) fn load(root: &Path) -> anyhow::Result<Vec<Task>> {
     }
     files
         .par_iter()
-        .map(|(lang, path)| load_file(*lang, path, &catalog))
+        .map(|(lang, path)| load_file(*lang, path, &catalog, inputs))
         .collect()
 }
 
@@ -167,9 +169,10 @@ fn load_file(
     lang: Language,
     path: &Path,
     catalog: &[(String, &'static str)],
+    inputs: &Inputs,
 ) -> anyhow::Result<Task> {
     let file = path.display().to_string();
-    let text = read_text(path)?;
+    let text = inputs.read_text(path)?;
     let value = parse_json(&text, &file, None)?;
     let mut rec = Record::new(&file, None, &value)?;
     let task_id = rec.id("Task_id")?;

@@ -12,9 +12,13 @@
 //! `crosspl/`, `multioop/` and `oop/`. Every error names the file, the line or
 //! task, and the field; nothing here panics on bad input.
 
+mod cache;
 mod ffi;
 mod ipc;
 mod oop;
+
+use cache::Inputs;
+pub use cache::{MAX_ENTRIES as CACHE_MAX_ENTRIES, RACY_SECS as CACHE_RACY_SECS};
 
 pub use ipc::{language_of_dir as ipc_language_of_dir, technique_for_interface, TECHNIQUES};
 
@@ -24,8 +28,45 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
-/// Load every task of `bench` from `dir` (the benchmark root or its parent).
+/// How tasks are loaded.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// Directory of the parsed-task cache (see [`crate::data::cache_dir`]);
+    /// `None` always parses the files.
+    pub cache_dir: Option<PathBuf>,
+    /// Skip task texts where that saves work: when tasks come from the cache
+    /// without texts, every `instruction` is empty, every
+    /// `canonical_solution` is `None` and [`TaskSet::texts`] is false. For
+    /// commands that only score or count (evaluate, import, tables).
+    pub skip_texts: bool,
+}
+
+impl LoadOptions {
+    /// The cache directory from the environment (`POLYEVAL_CACHE_DIR`, XDG, `~/.cache`).
+    pub fn from_env() -> LoadOptions {
+        LoadOptions {
+            cache_dir: crate::data::cache_dir(),
+            skip_texts: false,
+        }
+    }
+
+    /// [`from_env`](Self::from_env) without task texts.
+    pub fn without_texts() -> LoadOptions {
+        LoadOptions {
+            skip_texts: true,
+            ..LoadOptions::from_env()
+        }
+    }
+}
+
+/// Load every task of `bench` from `dir` (the benchmark root or its parent),
+/// through the parsed-task cache when one is configured.
 pub fn load(bench: Bench, dir: &Path) -> anyhow::Result<TaskSet> {
+    load_with(bench, dir, &LoadOptions::from_env())
+}
+
+/// [`load`] with explicit options.
+pub fn load_with(bench: Bench, dir: &Path, options: &LoadOptions) -> anyhow::Result<TaskSet> {
     if !dir.exists() {
         bail!("data directory {} does not exist", dir.display());
     }
@@ -36,11 +77,32 @@ pub fn load(bench: Bench, dir: &Path) -> anyhow::Result<TaskSet> {
     // the tasks (e.g. the FSM catalog) from any working directory.
     let dir = &dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     let root = bench_root(bench, dir)?;
+    let data_dir = dir.display().to_string();
+    let started = std::time::Instant::now();
+    if let Some(cache_dir) = &options.cache_dir {
+        if let Some((fingerprint, tasks)) =
+            cache::lookup(cache_dir, bench, &root, !options.skip_texts)
+        {
+            tracing::debug!(
+                "{} {bench} tasks from the cache in {:.1} ms",
+                tasks.len(),
+                started.elapsed().as_secs_f64() * 1e3
+            );
+            return Ok(TaskSet {
+                bench,
+                data_dir,
+                fingerprint,
+                texts: !options.skip_texts,
+                tasks,
+            });
+        }
+    }
+    let inputs = Inputs::default();
     let mut tasks = match bench {
-        Bench::CrossplIpc => ipc::load(&root)?,
-        Bench::CrossplFfi => ffi::load(&root)?,
-        Bench::MultiOop => oop::load_multioop(&root)?,
-        Bench::Oop => oop::load_oop(&root)?,
+        Bench::CrossplIpc => ipc::load(&root, &inputs)?,
+        Bench::CrossplFfi => ffi::load(&root, &inputs)?,
+        Bench::MultiOop => oop::load_multioop(&root, &inputs)?,
+        Bench::Oop => oop::load_oop(&root, &inputs)?,
     };
     tasks.sort_by(|a, b| {
         (a.language, id_number(&a.task_id), &a.task_id).cmp(&(
@@ -60,11 +122,22 @@ pub fn load(bench: Bench, dir: &Path) -> anyhow::Result<TaskSet> {
         }
     }
     let fingerprint = fingerprint(bench, &tasks);
-    let data_dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    tracing::debug!(
+        "{} {bench} tasks parsed from {} in {:.1} ms",
+        tasks.len(),
+        root.display(),
+        started.elapsed().as_secs_f64() * 1e3
+    );
+    if let Some(cache_dir) = &options.cache_dir {
+        if let Err(why) = cache::store(cache_dir, bench, &root, inputs, &fingerprint, &tasks) {
+            tracing::debug!("task cache not updated for {}: {why}", root.display());
+        }
+    }
     Ok(TaskSet {
         bench,
-        data_dir: data_dir.display().to_string(),
+        data_dir,
         fingerprint,
+        texts: true,
         tasks,
     })
 }
@@ -105,8 +178,12 @@ pub fn bench_root(bench: Bench, dir: &Path) -> anyhow::Result<PathBuf> {
 
 /// `oop-<lang>.jsonl` files in a directory (any language spelling).
 pub(crate) fn multioop_files(dir: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
+    multioop_files_in(std::fs::read_dir(dir)?)
+}
+
+fn multioop_files_in(listing: std::fs::ReadDir) -> std::io::Result<Vec<(String, PathBuf)>> {
     let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
+    for entry in listing {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
         if let Some(lang) = name
@@ -270,11 +347,6 @@ pub(crate) fn json_kind(v: &Value) -> &'static str {
         Value::Array(_) => "a list",
         Value::Object(_) => "an object",
     }
-}
-
-/// Read a file to a string with an error naming it.
-pub(crate) fn read_text(path: &Path) -> anyhow::Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))
 }
 
 /// Parse JSON with an error naming the file, line and column.

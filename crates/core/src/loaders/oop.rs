@@ -1,14 +1,17 @@
 //! MultiOOP (`oop-<lang>.jsonl`, 6 × 267 tasks) and the original OOP set
 //! (`oop_data_all.jsonl`, 431 Python tasks).
 
-use super::{json_kind, multioop_files, parse_json, read_text, Record};
+use super::{json_kind, multioop_files_in, parse_json, Inputs, Record};
 use crate::{pylit, Bench, Language, Task, TaskMeta};
 use anyhow::{bail, Context};
 use serde_json::Value;
 use std::path::Path;
 
-pub(super) fn load_multioop(root: &Path) -> anyhow::Result<Vec<Task>> {
-    let files = multioop_files(root).with_context(|| format!("{}: cannot list", root.display()))?;
+pub(super) fn load_multioop(root: &Path, inputs: &Inputs) -> anyhow::Result<Vec<Task>> {
+    let files = inputs
+        .read_dir(root)
+        .and_then(multioop_files_in)
+        .with_context(|| format!("{}: cannot list", root.display()))?;
     if files.is_empty() {
         bail!("{}: no oop-<lang>.jsonl files found", root.display());
     }
@@ -20,22 +23,28 @@ pub(super) fn load_multioop(root: &Path) -> anyhow::Result<Vec<Task>> {
                 path.display()
             );
         };
-        tasks.extend(load_jsonl(Bench::MultiOop, lang, &path)?);
+        tasks.extend(load_jsonl(Bench::MultiOop, lang, &path, inputs)?);
     }
     Ok(tasks)
 }
 
-pub(super) fn load_oop(root: &Path) -> anyhow::Result<Vec<Task>> {
+pub(super) fn load_oop(root: &Path, inputs: &Inputs) -> anyhow::Result<Vec<Task>> {
     load_jsonl(
         Bench::Oop,
         Language::Python,
         &root.join("oop_data_all.jsonl"),
+        inputs,
     )
 }
 
-fn load_jsonl(bench: Bench, lang: Language, path: &Path) -> anyhow::Result<Vec<Task>> {
+fn load_jsonl(
+    bench: Bench,
+    lang: Language,
+    path: &Path,
+    inputs: &Inputs,
+) -> anyhow::Result<Vec<Task>> {
     let file = path.display().to_string();
-    let text = read_text(path)?;
+    let text = inputs.read_text(path)?;
     let mut tasks = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
