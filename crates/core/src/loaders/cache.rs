@@ -66,18 +66,21 @@ const LOADER_VERSION: u64 = {
     h
 };
 
-/// The files and directories a loader read, recorded as it reads them.
+/// The files and directories a loader read, each stamped just before it was
+/// read, so that a change while loading is noticed when the entry is saved.
 #[derive(Default)]
 pub(crate) struct Inputs {
-    paths: Mutex<Vec<(PathBuf, bool)>>,
+    stamps: Mutex<Vec<(PathBuf, bool, Option<Stamp>)>>,
 }
 
 impl Inputs {
     fn record(&self, path: &Path, is_dir: bool) {
-        self.paths
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push((path.to_path_buf(), is_dir));
+        let stamp = Stamp::read(path, is_dir);
+        self.stamps.lock().unwrap_or_else(|p| p.into_inner()).push((
+            path.to_path_buf(),
+            is_dir,
+            stamp,
+        ));
     }
 
     /// Read a file to a string with an error naming it.
@@ -93,11 +96,11 @@ impl Inputs {
         std::fs::read_dir(dir)
     }
 
-    fn into_paths(self) -> Vec<(PathBuf, bool)> {
-        let mut paths = self.paths.into_inner().unwrap_or_else(|p| p.into_inner());
-        paths.sort();
-        paths.dedup();
-        paths
+    fn into_stamps(self) -> Vec<(PathBuf, bool, Option<Stamp>)> {
+        let mut stamps = self.stamps.into_inner().unwrap_or_else(|p| p.into_inner());
+        stamps.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+        stamps.dedup_by(|a, b| (&a.0, a.1) == (&b.0, b.1));
+        stamps
     }
 }
 
@@ -231,9 +234,12 @@ pub(crate) fn store(
 ) -> Result<(), String> {
     let now = SystemTime::now();
     let mut stamps = Vec::new();
-    for (path, is_dir) in inputs.into_paths() {
+    for (path, is_dir, before) in inputs.into_stamps() {
         let stamp = Stamp::read(&path, is_dir)
             .ok_or_else(|| format!("{} vanished while loading", path.display()))?;
+        if before.as_ref() != Some(&stamp) {
+            return Err(format!("{} changed while loading", path.display()));
+        }
         if stamp.is_recent(now) {
             return Err(format!(
                 "{} changed less than {RACY_SECS} s ago",
