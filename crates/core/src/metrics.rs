@@ -84,7 +84,9 @@ pub struct Estimate {
     pub ci95: [f64; 2],
 }
 
-/// Linear-interpolated quantile of sorted data (`q` in [0, 1]).
+/// Linear-interpolated quantile of sorted data (`q` in [0, 1]): the
+/// definition [`quantile_unsorted`] is tested against.
+#[cfg(test)]
 fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
     debug_assert!(!sorted.is_empty());
     let pos = q * (sorted.len() - 1) as f64;
@@ -95,7 +97,7 @@ fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
 }
 
 fn sort_f64(v: &mut [f64]) {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    v.sort_by(cmp_f64);
 }
 
 /// The bootstrap distribution of the mean of `n` draws with replacement from
@@ -119,9 +121,9 @@ enum MeanResampler<'a> {
         n: u64,
         /// Cumulative distribution of the first level's count,
         /// Binomial(n, count_0 / n), whose parameters are the same in every
-        /// resample: one uniform draw and a binary search replace a
+        /// resample: one uniform draw and a table lookup replace a
         /// binomial sampler call (0/1 scores need nothing else).
-        first_cdf: Vec<f64>,
+        first_cdf: InverseCdf,
     },
 }
 
@@ -141,7 +143,7 @@ impl<'a> MeanResampler<'a> {
         // keep the plain procedure when there is little to gain.
         if levels.len() * 8 <= values.len() {
             let n = values.len() as u64;
-            let first_cdf = binomial_cdf(n, levels[0].1 as f64 / n as f64);
+            let first_cdf = InverseCdf::new(binomial_cdf(n, levels[0].1 as f64 / n as f64));
             MeanResampler::Levels {
                 levels,
                 n,
@@ -182,8 +184,7 @@ impl<'a> MeanResampler<'a> {
                         draws_left
                     } else if i == 0 {
                         let u: f64 = rng.gen();
-                        // Smallest k with CDF(k) > u.
-                        (first_cdf.partition_point(|&c| c <= u) as u64).min(draws_left)
+                        (first_cdf.first_above(u) as u64).min(draws_left)
                     } else {
                         binomial(rng, draws_left, count as f64 / tasks_left as f64)
                     };
@@ -194,6 +195,43 @@ impl<'a> MeanResampler<'a> {
                 sum / *n as f64
             }
         }
+    }
+}
+
+/// Inversion sampling from a tabulated CDF with a guide table (Chen & Asau's
+/// indexed search): bucket `j` of the guide holds the first index whose CDF
+/// exceeds `j / buckets`, so a draw starts next to its answer instead of
+/// binary-searching the whole table (the search dominated report time).
+struct InverseCdf {
+    cdf: Vec<f64>,
+    guide: Vec<u32>,
+}
+
+impl InverseCdf {
+    fn new(cdf: Vec<f64>) -> Self {
+        let buckets = cdf.len().max(1);
+        let guide = (0..buckets)
+            .map(|j| {
+                let edge = j as f64 / buckets as f64;
+                cdf.partition_point(|&c| c <= edge) as u32
+            })
+            .collect();
+        InverseCdf { cdf, guide }
+    }
+
+    /// The smallest index `k` with `cdf[k] > u` (the table's length if none):
+    /// exactly `cdf.partition_point(|&c| c <= u)`.
+    fn first_above(&self, u: f64) -> usize {
+        let bucket = ((u * self.guide.len() as f64) as usize).min(self.guide.len() - 1);
+        let mut k = self.guide[bucket] as usize;
+        // Rounding in `u * buckets` can land one bucket high: step back.
+        while k > 0 && self.cdf[k - 1] > u {
+            k -= 1;
+        }
+        while k < self.cdf.len() && self.cdf[k] <= u {
+            k += 1;
+        }
+        k
     }
 }
 
@@ -250,9 +288,34 @@ fn binomial(rng: &mut StdRng, trials: u64, p: f64) -> u64 {
     }
 }
 
+fn cmp_f64(a: &f64, b: &f64) -> std::cmp::Ordering {
+    a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal)
+}
+
+/// What [`quantile_sorted`] returns for `q`, found by selection instead of a
+/// full sort (linear time; reports compute thousands of these intervals).
+/// Reorders `values`.
+fn quantile_unsorted(values: &mut [f64], q: f64) -> f64 {
+    debug_assert!(!values.is_empty());
+    let pos = q * (values.len() - 1) as f64;
+    let lo = pos.floor() as usize;
+    let hi = pos.ceil() as usize;
+    let frac = pos - lo as f64;
+    let (_, &mut at_lo, above) = values.select_nth_unstable_by(lo, cmp_f64);
+    // The element of rank `lo + 1` is the smallest of those ranked above.
+    let at_hi = if hi == lo {
+        at_lo
+    } else {
+        above.iter().copied().min_by(cmp_f64).unwrap_or(at_lo)
+    };
+    at_lo + (at_hi - at_lo) * frac
+}
+
 fn percentile_ci(stats: &mut [f64]) -> [f64; 2] {
-    sort_f64(stats);
-    [quantile_sorted(stats, 0.025), quantile_sorted(stats, 0.975)]
+    [
+        quantile_unsorted(stats, 0.025),
+        quantile_unsorted(stats, 0.975),
+    ]
 }
 
 /// Mean of per-task scores with a 95 % percentile-bootstrap CI (`resamples`
@@ -474,7 +537,7 @@ mod tests {
             } => {
                 assert_eq!(n, 100);
                 assert_eq!(levels, vec![(0.0, 50), (1.0, 50)]);
-                assert_eq!(first_cdf.len(), 101);
+                assert_eq!(first_cdf.cdf.len(), 101);
             }
             MeanResampler::Naive(_) => panic!("0/1 scores over 100 tasks should use levels"),
         }
@@ -522,6 +585,34 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn guided_inversion_equals_binary_search(
+            trials in 0u64..400,
+            p in prop_oneof![Just(0.0), Just(1.0), 0.0f64..=1.0],
+            us in proptest::collection::vec(prop_oneof![Just(0.0), Just(0.5), Just(1.0 - f64::EPSILON), 0.0f64..1.0], 1..50),
+        ) {
+            let cdf = binomial_cdf(trials, p);
+            let inverse = InverseCdf::new(cdf.clone());
+            for u in us {
+                prop_assert_eq!(inverse.first_above(u), cdf.partition_point(|&c| c <= u), "u = {}", u);
+            }
+            // Draws exactly at the bucket edges and at the CDF's own values.
+            for u in inverse.cdf.iter().copied().chain((0..cdf.len()).map(|j| j as f64 / cdf.len() as f64)) {
+                prop_assert_eq!(inverse.first_above(u), cdf.partition_point(|&c| c <= u), "u = {}", u);
+            }
+        }
+
+        #[test]
+        fn selection_quantiles_equal_sorted_quantiles(
+            v in proptest::collection::vec(prop_oneof![(-3i32..3).prop_map(|x| x as f64 / 2.0), -1.0f64..1.0], 1..300),
+            q in prop_oneof![Just(0.0), Just(0.025), Just(0.5), Just(0.975), Just(1.0), 0.0f64..=1.0],
+        ) {
+            let mut sorted = v.clone();
+            sort_f64(&mut sorted);
+            let mut scratch = v.clone();
+            prop_assert_eq!(quantile_unsorted(&mut scratch, q), quantile_sorted(&sorted, q));
+        }
+
         #[test]
         fn matches_closed_form(n in 1u64..60, c_frac in 0.0f64..=1.0, k_frac in 0.0f64..=1.0) {
             let c = ((n as f64) * c_frac).round() as u64;

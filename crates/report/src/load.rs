@@ -3,10 +3,11 @@
 
 use crate::model::{RunData, RunScope, SampleRecord, TaskRecord, VerdictSource};
 use anyhow::{bail, Context, Result};
-use polyeval_core::{Bench, Language, Task, TaskMeta};
+use polyeval_core::{Bench, Language, Task, TaskMeta, TaskSet};
 use polyeval_store::{RunStore, RECORDED_MODE};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 #[derive(Debug, Clone)]
 pub struct LoadOptions {
@@ -69,37 +70,77 @@ pub fn pick_mode(
     })
 }
 
-fn record_for(task: Task) -> TaskRecord {
-    let (technique, code_level) = match task.meta {
+fn record_for(task: &Task) -> TaskRecord {
+    let (technique, code_level) = match &task.meta {
         TaskMeta::Ipc {
             technique,
             code_level,
             ..
-        } => (Some(technique), Some(code_level)),
+        } => (Some(technique.clone()), Some(code_level.clone())),
         _ => (None, None),
     };
     TaskRecord {
-        key: task.key,
-        task_id: task.task_id,
+        key: task.key.clone(),
+        task_id: task.task_id.clone(),
         language: task.language,
         technique,
         code_level,
-        instruction: task.instruction,
+        instruction: task.instruction.clone(),
         sound: true,
         samples: Vec::new(),
     }
 }
 
+/// The task sets of the runs being loaded, each loaded once however many
+/// runs were made from it (runs compared side by side usually share theirs).
+#[derive(Default)]
+struct SharedTasks {
+    #[allow(clippy::type_complexity)]
+    loaded: Mutex<Vec<(Bench, PathBuf, Arc<OnceLock<Result<Arc<TaskSet>, String>>>)>>,
+}
+
+impl SharedTasks {
+    fn get(
+        &self,
+        bench: Bench,
+        dir: &Path,
+        options: &polyeval_core::loaders::LoadOptions,
+    ) -> Result<Arc<TaskSet>> {
+        let cell = {
+            let mut loaded = self.loaded.lock().unwrap_or_else(|p| p.into_inner());
+            match loaded.iter().find(|(b, d, _)| *b == bench && d == dir) {
+                Some((_, _, cell)) => cell.clone(),
+                None => {
+                    let cell = Arc::new(OnceLock::new());
+                    loaded.push((bench, dir.to_path_buf(), cell.clone()));
+                    cell
+                }
+            }
+        };
+        // Another run's thread may be loading it: this waits for that one.
+        cell.get_or_init(|| {
+            polyeval_core::loaders::load_with(bench, dir, options)
+                .map(Arc::new)
+                .map_err(|e| format!("{e:#}"))
+        })
+        .clone()
+        .map_err(anyhow::Error::msg)
+    }
+}
+
 /// Load several run directories for reporting, side by side (in parallel).
 pub fn load_runs(dirs: &[PathBuf], opts: &LoadOptions) -> Result<Vec<RunData>> {
+    let shared = SharedTasks::default();
     // Plain threads, not the rayon pool: `load_run` blocks on a thread of its
     // own that uses the pool, and a blocked pool worker could deadlock it.
     std::thread::scope(|scope| {
+        let shared = &shared;
         let loading: Vec<_> = dirs
             .iter()
             .map(|dir| {
                 scope.spawn(move || {
-                    load_run(dir, opts).with_context(|| format!("loading run {}", dir.display()))
+                    load_run_sharing(dir, opts, shared)
+                        .with_context(|| format!("loading run {}", dir.display()))
                 })
             })
             .collect();
@@ -115,6 +156,10 @@ pub fn load_runs(dirs: &[PathBuf], opts: &LoadOptions) -> Result<Vec<RunData>> {
 
 /// Load one run directory for reporting.
 pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
+    load_run_sharing(dir, opts, &SharedTasks::default())
+}
+
+fn load_run_sharing(dir: &Path, opts: &LoadOptions, shared: &SharedTasks) -> Result<RunData> {
     let store = RunStore::open(dir)?;
     let config = store.config().clone();
     let modes = store
@@ -148,8 +193,7 @@ pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
         polyeval_core::loaders::LoadOptions::without_texts()
     };
     let (taskset, verdicts, samples) = std::thread::scope(|scope| {
-        let loading = scope
-            .spawn(|| polyeval_core::loaders::load_with(config.bench, &data_dir, &task_options));
+        let loading = scope.spawn(|| shared.get(config.bench, &data_dir, &task_options));
         let verdicts = match &mode {
             Some(m) => store
                 .verdicts(m)
@@ -186,7 +230,7 @@ pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
     let samples = samples?;
     let tasks_in_benchmark = taskset.tasks.len();
     let filters = RunFilters::from_params(&config.params);
-    let mut tasks: Vec<TaskRecord> = taskset.tasks.into_iter().map(record_for).collect();
+    let mut tasks: Vec<TaskRecord> = taskset.tasks.iter().map(record_for).collect();
     let index: HashMap<&str, usize> = tasks
         .iter()
         .enumerate()

@@ -9,7 +9,7 @@
 //! setup) and one loaded task set.
 
 use anyhow::{bail, Context};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use polyeval_core::eval::{EvalItem, EvalOptions};
 use polyeval_core::{Task, TaskSet};
 use polyeval_store::{check_fingerprint, task_data_dir, RunStore, RECORDED_MODE};
@@ -88,6 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(|dir| RunStore::open(dir))
         .collect::<anyhow::Result<_>>()?;
     let mut shared = SharedEvaluation::new(&opts);
+    let bars = progress_bars(opts.progress);
     for store in &stores {
         let tasks = shared.tasks_for(store, args.data.as_deref())?;
         let evaluator = shared.evaluator_for(tasks.bench)?;
@@ -99,7 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 evaluator.mode()
             );
         }
-        let summary = evaluate_pending_with(store, &tasks, evaluator, opts.progress, args.chunk)
+        let summary = evaluate_pending_with(store, &tasks, evaluator, &bars, args.chunk)
             .with_context(|| format!("evaluating run {}", store.dir().display()))?;
         if stores.len() > 1 {
             println!("{}:", store.dir().display());
@@ -200,16 +201,28 @@ pub fn evaluate_pending_chunked(
     check_fingerprint(store.config(), tasks)?;
     let mut shared = SharedEvaluation::new(opts);
     let evaluator = shared.evaluator_for(tasks.bench)?;
-    evaluate_pending_with(store, tasks, evaluator, opts.progress, chunk)
+    evaluate_pending_with(
+        store,
+        tasks,
+        evaluator,
+        &progress_bars(opts.progress),
+        chunk,
+    )
 }
 
 /// [`evaluate_pending_chunked`] with an evaluator built by the caller (and
-/// shared between runs). `tasks` must be the run's tasks (fingerprint checked).
+/// shared between runs). `tasks` must be the run's tasks (fingerprint
+/// checked). The progress bar is added to `bars` (hidden when `bars` is), so
+/// several runs can be scored side by side.
+///
+/// Scoring and storing are pipelined: while one chunk's verdicts are being
+/// committed, the next chunk is scored. The scorer is at most two chunks
+/// ahead, so a kill loses at most those (they are scored again on resume).
 pub fn evaluate_pending_with(
     store: &RunStore,
     tasks: &TaskSet,
     evaluator: &dyn polyeval_core::Evaluator,
-    progress: bool,
+    bars: &MultiProgress,
     chunk: usize,
 ) -> anyhow::Result<EvalSummary> {
     check_fingerprint(store.config(), tasks)?;
@@ -249,8 +262,10 @@ pub fn evaluate_pending_with(
         })
         .collect::<anyhow::Result<_>>()?;
 
-    let bar = if progress && !items.is_empty() {
-        let bar = ProgressBar::new(items.len() as u64);
+    let bar = if items.is_empty() {
+        ProgressBar::hidden()
+    } else {
+        let bar = bars.add(ProgressBar::new(items.len() as u64));
         bar.set_style(
             ProgressStyle::with_template(
                 "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} ({per_sec}, eta {eta})",
@@ -259,46 +274,82 @@ pub fn evaluate_pending_with(
         );
         bar.set_prefix(format!("evaluate {} ({mode})", tasks.bench));
         bar
-    } else {
-        ProgressBar::hidden()
     };
     let mut summary = EvalSummary {
         mode: mode.clone(),
         ..Default::default()
     };
-    for batch in items.chunks(chunk.max(1)) {
-        let eval_items: Vec<EvalItem<'_>> = batch.iter().map(|(_, item)| item.clone()).collect();
-        let inc = || bar.inc(1);
-        let verdicts = evaluator.evaluate_batch(&eval_items, &inc);
-        if verdicts.len() != batch.len() {
-            bail!(
-                "the {} evaluator returned {} verdicts for {} samples (evaluator bug)",
-                tasks.bench,
-                verdicts.len(),
-                batch.len()
-            );
-        }
-        let rows: Vec<(String, polyeval_core::Verdict)> = batch
-            .iter()
-            .map(|(id, _)| id.clone())
-            .zip(verdicts)
-            .collect();
-        store.put_verdicts(&mode, &rows)?;
-        for (_, v) in &rows {
-            summary.evaluated += 1;
-            summary.passed += usize::from(v.passed());
-            *summary
-                .by_status
-                .entry(v.status.as_str().to_string())
-                .or_insert(0) += 1;
-        }
-        // Keep the bar honest even if an evaluator forgot to report progress.
-        bar.set_position(summary.evaluated as u64);
-    }
+    let batches: Vec<&[(String, EvalItem<'_>)]> = items.chunks(chunk.max(1)).collect();
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        // Only the scorer runs on another thread: the store's connection
+        // stays on this one.
+        let (scored, received) = std::sync::mpsc::sync_channel::<Vec<polyeval_core::Verdict>>(1);
+        let scorer = scope.spawn(|| {
+            for batch in &batches {
+                let eval_items: Vec<EvalItem<'_>> =
+                    batch.iter().map(|(_, item)| item.clone()).collect();
+                let inc = || bar.inc(1);
+                if scored
+                    .send(evaluator.evaluate_batch(&eval_items, &inc))
+                    .is_err()
+                {
+                    break; // storing failed: the error is reported below
+                }
+            }
+            drop(scored);
+        });
+        let stored = (|| {
+            for (batch, verdicts) in batches.iter().zip(&received) {
+                if verdicts.len() != batch.len() {
+                    bail!(
+                        "the {} evaluator returned {} verdicts for {} samples (evaluator bug)",
+                        tasks.bench,
+                        verdicts.len(),
+                        batch.len()
+                    );
+                }
+                let rows: Vec<(String, polyeval_core::Verdict)> = batch
+                    .iter()
+                    .map(|(id, _)| id.clone())
+                    .zip(verdicts)
+                    .collect();
+                store.put_verdicts(&mode, &rows)?;
+                for (_, v) in &rows {
+                    summary.evaluated += 1;
+                    summary.passed += usize::from(v.passed());
+                    *summary
+                        .by_status
+                        .entry(v.status.as_str().to_string())
+                        .or_insert(0) += 1;
+                }
+                // Keep the bar honest even if an evaluator forgot to report progress.
+                if bar.position() < summary.evaluated as u64 {
+                    bar.set_position(summary.evaluated as u64);
+                }
+            }
+            Ok(())
+        })();
+        // Unblock the scorer if storing stopped early, then wait for it.
+        drop(received);
+        scorer
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        stored
+    })?;
     bar.finish_and_clear();
     summary.total_samples = store.sample_count()?;
     summary.total_with_verdict = store.verdict_count(&mode)?;
     Ok(summary)
+}
+
+/// Where `evaluate`-like commands draw their progress bars: the terminal's
+/// standard error, or nowhere.
+pub fn progress_bars(show: bool) -> MultiProgress {
+    if show {
+        MultiProgress::new()
+    } else {
+        MultiProgress::with_draw_target(ProgressDrawTarget::hidden())
+    }
 }
 
 pub fn print_summary(s: &EvalSummary) {
@@ -378,6 +429,67 @@ mod tests {
         // Nothing left to do on a second pass.
         let again = evaluate_pending_chunked(&store, &tasks, &opts, DEFAULT_CHUNK).unwrap();
         assert_eq!(again.evaluated, 0);
+    }
+
+    /// An evaluator that loses verdicts: storing stops at the first chunk
+    /// with an error naming the bug, the scorer thread (blocked on a full
+    /// pipeline) is released, and nothing half-done is stored.
+    struct LosesVerdicts;
+    impl polyeval_core::Evaluator for LosesVerdicts {
+        fn bench(&self) -> polyeval_core::Bench {
+            polyeval_core::Bench::CrossplIpc
+        }
+        fn mode(&self) -> &str {
+            "lossy"
+        }
+        fn evaluate_batch(
+            &self,
+            items: &[EvalItem<'_>],
+            _progress: &(dyn Fn() + Sync),
+        ) -> Vec<polyeval_core::Verdict> {
+            let mut verdicts = vec![
+                polyeval_core::Verdict {
+                    status: polyeval_core::Status::Passed,
+                    category: None,
+                    detail: String::new(),
+                    pass_o: None,
+                    data: serde_json::Value::Null,
+                };
+                items.len()
+            ];
+            verdicts.pop();
+            verdicts
+        }
+    }
+
+    #[test]
+    fn a_storing_error_stops_the_pipelined_scorer() {
+        let data = shared_test_data();
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("run");
+        import_crosspl_results(&CrossplArgs {
+            results_dir: data.join("crosspl/results"),
+            model: "GPT-4o".into(),
+            out: out.clone(),
+            variant: String::new(),
+            samples: RecordedSet::Greedy,
+            data: Some(data.clone()),
+            force: false,
+        })
+        .unwrap();
+        let store = RunStore::open(&out).unwrap();
+        let opts = EvalOptions::default();
+        let tasks = SharedEvaluation::new(&opts)
+            .tasks_for(&store, None)
+            .unwrap();
+        // 1982 samples in chunks of 10: far more chunks than the pipeline holds.
+        let e = evaluate_pending_with(&store, &tasks, &LosesVerdicts, &progress_bars(false), 10)
+            .unwrap_err();
+        assert!(
+            format!("{e:#}").contains("returned 9 verdicts for 10 samples"),
+            "{e:#}"
+        );
+        assert_eq!(store.verdict_count("lossy").unwrap(), 0);
     }
 
     #[test]

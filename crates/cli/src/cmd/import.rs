@@ -249,14 +249,49 @@ fn import_crosspl_cli(cli: &CrossplCli) -> anyhow::Result<()> {
         })
         .collect();
     let tasks = load_crosspl_tasks(&per_model[0])?;
+    let eval_opts = polyeval_core::eval::EvalOptions {
+        mode: cli.mode.clone(),
+        progress: !cli.no_progress,
+        ..Default::default()
+    };
+    let mut shared = super::evaluate::SharedEvaluation::new(&eval_opts);
+    let evaluator = if cli.evaluate {
+        Some(shared.evaluator_for(Bench::CrossplIpc)?)
+    } else {
+        None
+    };
+    let bars = super::evaluate::progress_bars(eval_opts.progress);
+    let all_tasks: Vec<&Task> = tasks.tasks.iter().collect();
     // Models are independent (their own files, their own run database): two
-    // at a time keeps both cores busy while one of them writes its database.
-    let summaries: Vec<anyhow::Result<CrossplImportSummary>> = std::thread::scope(|scope| {
+    // at a time, each imported and then scored on its own thread, keep both
+    // cores busy while the other one writes its database.
+    let import_and_score = |a: &CrossplArgs| -> anyhow::Result<ModelOutcome> {
+        let (import, store) = import_crosspl_model(a, &tasks)?;
+        let evaluation = match evaluator {
+            Some(evaluator) => Some(
+                super::evaluate::evaluate_pending_with(
+                    &store,
+                    &tasks,
+                    evaluator,
+                    &bars,
+                    super::evaluate::DEFAULT_CHUNK,
+                )
+                .with_context(|| format!("evaluating run {}", a.out.display()))?,
+            ),
+            None => None,
+        };
+        Ok(ModelOutcome { import, evaluation })
+    };
+    let outcomes: Vec<anyhow::Result<ModelOutcome>> = std::thread::scope(|scope| {
+        if let Some(evaluator) = evaluator {
+            // Compile the FSM catalog while the result files are read.
+            scope.spawn(|| evaluator.warm_up(&all_tasks));
+        }
         let mut results = Vec::with_capacity(per_model.len());
         for pair in per_model.chunks(2) {
             let handles: Vec<_> = pair
                 .iter()
-                .map(|a| scope.spawn(|| import_crosspl_model(a, &tasks)))
+                .map(|a| scope.spawn(|| import_and_score(a)))
                 .collect();
             results.extend(
                 handles
@@ -266,45 +301,32 @@ fn import_crosspl_cli(cli: &CrossplCli) -> anyhow::Result<()> {
         }
         results
     });
-    let mut imported = Vec::new();
-    for (a, summary) in per_model.iter().zip(summaries) {
-        let summary = summary.with_context(|| format!("importing model `{}`", a.model))?;
+    for (a, outcome) in per_model.iter().zip(outcomes) {
+        let ModelOutcome { import, evaluation } =
+            outcome.with_context(|| format!("importing model `{}`", a.model))?;
         if !one_run {
             println!("== {} -> {}", a.model, a.out.display());
         }
-        print!("{}", summary.text);
+        print!("{}", import.text);
         println!(
             "imported {} samples into {} ({} new, {} already present)",
-            summary.total,
+            import.total,
             a.out.display(),
-            summary.added,
-            summary.total - summary.added
+            import.added,
+            import.total - import.added
         );
-        imported.push(a.out.clone());
-    }
-    if cli.evaluate {
-        let opts = polyeval_core::eval::EvalOptions {
-            mode: cli.mode.clone(),
-            progress: !cli.no_progress,
-            ..Default::default()
-        };
-        let mut shared = super::evaluate::SharedEvaluation::new(&opts);
-        let evaluator = shared.evaluator_for(Bench::CrossplIpc)?;
-        for dir in &imported {
-            let store = RunStore::open(dir)?;
-            let summary = super::evaluate::evaluate_pending_with(
-                &store,
-                &tasks,
-                evaluator,
-                opts.progress,
-                super::evaluate::DEFAULT_CHUNK,
-            )
-            .with_context(|| format!("evaluating run {}", dir.display()))?;
-            println!("{}:", dir.display());
+        if let Some(summary) = evaluation {
             super::evaluate::print_summary(&summary);
         }
     }
     Ok(())
+}
+
+/// What `import crosspl-results` did for one model.
+struct ModelOutcome {
+    import: CrossplImportSummary,
+    /// With `--evaluate`.
+    evaluation: Option<super::evaluate::EvalSummary>,
 }
 
 /// A run directory name for a model (path separators replaced).
@@ -339,10 +361,14 @@ fn load_crosspl_tasks(a: &CrossplArgs) -> anyhow::Result<TaskSet> {
 /// Import one model's recorded results into `a.out` (loading the tasks).
 #[cfg(test)]
 pub fn import_crosspl_results(a: &CrossplArgs) -> anyhow::Result<CrossplImportSummary> {
-    import_crosspl_model(a, &load_crosspl_tasks(a)?)
+    Ok(import_crosspl_model(a, &load_crosspl_tasks(a)?)?.0)
 }
 
-fn import_crosspl_model(a: &CrossplArgs, tasks: &TaskSet) -> anyhow::Result<CrossplImportSummary> {
+/// Import one model's recorded results; the run's store is returned open.
+fn import_crosspl_model(
+    a: &CrossplArgs,
+    tasks: &TaskSet,
+) -> anyhow::Result<(CrossplImportSummary, RunStore)> {
     if !a.results_dir.is_dir() {
         bail!(
             "results directory {} does not exist",
@@ -474,11 +500,14 @@ fn import_crosspl_model(a: &CrossplArgs, tasks: &TaskSet) -> anyhow::Result<Cros
     });
     let store = open_run_for_import(&a.out, tasks, &a.model, params, a.force)?;
     let added = store.insert_samples(&samples)?;
-    Ok(CrossplImportSummary {
-        added,
-        total: samples.len(),
-        text,
-    })
+    Ok((
+        CrossplImportSummary {
+            added,
+            total: samples.len(),
+            text,
+        },
+        store,
+    ))
 }
 
 fn subdirs(dir: &Path) -> anyhow::Result<Vec<String>> {
