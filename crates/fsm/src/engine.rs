@@ -590,7 +590,14 @@ impl Engine {
 
     /// Load and compile a catalog file.
     pub fn load(path: &Path) -> anyhow::Result<Engine> {
-        Ok(Engine::new(&Catalog::load(path)?))
+        let started = std::time::Instant::now();
+        let engine = Engine::new(&Catalog::load(path)?);
+        tracing::debug!(
+            "FSM catalog {} loaded and compiled in {:.1} ms",
+            path.display(),
+            started.elapsed().as_secs_f64() * 1e3
+        );
+        Ok(engine)
     }
 
     /// Every pattern that failed to compile and every structural defect.

@@ -238,10 +238,18 @@ pub fn evaluate_pending_with(
     // Reading the samples and the evaluator's preparation (compiling the FSM
     // catalog) are independent: overlap them.
     let all_tasks: Vec<&Task> = tasks.tasks.iter().collect();
+    let started = std::time::Instant::now();
     let pending = std::thread::scope(|scope| {
         scope.spawn(|| evaluator.warm_up(&all_tasks));
         store.pending(&mode)
     })?;
+    tracing::debug!(
+        "{}: {} samples pending for `{mode}` (read and evaluator ready in {:.1} ms)",
+        store.dir().display(),
+        pending.len(),
+        started.elapsed().as_secs_f64() * 1e3
+    );
+    let started = std::time::Instant::now();
     // Resolve every task first so a bad sample fails before any work is done.
     let items: Vec<(String, EvalItem<'_>)> = pending
         .iter()
@@ -337,6 +345,12 @@ pub fn evaluate_pending_with(
         stored
     })?;
     bar.finish_and_clear();
+    tracing::debug!(
+        "{}: {} samples scored and stored in {:.1} ms",
+        store.dir().display(),
+        summary.evaluated,
+        started.elapsed().as_secs_f64() * 1e3
+    );
     summary.total_samples = store.sample_count()?;
     summary.total_with_verdict = store.verdict_count(&mode)?;
     Ok(summary)

@@ -442,6 +442,7 @@ fn import_crosspl_model(
     }
     // The result files are large (most of their bytes are the task texts,
     // which are skipped): read the languages in parallel.
+    let started = std::time::Instant::now();
     let read: Vec<anyhow::Result<(Vec<NewSample>, String)>> = chosen_dirs
         .par_iter()
         .map(|(lang, chosen)| match chosen {
@@ -498,8 +499,20 @@ fn import_crosspl_model(
         "model_dirs": model_dirs,
         "temperature": match a.samples { RecordedSet::Greedy => 0.0, RecordedSet::N10 => 0.2 },
     });
+    tracing::debug!(
+        "{}: read {} recorded generations in {:.1} ms",
+        a.model,
+        samples.len(),
+        started.elapsed().as_secs_f64() * 1e3
+    );
+    let started = std::time::Instant::now();
     let store = open_run_for_import(&a.out, tasks, &a.model, params, a.force)?;
     let added = store.insert_samples(&samples)?;
+    tracing::debug!(
+        "{}: stored {added} new samples in {:.1} ms",
+        a.model,
+        started.elapsed().as_secs_f64() * 1e3
+    );
     Ok((
         CrossplImportSummary {
             added,
