@@ -141,14 +141,16 @@ impl IpcEvaluator {
             // The published procedure reads the stored text exactly as it is
             // (a reasoning block included, if a model put one in its answer).
             Mode::Compat => {
-                let trace = machine.run(item.code, suffix, Mode::Compat);
+                let trace =
+                    machine.run(&scored_text(item.code, Mode::Compat), suffix, Mode::Compat);
                 verdict_from_trace(&trace, &machine.interface_name, None)
             }
             // Only the answer counts: no reasoning block, no comments.
             Mode::Strict => {
-                let answer = polyeval_core::extract::strip_reasoning(item.code);
+                let answer = scored_text(item.code, Mode::Strict);
                 let trace = machine.run(&answer, suffix, Mode::Strict);
-                let compat = machine.accepts(item.code, suffix, Mode::Compat);
+                let compat =
+                    machine.accepts(&scored_text(item.code, Mode::Compat), suffix, Mode::Compat);
                 verdict_from_trace(
                     &trace,
                     &machine.interface_name,
@@ -156,6 +158,17 @@ impl IpcEvaluator {
                 )
             }
         }
+    }
+}
+
+/// The text a mode reads of a generation: compat mode, like the published
+/// procedure, the stored text exactly as it is (a reasoning block included);
+/// strict mode the answer with reasoning blocks (`<think>…</think>`) removed.
+/// `polyeval fsm check` uses this too, so its trace is the stored verdict's.
+pub fn scored_text(code: &str, mode: Mode) -> std::borrow::Cow<'_, str> {
+    match mode {
+        Mode::Compat => std::borrow::Cow::Borrowed(code),
+        Mode::Strict => std::borrow::Cow::Owned(polyeval_core::extract::strip_reasoning(code)),
     }
 }
 

@@ -79,3 +79,40 @@ fn doctor_ipc_finds_no_defects_in_the_real_tasks() {
     assert_eq!(v["tasks_checked"], 1982);
     assert_eq!(v["defects"].as_array().unwrap().len(), 0);
 }
+
+/// `fsm check` reads what `evaluate` reads in each mode: a protocol written
+/// only inside a reasoning block satisfies compat (the published procedure
+/// reads the stored text as it is) but not strict (reasoning is dropped).
+#[test]
+fn fsm_check_reads_what_evaluate_reads_in_each_mode() {
+    let data = polyeval_core::data::shared_test_data();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("Server.java");
+    std::fs::write(
+        &file,
+        "<think>\nimport java.net.*;\nServerSocket s = new ServerSocket(8080);\nSocket c = s.accept();\nc.getInputStream();\nc.close();\n</think>\nclass S {}\n",
+    )
+    .unwrap();
+    let accepted = |mode: &str| -> (bool, bool) {
+        let out = polyeval()
+            .args(["fsm", "check"])
+            .arg(&file)
+            .args(["--fsm", "0", "--json", "--mode", mode, "--data"])
+            .arg(&data)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let other = if mode == "compat" { "strict" } else { "compat" };
+        (
+            v["accepted"].as_bool().unwrap(),
+            v[format!("{other}_accepted")].as_bool().unwrap(),
+        )
+    };
+    assert_eq!(accepted("compat"), (true, false));
+    assert_eq!(accepted("strict"), (false, true));
+}

@@ -304,3 +304,59 @@ fn one_import_scores_both_models_and_reproduces_the_paper_with_our_verdicts() {
     // The two runs are compared with each other, task by task.
     assert_eq!(report["comparisons"][0]["common_tasks"], 1982);
 }
+
+/// With several models, one that cannot be imported (here a truncated results
+/// file) fails the command, naming it, but neither hides nor undoes the
+/// others: they are imported, scored and listed.
+#[test]
+fn a_failed_model_does_not_hide_the_others() {
+    let data = shared_test_data().join("crosspl");
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let java = results.join("java_ipc");
+    std::fs::create_dir_all(java.join("Broken")).unwrap();
+    std::fs::write(java.join("Broken/greedy_pass.json"), "[{\"Task_id\": 1,").unwrap();
+    std::os::unix::fs::symlink(data.join("results/java_ipc/GPT-4o"), java.join("GPT-4o")).unwrap();
+    let runs = dir.path().join("runs");
+    let out = Command::new(env!("CARGO_BIN_EXE_polyeval"))
+        .args([
+            "import",
+            "crosspl-results",
+            results.to_str().unwrap(),
+            "--model",
+            "Broken,GPT-4o",
+            "--out",
+            runs.to_str().unwrap(),
+            "--data",
+            data.to_str().unwrap(),
+            "--evaluate",
+            "--no-progress",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains("1 of 2 models failed")
+            && stderr.contains("importing model `Broken`")
+            && stderr.contains("greedy_pass.json: truncated or incomplete JSON"),
+        "{stderr}"
+    );
+    assert!(!stdout.contains("== Broken"), "{stdout}");
+    assert!(stdout.contains("== GPT-4o ->"), "{stdout}");
+    assert!(
+        stdout.contains("imported 615 samples") && stdout.contains("evaluated 615 samples"),
+        "{stdout}"
+    );
+    // The good model's run is complete and scored: nothing left to do.
+    let again = polyeval(&[
+        "evaluate",
+        runs.join("GPT-4o").to_str().unwrap(),
+        "--no-progress",
+    ]);
+    assert!(
+        again.contains("nothing to evaluate: all 615 samples"),
+        "{again}"
+    );
+}

@@ -2,6 +2,7 @@
 //! and print the trace, list the catalog, show one machine.
 
 use anyhow::Context;
+use polyeval_bench::ipc::scored_text;
 use polyeval_fsm::{catalog_path_in, compat_lines_read, Catalog, Engine, Mode, Trace};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -125,12 +126,13 @@ fn check(a: CheckArgs) -> anyhow::Result<()> {
         },
     };
     let code = read_source(&a.file)?;
-    let trace = machine.run(&code, &suffix, a.mode);
+    // Exactly what `evaluate` reads in each mode (strict drops reasoning blocks).
+    let trace = machine.run(&scored_text(&code, a.mode), &suffix, a.mode);
     let other_mode = match a.mode {
         Mode::Compat => Mode::Strict,
         Mode::Strict => Mode::Compat,
     };
-    let other = machine.run(&code, &suffix, other_mode);
+    let other = machine.run(&scored_text(&code, other_mode), &suffix, other_mode);
     if a.json {
         let mut v = serde_json::to_value(&trace)?;
         v[format!("{other_mode}_accepted")] = serde_json::Value::Bool(other.accepted);

@@ -301,9 +301,17 @@ fn import_crosspl_cli(cli: &CrossplCli) -> anyhow::Result<()> {
         }
         results
     });
+    // Every model is reported, whatever happened to the others: a failed
+    // model neither hides nor undoes the ones that were imported.
+    let mut failures: Vec<anyhow::Error> = Vec::new();
     for (a, outcome) in per_model.iter().zip(outcomes) {
-        let ModelOutcome { import, evaluation } =
-            outcome.with_context(|| format!("importing model `{}`", a.model))?;
+        let ModelOutcome { import, evaluation } = match outcome {
+            Ok(done) => done,
+            Err(e) => {
+                failures.push(e.context(format!("importing model `{}`", a.model)));
+                continue;
+            }
+        };
         if !one_run {
             println!("== {} -> {}", a.model, a.out.display());
         }
@@ -319,7 +327,20 @@ fn import_crosspl_cli(cli: &CrossplCli) -> anyhow::Result<()> {
             super::evaluate::print_summary(&summary);
         }
     }
-    Ok(())
+    let failed = failures.len();
+    let mut failures = failures.into_iter();
+    match failures.next() {
+        None => Ok(()),
+        Some(first) => {
+            for other in failures {
+                eprintln!("error: {other:#}");
+            }
+            if per_model.len() == 1 {
+                return Err(first);
+            }
+            Err(first.context(format!("{failed} of {} models failed", per_model.len())))
+        }
+    }
 }
 
 /// What `import crosspl-results` did for one model.
