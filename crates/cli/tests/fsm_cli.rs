@@ -1,14 +1,26 @@
 //! `polyeval fsm` and `polyeval doctor --bench crosspl-ipc` end to end on the real catalog.
 
-use std::process::Command;
+use std::path::Path;
+use std::process::{Command, Output};
 
 fn polyeval() -> Command {
     Command::new(env!("CARGO_BIN_EXE_polyeval"))
 }
 
+/// `polyeval fsm check FILE ARGS... --data <shared test data>`.
+fn fsm_check(file: &Path, args: &[&str]) -> Output {
+    polyeval()
+        .args(["fsm", "check"])
+        .arg(file)
+        .args(args)
+        .arg("--data")
+        .arg(polyeval_core::data::shared_test_data())
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn fsm_check_prints_the_trace_and_json() {
-    let data = polyeval_core::data::shared_test_data();
     let dir = tempfile::tempdir().unwrap();
     // FSM 0: java.net ServerSocket (import, new ServerSocket, accept, streams, close).
     let file = dir.path().join("Server.java");
@@ -17,13 +29,7 @@ fn fsm_check_prints_the_trace_and_json() {
         "import java.net.*;\n// new ServerSocket(1)\nclass S { void run() throws Exception {\n  ServerSocket s = new ServerSocket(8080);\n  Socket c = s.accept();\n  c.getInputStream();\n  c.close();\n} }\n",
     )
     .unwrap();
-    let out = polyeval()
-        .args(["fsm", "check"])
-        .arg(&file)
-        .args(["--fsm", "0", "--data"])
-        .arg(&data)
-        .output()
-        .unwrap();
+    let out = fsm_check(&file, &["--fsm", "0"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -36,26 +42,14 @@ fn fsm_check_prints_the_trace_and_json() {
         "the commented-out line 2 must not match step 2: {text}"
     );
 
-    let out = polyeval()
-        .args(["fsm", "check"])
-        .arg(&file)
-        .args(["--fsm", "1", "--mode", "strict", "--json", "--data"])
-        .arg(&data)
-        .output()
-        .unwrap();
+    let out = fsm_check(&file, &["--fsm", "1", "--mode", "strict", "--json"]);
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["mode"], "strict");
     assert_eq!(v["fsm_id"], 1);
     assert!(v["strict_accepted"].is_null() && v["compat_accepted"].is_boolean());
 
-    let out = polyeval()
-        .args(["fsm", "check"])
-        .arg(&file)
-        .args(["--fsm", "999", "--data"])
-        .arg(&data)
-        .output()
-        .unwrap();
+    let out = fsm_check(&file, &["--fsm", "999"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("999"));
 }
@@ -85,7 +79,6 @@ fn doctor_ipc_finds_no_defects_in_the_real_tasks() {
 /// reads the stored text as it is) but not strict (reasoning is dropped).
 #[test]
 fn fsm_check_reads_what_evaluate_reads_in_each_mode() {
-    let data = polyeval_core::data::shared_test_data();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("Server.java");
     std::fs::write(
@@ -94,13 +87,7 @@ fn fsm_check_reads_what_evaluate_reads_in_each_mode() {
     )
     .unwrap();
     let accepted = |mode: &str| -> (bool, bool) {
-        let out = polyeval()
-            .args(["fsm", "check"])
-            .arg(&file)
-            .args(["--fsm", "0", "--json", "--mode", mode, "--data"])
-            .arg(&data)
-            .output()
-            .unwrap();
+        let out = fsm_check(&file, &["--fsm", "0", "--json", "--mode", mode]);
         assert!(
             out.status.success(),
             "{}",

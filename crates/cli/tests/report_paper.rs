@@ -6,13 +6,20 @@
 use polyeval_core::data::shared_test_data;
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
 
 fn polyeval(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_polyeval"))
-        .args(args)
-        .output()
-        .expect("running polyeval");
+    succeeded(
+        args,
+        Command::new(env!("CARGO_BIN_EXE_polyeval"))
+            .args(args)
+            .output()
+            .expect("running polyeval"),
+    )
+}
+
+/// The standard output of a polyeval command that must have succeeded.
+fn succeeded(args: &[&str], out: Output) -> String {
     assert!(
         out.status.success(),
         "polyeval {args:?} failed:\nstdout: {}\nstderr: {}",
@@ -20,6 +27,22 @@ fn polyeval(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+/// `polyeval import crosspl-results RESULTS --model MODELS --out RUNS --evaluate`
+/// against the shared CrossPL data.
+fn import_and_evaluate(results: &Path, models: &str, runs: &Path) -> Output {
+    let data = shared_test_data().join("crosspl");
+    Command::new(env!("CARGO_BIN_EXE_polyeval"))
+        .args(["import", "crosspl-results"])
+        .arg(results)
+        .args(["--model", models, "--out"])
+        .arg(runs)
+        .arg("--data")
+        .arg(&data)
+        .args(["--evaluate", "--no-progress"])
+        .output()
+        .expect("running polyeval import")
 }
 
 fn import_and_report(model: &str, dir: &Path) -> Value {
@@ -219,19 +242,11 @@ fn one_import_scores_both_models_and_reproduces_the_paper_with_our_verdicts() {
     let data = shared_test_data().join("crosspl");
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path().join("runs");
-    let out = polyeval(&[
-        "import",
-        "crosspl-results",
-        data.join("results").to_str().unwrap(),
-        "--model",
-        "GPT-4o,Qwen2.5-coder-7b-instruct",
-        "--out",
-        runs.to_str().unwrap(),
-        "--data",
-        data.to_str().unwrap(),
-        "--evaluate",
-        "--no-progress",
-    ]);
+    let models = "GPT-4o,Qwen2.5-coder-7b-instruct";
+    let out = succeeded(
+        &["import", "--model", models, "--evaluate"],
+        import_and_evaluate(&data.join("results"), models, &runs),
+    );
     assert!(
         out.contains("evaluated 1982 samples in mode `compat`: 1463 passed"),
         "{out}"
@@ -318,22 +333,7 @@ fn a_failed_model_does_not_hide_the_others() {
     std::fs::write(java.join("Broken/greedy_pass.json"), "[{\"Task_id\": 1,").unwrap();
     std::os::unix::fs::symlink(data.join("results/java_ipc/GPT-4o"), java.join("GPT-4o")).unwrap();
     let runs = dir.path().join("runs");
-    let out = Command::new(env!("CARGO_BIN_EXE_polyeval"))
-        .args([
-            "import",
-            "crosspl-results",
-            results.to_str().unwrap(),
-            "--model",
-            "Broken,GPT-4o",
-            "--out",
-            runs.to_str().unwrap(),
-            "--data",
-            data.to_str().unwrap(),
-            "--evaluate",
-            "--no-progress",
-        ])
-        .output()
-        .unwrap();
+    let out = import_and_evaluate(&results, "Broken,GPT-4o", &runs);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{stdout}\n{stderr}");

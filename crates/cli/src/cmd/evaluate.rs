@@ -396,24 +396,14 @@ pub fn print_summary(s: &EvalSummary) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cmd::import::{import_crosspl_results, CrossplArgs, RecordedSet};
+    use crate::cmd::import::{crosspl_args, import_crosspl_results, RecordedSet};
     use polyeval_core::data::shared_test_data;
 
     #[test]
     fn evaluates_imported_ipc_run_and_resumes() {
-        let data = shared_test_data();
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("run");
-        import_crosspl_results(&CrossplArgs {
-            results_dir: data.join("crosspl/results"),
-            model: "GPT-4o".into(),
-            out: out.clone(),
-            variant: String::new(),
-            samples: RecordedSet::Greedy,
-            data: Some(data.clone()),
-            force: false,
-        })
-        .unwrap();
+        import_crosspl_results(&crosspl_args("GPT-4o", &out, RecordedSet::Greedy)).unwrap();
         let store = RunStore::open(&out).unwrap();
         let opts = EvalOptions {
             progress: false,
@@ -478,19 +468,9 @@ mod tests {
 
     #[test]
     fn a_storing_error_stops_the_pipelined_scorer() {
-        let data = shared_test_data();
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("run");
-        import_crosspl_results(&CrossplArgs {
-            results_dir: data.join("crosspl/results"),
-            model: "GPT-4o".into(),
-            out: out.clone(),
-            variant: String::new(),
-            samples: RecordedSet::Greedy,
-            data: Some(data.clone()),
-            force: false,
-        })
-        .unwrap();
+        import_crosspl_results(&crosspl_args("GPT-4o", &out, RecordedSet::Greedy)).unwrap();
         let store = RunStore::open(&out).unwrap();
         let opts = EvalOptions::default();
         let tasks = SharedEvaluation::new(&opts)

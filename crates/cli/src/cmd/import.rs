@@ -379,6 +379,21 @@ fn load_crosspl_tasks(a: &CrossplArgs) -> anyhow::Result<TaskSet> {
     loaders::load_with(Bench::CrossplIpc, &data, &LoadOptions::without_texts())
 }
 
+/// Test arguments: one model's recorded results from the shared test data into `out`.
+#[cfg(test)]
+pub fn crosspl_args(model: &str, out: &Path, samples: RecordedSet) -> CrossplArgs {
+    let data = polyeval_core::data::shared_test_data();
+    CrossplArgs {
+        results_dir: data.join("crosspl/results"),
+        model: model.into(),
+        out: out.to_path_buf(),
+        variant: String::new(),
+        samples,
+        data: Some(data),
+        force: false,
+    }
+}
+
 /// Import one model's recorded results into `a.out` (loading the tasks).
 #[cfg(test)]
 pub fn import_crosspl_results(a: &CrossplArgs) -> anyhow::Result<CrossplImportSummary> {
@@ -919,19 +934,6 @@ mod tests {
     use super::*;
     use polyeval_core::data::shared_test_data;
     use polyeval_store::RECORDED_MODE;
-
-    fn crosspl_args(model: &str, out: &Path, samples: RecordedSet) -> CrossplArgs {
-        let data = shared_test_data();
-        CrossplArgs {
-            results_dir: data.join("crosspl/results"),
-            model: model.into(),
-            out: out.to_path_buf(),
-            variant: String::new(),
-            samples,
-            data: Some(data),
-            force: false,
-        }
-    }
 
     /// Recorded pass rate (percent, 2 decimals) per group, from the store.
     fn recorded_rates(
