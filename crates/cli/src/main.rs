@@ -2,6 +2,8 @@
 //! own module under `cmd/` and calls into the library crates.
 
 mod cmd;
+#[allow(dead_code)] // wired into the commands by the runner refactor
+mod progress;
 
 use clap::{Parser, Subcommand};
 

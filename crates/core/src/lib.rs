@@ -8,6 +8,7 @@ pub mod extract;
 pub mod language;
 pub mod loaders;
 pub mod metrics;
+pub mod progress;
 pub mod pylit;
 pub mod pysrc;
 pub mod task;
