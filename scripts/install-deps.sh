@@ -2,8 +2,9 @@
 # Install every system dependency polyeval's build and test suite need on
 # Debian/Ubuntu: a C toolchain (for the bundled SQLite), the language
 # toolchains the executed benchmarks use (g++, Java, Mono C#, PHP, Node.js,
-# Go, Python with numpy), GSL for CrossPL-FFI, bubblewrap for the sandbox and
-# Chromium for HTML report rendering. Idempotent: safe to run again.
+# Go, Python with numpy), GSL for CrossPL-FFI, bubblewrap for the sandbox,
+# Chromium for HTML report rendering, and Slurm with munge for the one-node
+# test cluster of scripts/slurm-local.sh. Idempotent: safe to run again.
 # Rust itself is expected to be installed (https://rustup.rs).
 set -euo pipefail
 
@@ -19,6 +20,7 @@ PACKAGES=(
   bubblewrap
   chromium
   fonts-dejavu-core fontconfig
+  slurm-wlm munge
 )
 
 if [ "$(id -u)" -eq 0 ]; then
