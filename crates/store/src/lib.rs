@@ -34,6 +34,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+pub mod shard;
+pub use shard::{merge_shards, MergeReport, Shard, ShardError, ShardStore};
+
 /// The database file inside a run directory.
 pub const DB_FILE: &str = "run.sqlite";
 /// Schema version written to `meta.schema_version`; bumped on incompatible changes.
