@@ -132,7 +132,7 @@ start_munge() {
 
 start() {
   require_tools
-  mkdir -p "$DIR"/{state,spool,log,run,munge}
+  mkdir -p "$DIR"/{state,spool,log,run,munge} 2>/dev/null || die "cannot create $DIR (set POLYEVAL_SLURM_DIR to a writable directory)"
   chmod 700 "$DIR/munge"
   exec 9>"$DIR/.lock"
   flock 9
