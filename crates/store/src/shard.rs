@@ -371,6 +371,26 @@ impl ShardStore {
     }
 }
 
+/// The configuration of the run in `run_dir`, read as a shard process
+/// reads the run (see "Many machines, one run directory" above); when the
+/// run does not exist yet, that of the store of `shard` (a generation shard
+/// not merged yet). For loading the tasks and building the evaluator before
+/// [`ShardStore::open_for_evaluation`].
+pub fn config_for_shard(run_dir: &Path, shard: Shard) -> anyhow::Result<RunConfig> {
+    if RunStore::exists(run_dir) {
+        return read_run_config(&open_run_read_only(run_dir)?, run_dir);
+    }
+    let dir = shard.dir(run_dir);
+    if RunStore::exists(&dir) {
+        return read_run_config(&open_read_only(&dir.join(DB_FILE))?, &dir);
+    }
+    bail!(
+        "{} is not a run directory (no {DB_FILE} in it, and no shard store {})",
+        run_dir.display(),
+        dir.display()
+    )
+}
+
 /// Copy a store's write-ahead log into its database and empty it (SQLite's
 /// `TRUNCATE` checkpoint), so that processes on other machines can read it
 /// without the shared-memory index. `slurm` calls this on the run before

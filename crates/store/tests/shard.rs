@@ -2,7 +2,7 @@
 
 use polyeval_core::progress::{Progress, Recorder};
 use polyeval_core::{Bench, Status, Verdict};
-use polyeval_store::shard::{checkpoint, shard_stores, SHARDS_DIR};
+use polyeval_store::shard::{checkpoint, config_for_shard, shard_stores, SHARDS_DIR};
 use polyeval_store::{merge_shards, sample_id, NewSample, RunConfig, RunStore, Shard, ShardStore};
 use std::collections::HashMap;
 use std::path::Path;
@@ -305,7 +305,17 @@ fn generation_shards_create_the_run_and_skip_what_it_has() {
         store.close().unwrap();
         n
     };
+    let err = format!(
+        "{:#}",
+        config_for_shard(&dir, Shard::new(2, 3).unwrap()).unwrap_err()
+    );
+    assert!(err.contains("is not a run directory"), "{err}");
     let generated: usize = Shard::all(3).map(|s| generate(s, false)).sum();
+    // Before the merge, the configuration comes from the shard's store.
+    assert_eq!(
+        config_for_shard(&dir, Shard::new(2, 3).unwrap()).unwrap(),
+        config()
+    );
     assert_eq!(generated, wanted.len());
     // A shard may be evaluated before anything is merged.
     let store =
@@ -323,6 +333,10 @@ fn generation_shards_create_the_run_and_skip_what_it_has() {
     assert_eq!(report.shards[2].verdicts[MODE].new, judged);
     let run = RunStore::open(&dir).unwrap();
     assert_eq!(run.config(), &config());
+    assert_eq!(
+        config_for_shard(&dir, Shard::new(0, 9).unwrap()).unwrap(),
+        config()
+    );
     assert_eq!(run.sample_count().unwrap(), wanted.len());
     assert_eq!(run.verdict_count(MODE).unwrap(), judged);
     let usage: HashMap<String, Option<serde_json::Value>> = run
