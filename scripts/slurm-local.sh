@@ -22,7 +22,7 @@ DIR=${POLYEVAL_SLURM_DIR:-/tmp/polyeval-slurm}
 PORT=${POLYEVAL_SLURM_PORT:-6817}
 CONF="$DIR/slurm.conf"
 MUNGE_SOCKET="$DIR/munge/munge.socket"
-HOST=$(hostname)
+HOST=$(hostname -s 2>/dev/null || hostname)
 export SLURM_CONF="$CONF"
 
 say() { echo "slurm-local: $*"; }
@@ -151,7 +151,7 @@ start() {
   if ! slurmd_running; then
     # A restarted slurmctld reports the node as it was until slurmd registers again.
     since=$(date +%s)
-    slurmd -f "$CONF" 9>&- || die "slurmd failed to start; see $DIR/log/slurmd.log"
+    slurmd -f "$CONF" -N "$HOST" 9>&- || die "slurmd failed to start; see $DIR/log/slurmd.log"
   fi
   for _ in $(seq 1 300); do
     state=$(node_state)
