@@ -6,9 +6,15 @@
 //! decoding) lives with the evaluators so imported and generated samples are
 //! treated alike; this crate returns the raw completion text.
 
+pub mod batch;
 pub mod client;
+mod health;
 pub mod mock;
 pub mod prompts;
 
-pub use client::{ChatResponse, Client, ClientConfig, ClientError, Generation, Message, Sampling};
+pub use batch::{AnswerSink, Batch, BatchReport, BatchRequest};
+pub use client::{
+    Capabilities, ChatResponse, Client, ClientConfig, ClientError, Generation, Message, Sampling,
+    DEFAULT_API_KEY_ENV,
+};
 pub use prompts::{build_messages, PromptMode};
