@@ -225,12 +225,10 @@ impl Batch {
         if report.capabilities != told {
             sink.learned(&report.capabilities)?;
         }
-        // The client knows which error stopped it (another task may have reported first).
-        if let Some(e) = client.stopped() {
-            match &mut report.stopped {
-                Some((_, first)) => *first = e,
-                None => report.stopped = Some((String::new(), e)),
-            }
+        // The client knows which error stopped it, and for which task
+        // (others get the same error and may have reported first).
+        if let Some(stop) = client.stopped_by() {
+            report.stopped = Some(stop);
         }
         Ok(report)
     }

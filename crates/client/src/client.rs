@@ -242,7 +242,7 @@ struct Inner {
     next_request: AtomicU64,
     /// The first run-stopping error: once set, no further request is sent
     /// (every one would fail the same way) and callers get this error again.
-    stopped: Mutex<Option<ClientError>>,
+    stopped: Mutex<Option<(String, ClientError)>>,
     /// Wakes requests backing off when the client stops.
     stop_signal: Notify,
 }
@@ -410,13 +410,22 @@ impl Client {
 
     /// The run-stopping error, if any.
     pub fn stopped(&self) -> Option<ClientError> {
+        self.stopped_by().map(|(_, e)| e)
+    }
+
+    /// The run-stopping error and the task whose request got it.
+    pub(crate) fn stopped_by(&self) -> Option<(String, ClientError)> {
         self.inner.stopped.lock().ok().and_then(|s| s.clone())
     }
 
     /// Stop the client: no further request is sent; callers get `error`.
     pub fn stop(&self, error: ClientError) {
+        self.stop_for("", error);
+    }
+
+    fn stop_for(&self, task: &str, error: ClientError) {
         if let Ok(mut s) = self.inner.stopped.lock() {
-            s.get_or_insert(error);
+            s.get_or_insert_with(|| (task.to_string(), error));
         }
         self.inner.stop_signal.notify_waiters();
     }
@@ -448,6 +457,7 @@ impl Client {
         let mut unconfirmed = Optional::default();
         let mut rejection = String::new();
         let (mut attempts, mut failures) = (0u32, 0u32);
+        let mut sent_at;
         loop {
             attempts += 1;
             let (sent, outcome) = {
@@ -463,18 +473,19 @@ impl Client {
                 }
                 // Built now, not when queued: what the server accepts may have been learned meanwhile.
                 let (body, sent) = self.body_now(messages, sampling, n);
+                sent_at = Instant::now();
                 let outcome = self.attempt(&body).await;
                 // Stop before the permit is released, so no queued request goes out after a fatal error.
                 if let Attempt::Rejected { error, .. } = &outcome {
                     if !self.unproven(sent).any() {
-                        self.stop(error.clone());
+                        self.stop_for(task, error.clone());
                     }
                 }
                 (sent, outcome)
             };
             match outcome {
                 Attempt::Done(mut resp) => {
-                    health.succeeded();
+                    health.succeeded(sent_at);
                     resp.attempts = attempts;
                     self.learn(sent, n, resp.choices.len(), unconfirmed, &rejection);
                     return Ok(*resp);
@@ -511,7 +522,7 @@ impl Client {
                         tracing::debug!("{task}: HTTP {status}, whole answer: {body}");
                     }
                     if let Some(stop) = health.failed(id, task, &failure) {
-                        self.stop(stop.clone());
+                        self.stop_for(task, stop.clone());
                         return Err(stop);
                     }
                     if failures > cfg.max_retries {
@@ -530,7 +541,7 @@ impl Client {
                     let mut delay = self.backoff(failures, failure.retry_after);
                     match health.budget_left() {
                         Err(stop) => {
-                            self.stop(stop.clone());
+                            self.stop_for(task, stop.clone());
                             return Err(stop);
                         }
                         Ok(Some(left)) => delay = delay.min(left),

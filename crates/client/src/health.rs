@@ -110,11 +110,16 @@ impl Health {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// A request got its answer: ends an outage (telling the user if they were told it began).
-    pub fn succeeded(&self) {
+    /// A request sent at `sent_at` got its answer. One sent after the
+    /// failures began ends an outage (telling the user if they were told it
+    /// began); one sent before proves nothing.
+    pub fn succeeded(&self, sent_at: Instant) {
         let mut s = self.lock();
         s.answered += 1;
         s.repeat = None;
+        if s.outage.as_ref().is_some_and(|o| o.since > sent_at) {
+            return;
+        }
         if let Some(outage) = s.outage.take() {
             if outage.noted {
                 self.progress.note(
@@ -288,7 +293,7 @@ mod tests {
         }
         // After one success the rule is off: the run got going.
         let h = Health::new("u".into(), Progress::silent(), None, None);
-        h.succeeded();
+        h.succeeded(Instant::now());
         for task in ["a", "b", "c", "a", "b", "c", "a", "b", "c"] {
             assert!(h.failed(1, task, &http(500, "no")).is_none());
         }
@@ -315,13 +320,17 @@ mod tests {
         );
         // One failure cured by the next attempt: nothing to tell.
         h.failed(1, "a", &http(500, "blip"));
-        h.succeeded();
+        h.succeeded(Instant::now());
         assert!(notes(&recorder).is_empty());
+        let before = Instant::now();
         for i in 0..30 {
             h.failed(i % 10, "t", &http(502, "down"));
         }
-        h.succeeded();
-        h.succeeded();
+        // An answer to a request sent before the failures began ends nothing.
+        h.succeeded(before);
+        assert_eq!(notes(&recorder).len(), 1);
+        h.succeeded(Instant::now());
+        h.succeeded(Instant::now());
         let notes = notes(&recorder);
         assert_eq!(notes.len(), 2, "{notes:?}");
         assert!(
@@ -352,7 +361,7 @@ mod tests {
         std::thread::sleep(Duration::from_millis(60));
         let e = h.budget_left().unwrap_err();
         assert!(e.to_string().contains("--max-retry-time"), "{e}");
-        h.succeeded();
+        h.succeeded(Instant::now());
         assert_eq!(h.budget_left().unwrap(), None);
     }
 
