@@ -74,10 +74,13 @@ impl BatchReport {
     /// The number of samples stored, or the error a command reports: the
     /// stop reason, or how many tasks got no answer.
     pub fn into_result(self) -> anyhow::Result<usize> {
-        let kept = format!(
-            "every answer received is stored ({} now)",
-            count(self.stored, "sample")
-        );
+        let kept = match self.stored {
+            0 => String::new(),
+            n => format!(
+                "; the {} received are stored, and the same command continues the run",
+                count(n, "sample")
+            ),
+        };
         if let Some((task, e)) = self.stopped {
             let during = match e {
                 ClientError::Fatal { .. } if !task.is_empty() => {
@@ -85,12 +88,13 @@ impl BatchReport {
                 }
                 _ => String::new(),
             };
-            bail!("{e}{during}; stopped, {kept}: run the same command again to continue");
+            bail!("{e}{during}{kept}");
         }
         if let Some((task, e)) = self.failed.first() {
             bail!(
-                "{} got no answer after retries (first: {task}: {e}); {kept}: run the same command again to retry the rest",
-                count(self.failed.len(), "task")
+                "{} got no answer after retries (first: {task}: {e}){kept}; run the same command again to retry {}",
+                count(self.failed.len(), "task"),
+                if self.failed.len() == 1 { "it" } else { "them" }
             );
         }
         Ok(self.stored)

@@ -156,7 +156,7 @@ pub enum ClientError {
         body_head: String,
     },
     /// The first tasks of a run all got the very same error answer, twice each.
-    #[error("{url}: every request fails the same way ({failure}); the first {tasks} tasks got this answer repeatedly, so the run stops instead of retrying every task")]
+    #[error("{url} gives every request the same answer: {failure}; the first {tasks} tasks got it repeatedly, so the run stops instead of retrying each")]
     Repeated {
         url: String,
         tasks: usize,
@@ -808,7 +808,7 @@ impl Client {
                 (403, Some(k)) => format!("forbidden; {k}"),
                 (_, Some(k)) => k,
                 (400, None) => {
-                    "bad request: the server rejected the model name, a parameter or the prompt"
+                    "bad request: the server rejected the model name, a parameter, the prompt or the API key"
                         .into()
                 }
                 (404, None) => {
@@ -1153,5 +1153,33 @@ mod tests {
         );
         assert_eq!(error_message(""), "(empty body)");
         assert_eq!(error_message("plain text"), "plain text");
+    }
+
+    #[test]
+    fn long_bodies_are_cut_to_their_first_meaningful_line() {
+        let litellm = r#"{"error":{"message":"litellm.UnsupportedParamsError: anthropic does not support parameters: ['n'].\n\n`litellm_settings:\n drop_params: true`\n","code":"400"}}"#;
+        assert_eq!(
+            error_message(litellm),
+            "litellm.UnsupportedParamsError: anthropic does not support parameters: ['n']. …"
+        );
+        let nginx = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>";
+        assert_eq!(error_message(nginx), "502 Bad Gateway …");
+        assert_eq!(error_message("\n---\n  Oops: it broke\n"), "Oops: it broke");
+        assert!(error_message(&"x".repeat(1000)).chars().count() <= 301);
+    }
+
+    #[test]
+    fn error_answers_naming_n_seed_or_the_key_are_recognised() {
+        let both = named_parameters("does not support parameters: ['n', 'seed'], for model=x");
+        assert!(both.n && both.seed);
+        let seed = named_parameters("Unsupported parameter: seed");
+        assert!(!seed.n && seed.seed);
+        assert!(named_parameters("n must be 1 for this model").n);
+        assert!(named_parameters("`n` is not supported").n);
+        assert!(!named_parameters("The model `gpt-n` does not exist, and neither does this").any());
+        assert!(mentions_auth("Incorrect API key provided"));
+        assert!(mentions_auth("Authentication Error, invalid token"));
+        assert!(!mentions_auth("No connected db."));
+        assert!(!mentions_auth("max_tokens is too large: 100000 tokens"));
     }
 }

@@ -20,9 +20,10 @@ pub const REPEAT_TASKS: usize = 3;
 /// Identical error answers needed in all before stopping early (so a one-task
 /// run still retries a few times).
 const REPEAT_FAILURES: u32 = 6;
-/// Failures during one outage before the user is told about it (a single
-/// failure that the next attempt cures is only in the debug log).
+/// Failures, and how long they last, before the user is told about an outage
+/// (a blip that the next attempts cure is only in the debug log).
 const FAILURES_BEFORE_NOTE: u32 = 2;
+const NOTE_AFTER: Duration = Duration::from_secs(2);
 
 /// One failed attempt that will be retried.
 #[derive(Debug, Clone)]
@@ -48,6 +49,7 @@ pub(crate) struct Health {
     progress: Progress,
     phase: Option<Arc<Phase>>,
     max_retry_time: Option<Duration>,
+    note_after: Duration,
     /// Tasks in the run (bounds [`REPEAT_TASKS`] for small runs).
     run_tasks: AtomicUsize,
     state: Mutex<State>,
@@ -92,6 +94,7 @@ impl Health {
             progress,
             phase,
             max_retry_time,
+            note_after: NOTE_AFTER,
             run_tasks: AtomicUsize::new(usize::MAX),
             state: Mutex::new(State::default()),
             back: Notify::new(),
@@ -152,7 +155,10 @@ impl Health {
         outage.failures += 1;
         outage.last = failure.reason.clone();
         outage.requests.insert(request);
-        if !outage.noted && outage.failures >= FAILURES_BEFORE_NOTE {
+        if !outage.noted
+            && outage.failures >= FAILURES_BEFORE_NOTE
+            && outage.since.elapsed() >= self.note_after
+        {
             outage.noted = true;
             let budget = match self.max_retry_time {
                 Some(t) => format!(
@@ -312,12 +318,13 @@ mod tests {
     #[test]
     fn an_outage_is_told_once_when_it_begins_and_once_when_it_ends() {
         let recorder = Arc::new(Recorder::default());
-        let h = Health::new(
+        let mut h = Health::new(
             "u".into(),
             Progress::new(recorder.clone()),
             None,
             Some(Duration::from_secs(300)),
         );
+        h.note_after = Duration::ZERO;
         // One failure cured by the next attempt: nothing to tell.
         h.failed(1, "a", &http(500, "blip"));
         h.succeeded(Instant::now());

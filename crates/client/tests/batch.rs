@@ -214,10 +214,7 @@ fn a_bad_request_that_is_not_about_n_still_stops_the_run_at_once() {
     assert_eq!(server.request_count(), 2);
     assert!(notes(&recorder).is_empty(), "no claim about `n`");
     let msg = report.into_result().unwrap_err().to_string();
-    assert!(
-        msg.contains("while generating lang/") && msg.contains("stored (0 samples now)"),
-        "{msg}"
-    );
+    assert!(msg.contains("while generating lang/"), "{msg}");
 }
 
 #[test]
@@ -334,7 +331,10 @@ fn key_messages_say_whether_a_key_was_sent_or_refused() {
         requests(1, 1),
     );
     let msg = report.into_result().unwrap_err().to_string();
-    assert!(!msg.contains("API key"), "{msg}");
+    assert!(
+        !msg.contains("refused") && !msg.contains("no API key was sent"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -361,7 +361,8 @@ fn an_outage_is_told_in_two_lines_and_loses_nothing() {
                 std::thread::sleep(Duration::from_millis(5));
             }
             down.store(true, Ordering::SeqCst);
-            std::thread::sleep(Duration::from_millis(1500));
+            // Long enough to be told (a shorter blip is only in the debug log).
+            std::thread::sleep(Duration::from_millis(2500));
             down.store(false, Ordering::SeqCst);
         });
         let result = run(&batch, requests(40, 1));
