@@ -67,7 +67,8 @@ pub struct GenArgs {
     #[arg(long)]
     pub limit: Option<usize>,
 
-    /// Samples per task (n). Uses the API's `n` when the server supports it.
+    /// Samples per task (n). Uses the API's `n` when the server honours it (the first answer
+    /// decides; a server rejecting or ignoring `n` gets separate requests; kept in the run).
     #[arg(long = "samples", short = 'n', default_value_t = 1)]
     pub samples: u32,
     /// Sampling temperature (server default when omitted; 0 = greedy).
@@ -79,7 +80,8 @@ pub struct GenArgs {
     /// Maximum tokens per completion (server default when omitted).
     #[arg(long)]
     pub max_tokens: Option<u32>,
-    /// Sampling seed, for servers that support one (separate requests for one task use seed+i).
+    /// Sampling seed, for servers that support one (separate requests for sample i use seed+i).
+    /// A server rejecting `seed` gets requests without it, with a warning (kept in the run).
     #[arg(long)]
     pub seed: Option<u64>,
     /// MultiOOP/OOP prompt: zero-shot, cot (zero-shot chain of thought) or few-shot.
