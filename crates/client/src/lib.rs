@@ -1,6 +1,8 @@
 //! Model client for polyeval: an OpenAI-compatible chat-completions client
-//! (bounded concurrency, retries with backoff, `n` detection), the project's
-//! prompts per benchmark, and a small loopback test server.
+//! (bounded concurrency, retries with backoff, `n`/`seed` support learned
+//! once, key hints), a generation pass over a run's tasks ([`Batch`]: answers
+//! handed over as they arrive, outages reported as progress events), the
+//! project's prompts per benchmark, and a small loopback test server.
 //!
 //! Post-processing of answers (reasoning removal, code extraction, FFI JSON
 //! decoding) lives with the evaluators so imported and generated samples are
