@@ -3,14 +3,16 @@
 # Debian/Ubuntu: a C toolchain (for the bundled SQLite), the language
 # toolchains the executed benchmarks use (g++, Java, Mono C#, PHP, Node.js,
 # Go, Python with numpy), GSL for CrossPL-FFI, bubblewrap for the sandbox,
-# Chromium for HTML report rendering, and Slurm with munge for the one-node
-# test cluster of scripts/slurm-local.sh. Idempotent: safe to run again.
+# Chromium for HTML report rendering, Slurm with munge for the one-node
+# test cluster of scripts/slurm-local.sh, and the LiteLLM proxy (from PyPI, in
+# a virtual environment) that the model-client tests run against. Idempotent:
+# safe to run again.
 # Rust itself is expected to be installed (https://rustup.rs).
 set -euo pipefail
 
 PACKAGES=(
   build-essential g++ pkg-config ca-certificates
-  python3 python3-numpy
+  python3 python3-numpy python3-venv
   php-cli
   mono-mcs mono-runtime
   default-jdk-headless
@@ -52,3 +54,6 @@ if ! command -v cargo >/dev/null 2>&1; then
   echo "install-deps: cargo not found; install Rust from https://rustup.rs (then re-run)" >&2
   exit 1
 fi
+
+# A real OpenAI-compatible gateway for crates/cli/tests/litellm.rs (pinned).
+"$(dirname "$0")/litellm-server.sh" install

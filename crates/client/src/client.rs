@@ -5,15 +5,24 @@
 //! timeouts, dropped connections, unreadable bodies) with exponential backoff
 //! and jitter while honouring `Retry-After`, and turns client errors (400,
 //! 401, 403, 404 …) into one clear, non-retried [`ClientError::Fatal`] so a
-//! run with a bad key or model name stops at once.
+//! run with a bad key or model name stops at once. Error messages say when no
+//! API key was sent, or that the key was refused.
+//!
+//! Optional parameters some servers reject (`n`, `seed`) are learned once per
+//! client ([`Capabilities`]): a 400 for a request carrying one whose support
+//! is not proven yet is retried without it, and once the server has rejected
+//! (or ignored) one, no further request carries it. How the server does over
+//! the whole run (outages, the retry budget) is tracked by [`crate::health`].
 
+use crate::health::{Failure, Health};
+use polyeval_core::progress::{Level, Phase, Progress};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
-use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
-use tokio::sync::Semaphore;
+use tokio::sync::{Notify, Semaphore};
 
 /// One chat message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,6 +61,29 @@ pub struct Sampling {
     pub seed: Option<u64>,
 }
 
+impl Sampling {
+    /// The sampling for sample `index` of a task: separate requests for one
+    /// task use `seed + index`, so they are not identical.
+    pub fn for_sample(&self, index: u32) -> Sampling {
+        let mut s = self.clone();
+        s.seed = s.seed.map(|seed| seed.wrapping_add(u64::from(index)));
+        s
+    }
+}
+
+/// What the server is known to accept (`None`: not learned yet). A run
+/// stores what its client learned, so a resumed run neither probes again nor
+/// sends what the server rejects.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Capabilities {
+    /// Whether `n > 1` returns several choices (false: rejected or ignored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n: Option<bool>,
+    /// Whether `seed` is accepted (false: rejected, so requests go without it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<bool>,
+}
+
 #[derive(Debug, Clone)]
 pub struct ClientConfig {
     /// API root, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:8000/v1`;
@@ -59,12 +91,17 @@ pub struct ClientConfig {
     pub base_url: String,
     pub model: String,
     pub api_key: Option<String>,
+    /// The environment variable the key is read from, named in error messages.
+    pub api_key_env: String,
     /// Wall-clock limit for one HTTP attempt (connect + response body).
     pub request_timeout: Duration,
     /// Maximum HTTP requests in flight across the whole client.
     pub concurrency: usize,
     /// Retries after the first attempt for transient failures.
     pub max_retries: u32,
+    /// Stop retrying (and stop the run) once no request has succeeded for
+    /// this long while requests keep failing; `None`: only `max_retries` bounds retries.
+    pub max_retry_time: Option<Duration>,
     /// First backoff delay; doubles per retry up to `max_backoff`.
     pub initial_backoff: Duration,
     pub max_backoff: Duration,
@@ -74,15 +111,20 @@ pub struct ClientConfig {
     pub extra_body: Map<String, Value>,
 }
 
+/// The variable the API key is read from unless `--api-key-env` names another.
+pub const DEFAULT_API_KEY_ENV: &str = "OPENAI_API_KEY";
+
 impl ClientConfig {
     pub fn new(base_url: impl Into<String>, model: impl Into<String>) -> ClientConfig {
         ClientConfig {
             base_url: base_url.into(),
             model: model.into(),
             api_key: None,
+            api_key_env: DEFAULT_API_KEY_ENV.into(),
             request_timeout: Duration::from_secs(300),
             concurrency: 8,
             max_retries: 8,
+            max_retry_time: Some(Duration::from_secs(300)),
             initial_backoff: Duration::from_millis(1000),
             max_backoff: Duration::from_secs(60),
             max_retry_after: Duration::from_secs(300),
@@ -98,7 +140,7 @@ pub enum ClientError {
     Fatal {
         status: u16,
         url: String,
-        hint: &'static str,
+        hint: String,
         message: String,
     },
     /// Transient failures (429, 5xx, timeouts, dropped connections) persisted through every retry.
@@ -113,6 +155,20 @@ pub enum ClientError {
         detail: String,
         body_head: String,
     },
+    /// The first tasks of a run all got the very same error answer, twice each.
+    #[error("{url} gives every request the same answer: {failure}; the first {tasks} tasks got it repeatedly, so the run stops instead of retrying each")]
+    Repeated {
+        url: String,
+        tasks: usize,
+        failure: String,
+    },
+    /// No request succeeded for the whole retry budget.
+    #[error("no answer from {url} for {secs} s (--max-retry-time); last failure: {last}")]
+    RetryTimeExceeded {
+        url: String,
+        secs: u64,
+        last: String,
+    },
     #[error("invalid client configuration: {0}")]
     Config(String),
 }
@@ -120,7 +176,13 @@ pub enum ClientError {
 impl ClientError {
     /// Whether this error should stop the whole run (every further request would fail the same way).
     pub fn is_fatal(&self) -> bool {
-        matches!(self, ClientError::Fatal { .. } | ClientError::Config(_))
+        matches!(
+            self,
+            ClientError::Fatal { .. }
+                | ClientError::Config(_)
+                | ClientError::Repeated { .. }
+                | ClientError::RetryTimeExceeded { .. }
+        )
     }
 }
 
@@ -162,9 +224,8 @@ pub struct Generation {
     pub attempts: u32,
 }
 
-const N_UNKNOWN: u8 = 0;
-const N_SUPPORTED: u8 = 1;
-const N_UNSUPPORTED: u8 = 2;
+/// Receives a task's samples as they arrive: `(sample index, sample)`.
+pub(crate) type Deliver = Arc<dyn Fn(Vec<(u32, Generation)>) + Send + Sync>;
 
 #[derive(Clone)]
 pub struct Client {
@@ -176,26 +237,64 @@ struct Inner {
     url: String,
     http: reqwest::Client,
     permits: Semaphore,
-    /// Whether the server honours the `n` parameter (learned from the first multi-sample response).
-    n_support: AtomicU8,
-    /// The first fatal error: once set, no further request is sent (every one
-    /// would fail the same way) and callers get this error again.
-    stopped: Mutex<Option<ClientError>>,
+    capabilities: Mutex<Capabilities>,
+    health: Health,
+    next_request: AtomicU64,
+    /// The first run-stopping error: once set, no further request is sent
+    /// (every one would fail the same way) and callers get this error again.
+    stopped: Mutex<Option<(String, ClientError)>>,
+    /// Wakes requests backing off when the client stops.
+    stop_signal: Notify,
+}
+
+/// Optional request parameters some servers reject.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Optional {
+    n: bool,
+    seed: bool,
+}
+
+impl Optional {
+    fn any(self) -> bool {
+        self.n || self.seed
+    }
+    fn and(self, o: Optional) -> Optional {
+        Optional {
+            n: self.n && o.n,
+            seed: self.seed && o.seed,
+        }
+    }
+    fn or(self, o: Optional) -> Optional {
+        Optional {
+            n: self.n || o.n,
+            seed: self.seed || o.seed,
+        }
+    }
 }
 
 /// What one HTTP attempt led to.
 enum Attempt {
     Done(Box<ChatResponse>),
-    Retry {
-        reason: String,
-        retry_after: Option<Duration>,
-        malformed: Option<(String, String)>,
+    Retry(Failure),
+    /// A client error (4xx): fatal unless an optional parameter caused it.
+    Rejected {
+        error: ClientError,
+        body: String,
     },
-    Fatal(ClientError),
 }
 
 impl Client {
     pub fn new(config: ClientConfig) -> Result<Client, ClientError> {
+        Client::with_progress(config, Progress::silent(), None)
+    }
+
+    /// A client reporting outages as notes to `progress` and the requests
+    /// waiting to retry as the status of `phase`.
+    pub fn with_progress(
+        config: ClientConfig,
+        progress: Progress,
+        phase: Option<Arc<Phase>>,
+    ) -> Result<Client, ClientError> {
         if config.concurrency == 0 {
             return Err(ClientError::Config("concurrency must be at least 1".into()));
         }
@@ -215,11 +314,14 @@ impl Client {
         Ok(Client {
             inner: Arc::new(Inner {
                 permits: Semaphore::new(config.concurrency),
+                health: Health::new(url.clone(), progress, phase, config.max_retry_time),
                 config,
                 url,
                 http,
-                n_support: AtomicU8::new(N_UNKNOWN),
+                capabilities: Mutex::new(Capabilities::default()),
+                next_request: AtomicU64::new(0),
                 stopped: Mutex::new(None),
+                stop_signal: Notify::new(),
             }),
         })
     }
@@ -233,13 +335,24 @@ impl Client {
         &self.inner.url
     }
 
+    /// What the server is known to accept so far.
+    pub fn capabilities(&self) -> Capabilities {
+        *self.caps()
+    }
+
+    /// Start from what an earlier pass of the run learned (no probing again).
+    pub fn set_capabilities(&self, known: Capabilities) {
+        *self.caps() = known;
+    }
+
     /// Whether the server is known to honour `n` (None = not learned yet).
     pub fn n_supported(&self) -> Option<bool> {
-        match self.inner.n_support.load(Ordering::Relaxed) {
-            N_SUPPORTED => Some(true),
-            N_UNSUPPORTED => Some(false),
-            _ => None,
-        }
+        self.capabilities().n
+    }
+
+    /// How many tasks the run has (a small run stops early on repeated identical failures only after more attempts).
+    pub(crate) fn set_run_tasks(&self, tasks: usize) {
+        self.inner.health.set_run_tasks(tasks);
     }
 
     /// The JSON body for a request.
@@ -270,9 +383,51 @@ impl Client {
         Value::Object(body)
     }
 
-    /// The fatal error that stopped this client, if any.
+    /// The body to send now: without the optional parameters the server is
+    /// known to reject. Also says which were included.
+    fn body_now(&self, messages: &[Message], sampling: &Sampling, n: u32) -> (Value, Optional) {
+        let caps = self.capabilities();
+        let sent = Optional {
+            n: n > 1 && caps.n != Some(false),
+            seed: sampling.seed.is_some() && caps.seed != Some(false),
+        };
+        let mut s = sampling.clone();
+        if !sent.seed {
+            s.seed = None;
+        }
+        let body = self.request_body(messages, &s, if sent.n { n } else { 1 });
+        (body, sent)
+    }
+
+    /// Of the optional parameters `sent`, those the server has not accepted yet.
+    fn unproven(&self, sent: Optional) -> Optional {
+        let caps = self.capabilities();
+        Optional {
+            n: sent.n && caps.n != Some(true),
+            seed: sent.seed && caps.seed != Some(true),
+        }
+    }
+
+    /// The run-stopping error, if any.
     pub fn stopped(&self) -> Option<ClientError> {
+        self.stopped_by().map(|(_, e)| e)
+    }
+
+    /// The run-stopping error and the task whose request got it.
+    pub(crate) fn stopped_by(&self) -> Option<(String, ClientError)> {
         self.inner.stopped.lock().ok().and_then(|s| s.clone())
+    }
+
+    /// Stop the client: no further request is sent; callers get `error`.
+    pub fn stop(&self, error: ClientError) {
+        self.stop_for("", error);
+    }
+
+    fn stop_for(&self, task: &str, error: ClientError) {
+        if let Ok(mut s) = self.inner.stopped.lock() {
+            s.get_or_insert_with(|| (task.to_string(), error));
+        }
+        self.inner.stop_signal.notify_waiters();
     }
 
     /// One logical request (with retries). Returns whatever choices the server gave.
@@ -283,23 +438,29 @@ impl Client {
         sampling: &Sampling,
         n: u32,
     ) -> Result<ChatResponse, ClientError> {
-        self.chat_inner(messages, sampling, n, false).await
+        self.request("request", messages, sampling, n).await
     }
 
-    /// `probing_n`: a 400/422 may just mean "n > 1 unsupported", so it must not stop the client.
-    async fn chat_inner(
+    /// [`Client::chat`] for `task` (named in the debug log).
+    async fn request(
         &self,
+        task: &str,
         messages: &[Message],
         sampling: &Sampling,
         n: u32,
-        probing_n: bool,
     ) -> Result<ChatResponse, ClientError> {
-        let body = self.request_body(messages, sampling, n);
+        let id = self.inner.next_request.fetch_add(1, Ordering::Relaxed);
         let cfg = &self.inner.config;
-        let mut attempts = 0u32;
+        let health = &self.inner.health;
+        // Optional parameters this request stopped sending after a 400 that
+        // did not name them, and that 400.
+        let mut unconfirmed = Optional::default();
+        let mut rejection = String::new();
+        let (mut attempts, mut failures) = (0u32, 0u32);
+        let mut sent_at;
         loop {
             attempts += 1;
-            let outcome = {
+            let (sent, outcome) = {
                 // Hold a permit only while the request is on the wire, not while backing off.
                 let _permit = self
                     .inner
@@ -310,38 +471,62 @@ impl Client {
                 if let Some(e) = self.stopped() {
                     return Err(e);
                 }
+                // Built now, not when queued: what the server accepts may have been learned meanwhile.
+                let (body, sent) = self.body_now(messages, sampling, n);
+                sent_at = Instant::now();
                 let outcome = self.attempt(&body).await;
-                // Record a fatal error before the permit is released, so no queued request goes out after it.
-                if let Attempt::Fatal(e) = &outcome {
-                    let n_probe = probing_n
-                        && matches!(
-                            e,
-                            ClientError::Fatal {
-                                status: 400 | 422,
-                                ..
-                            }
-                        );
-                    if !n_probe {
-                        if let Ok(mut s) = self.inner.stopped.lock() {
-                            s.get_or_insert_with(|| e.clone());
-                        }
+                // Stop before the permit is released, so no queued request goes out after a fatal error.
+                if let Attempt::Rejected { error, .. } = &outcome {
+                    if !self.unproven(sent).any() {
+                        self.stop_for(task, error.clone());
                     }
                 }
-                outcome
+                (sent, outcome)
             };
             match outcome {
                 Attempt::Done(mut resp) => {
+                    health.succeeded(sent_at);
                     resp.attempts = attempts;
+                    self.learn(sent, n, resp.choices.len(), unconfirmed, &rejection);
                     return Ok(*resp);
                 }
-                Attempt::Fatal(e) => return Err(e),
-                Attempt::Retry {
-                    reason,
-                    retry_after,
-                    malformed,
-                } => {
-                    if attempts > cfg.max_retries {
-                        return Err(match malformed {
+                Attempt::Rejected { error, body } => {
+                    tracing::debug!("{task}: {error}; whole answer: {body}");
+                    let unproven = self.unproven(sent);
+                    if !unproven.any() {
+                        return Err(error);
+                    }
+                    if rejection.is_empty() {
+                        rejection = match &error {
+                            ClientError::Fatal {
+                                status, message, ..
+                            } => format!("HTTP {status}: {message}"),
+                            other => other.to_string(),
+                        };
+                    }
+                    // Never send again what the answer names, or (naming nothing)
+                    // any unproven parameter: decided for the whole client at
+                    // once, so queued requests go without it. Told now when
+                    // named, else once an answer without it proves it guilty.
+                    let named = named_parameters(&body).and(unproven);
+                    if named.any() {
+                        self.unsupported(named, &rejection);
+                    } else {
+                        self.unsupported_quietly(unproven);
+                        unconfirmed = unconfirmed.or(unproven);
+                    }
+                }
+                Attempt::Retry(failure) => {
+                    failures += 1;
+                    if let Some((status, body)) = &failure.answer {
+                        tracing::debug!("{task}: HTTP {status}, whole answer: {body}");
+                    }
+                    if let Some(stop) = health.failed(id, task, &failure) {
+                        self.stop_for(task, stop.clone());
+                        return Err(stop);
+                    }
+                    if failures > cfg.max_retries {
+                        return Err(match failure.malformed {
                             Some((detail, body_head)) => ClientError::Malformed {
                                 attempts,
                                 detail,
@@ -349,19 +534,159 @@ impl Client {
                             },
                             None => ClientError::RetriesExhausted {
                                 attempts,
-                                last: reason,
+                                last: failure.reason,
                             },
                         });
                     }
-                    let delay = self.backoff(attempts, retry_after);
-                    tracing::warn!(
-                        "request failed ({reason}); retry {attempts} in {:.1}s",
+                    let mut delay = self.backoff(failures, failure.retry_after);
+                    match health.budget_left() {
+                        Err(stop) => {
+                            self.stop_for(task, stop.clone());
+                            return Err(stop);
+                        }
+                        Ok(Some(left)) => delay = delay.min(left),
+                        Ok(None) => {}
+                    }
+                    tracing::debug!(
+                        "{task}: attempt {attempts} failed ({}); retrying in {:.1} s",
+                        failure.reason,
                         delay.as_secs_f64()
                     );
-                    tokio::time::sleep(delay).await;
+                    let back = health.back.notified();
+                    let stop = self.inner.stop_signal.notified();
+                    if let Some(e) = self.stopped() {
+                        return Err(e);
+                    }
+                    health.waiting(1);
+                    tokio::select! {
+                        _ = tokio::time::sleep(delay) => {}
+                        // The server answers again: retry now (unless it asked us to wait).
+                        _ = back, if failure.retry_after.is_none() => {}
+                        _ = stop => {}
+                    }
+                    health.waiting(-1);
                 }
             }
         }
+    }
+
+    /// Learn from an answer what the server accepts. `unconfirmed`: parameters
+    /// dropped after a 400 that did not name them (`rejection`), now proven guilty.
+    fn learn(
+        &self,
+        sent: Optional,
+        n: u32,
+        choices: usize,
+        unconfirmed: Optional,
+        rejection: &str,
+    ) {
+        if unconfirmed.any() {
+            self.tell_unsupported(unconfirmed, rejection);
+        }
+        let ignored = {
+            let mut caps = self.caps();
+            if sent.seed && caps.seed.is_none() {
+                caps.seed = Some(true);
+            }
+            let undecided = sent.n && caps.n.is_none();
+            if undecided {
+                caps.n = Some(choices > 1);
+            }
+            undecided && choices <= 1
+        };
+        if ignored {
+            self.inner.health.progress().note(
+                Level::Info,
+                format!("the server ignores `n` (asked for {n} answers, got {choices}); each sample is asked for separately from now on"),
+            );
+        }
+    }
+
+    fn caps(&self) -> std::sync::MutexGuard<'_, Capabilities> {
+        self.inner
+            .capabilities
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The server rejects `params` (`why`: its answer): never send them again,
+    /// and tell the user.
+    fn unsupported(&self, params: Optional, why: &str) {
+        let newly = self.unsupported_quietly(params);
+        self.tell_unsupported(newly, why);
+    }
+
+    /// Never send `params` again; returns those not known as rejected before.
+    fn unsupported_quietly(&self, params: Optional) -> Optional {
+        let mut caps = self.caps();
+        let newly = Optional {
+            n: params.n && caps.n.is_none(),
+            seed: params.seed && caps.seed.is_none(),
+        };
+        if params.n {
+            caps.n = Some(false);
+        }
+        if params.seed {
+            caps.seed = Some(false);
+        }
+        newly
+    }
+
+    fn tell_unsupported(&self, params: Optional, why: &str) {
+        let progress = self.inner.health.progress();
+        if params.n {
+            progress.note(Level::Info, format!("the server rejects `n` ({why}); each sample is asked for separately from now on"));
+        }
+        if params.seed {
+            progress.warn(format!("the server rejects `seed` ({why}); requests go without it from now on, so the samples are not seeded (recorded in the run)"));
+        }
+    }
+
+    /// The samples `indices` for one task, delivered as they arrive: one
+    /// request with `n` unless the server is known not to honour it, then
+    /// separate requests (concurrently) for whatever is still missing. Every
+    /// answer received is delivered even when another request of the task
+    /// fails; the first failure is returned.
+    pub(crate) async fn fetch(
+        &self,
+        task: Arc<str>,
+        messages: Arc<[Message]>,
+        sampling: &Sampling,
+        mut pending: Vec<u32>,
+        deliver: Deliver,
+    ) -> Result<(), ClientError> {
+        if pending.len() > 1 && self.n_supported() != Some(false) {
+            let s = sampling.for_sample(pending[0]);
+            let resp = self
+                .request(&task, &messages, &s, pending.len() as u32)
+                .await?;
+            let samples = split(resp, pending.len());
+            let got: Vec<u32> = pending.drain(..samples.len()).collect();
+            deliver(got.into_iter().zip(samples).collect());
+        }
+        let mut set = tokio::task::JoinSet::new();
+        for index in pending {
+            let (this, task, messages) = (self.clone(), task.clone(), messages.clone());
+            let (sampling, deliver) = (sampling.for_sample(index), deliver.clone());
+            set.spawn(async move {
+                let resp = this.request(&task, &messages, &sampling, 1).await?;
+                deliver(vec![index].into_iter().zip(split(resp, 1)).collect());
+                Ok(())
+            });
+        }
+        let mut first_err = None;
+        while let Some(joined) = set.join_next().await {
+            let err = match joined {
+                Ok(Ok(())) => continue,
+                Ok(Err(e)) => e,
+                Err(join) => ClientError::RetriesExhausted {
+                    attempts: 0,
+                    last: format!("request task failed: {join}"),
+                },
+            };
+            first_err.get_or_insert(err);
+        }
+        first_err.map_or(Ok(()), Err)
     }
 
     /// `n` samples for one prompt: uses the API's `n` when the server honours
@@ -373,66 +698,25 @@ impl Client {
         sampling: &Sampling,
         n: u32,
     ) -> Result<Vec<Generation>, ClientError> {
-        let mut out = Vec::with_capacity(n as usize);
-        if n == 0 {
-            return Ok(out);
-        }
-        if n > 1 && self.inner.n_support.load(Ordering::Relaxed) != N_UNSUPPORTED {
-            let probing = self.inner.n_support.load(Ordering::Relaxed) == N_UNKNOWN;
-            match self.chat_inner(messages, sampling, n, probing).await {
-                Ok(resp) => {
-                    let got = resp.choices.len() as u32;
-                    if got >= n {
-                        self.inner.n_support.store(N_SUPPORTED, Ordering::Relaxed);
-                    } else if got <= 1 {
-                        self.inner.n_support.store(N_UNSUPPORTED, Ordering::Relaxed);
-                    }
-                    out.extend(split(resp, n as usize));
-                }
-                // Some servers reject `n > 1` outright; learn that instead of stopping the run.
-                Err(ClientError::Fatal {
-                    status: 400 | 422, ..
-                }) if self.inner.n_support.load(Ordering::Relaxed) == N_UNKNOWN => {
-                    self.inner.n_support.store(N_UNSUPPORTED, Ordering::Relaxed);
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        let missing = n as usize - out.len();
-        if missing > 0 {
-            let start = out.len();
-            let mut handles = Vec::with_capacity(missing);
-            for i in 0..missing {
-                let this = self.clone();
-                let messages = messages.to_vec();
-                let mut s = sampling.clone();
-                if let Some(seed) = s.seed {
-                    s.seed = Some(seed.wrapping_add((start + i) as u64));
-                }
-                handles.push(tokio::spawn(
-                    async move { this.chat(&messages, &s, 1).await },
-                ));
-            }
-            let mut first_err = None;
-            for h in handles {
-                match h.await {
-                    Ok(Ok(resp)) => out.extend(split(resp, 1)),
-                    Ok(Err(e)) => {
-                        first_err.get_or_insert(e);
-                    }
-                    Err(join) => {
-                        first_err.get_or_insert(ClientError::RetriesExhausted {
-                            attempts: 0,
-                            last: format!("request task failed: {join}"),
-                        });
-                    }
-                }
-            }
-            if let Some(e) = first_err {
-                return Err(e);
-            }
-        }
-        Ok(out)
+        let got: Arc<Mutex<Vec<(u32, Generation)>>> = Arc::default();
+        let sink = got.clone();
+        let deliver: Deliver = Arc::new(move |samples| {
+            sink.lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .extend(samples)
+        });
+        let messages: Arc<[Message]> = messages.into();
+        self.fetch(
+            "request".into(),
+            messages,
+            sampling,
+            (0..n).collect(),
+            deliver,
+        )
+        .await?;
+        let mut got = std::mem::take(&mut *got.lock().unwrap_or_else(|p| p.into_inner()));
+        got.sort_by_key(|(i, _)| *i);
+        Ok(got.into_iter().map(|(_, g)| g).collect())
     }
 
     fn backoff(&self, attempt: u32, retry_after: Option<Duration>) -> Duration {
@@ -451,6 +735,22 @@ impl Client {
         capped.mul_f64(rng.gen_range(0.5..=1.0))
     }
 
+    /// What a failure answer says about the API key, if anything: that none
+    /// was sent, or that the one sent was refused.
+    fn key_hint(&self, status: u16, body: &str) -> Option<String> {
+        let cfg = &self.inner.config;
+        let var = &cfg.api_key_env;
+        match cfg.api_key {
+            None if matches!(status, 400 | 401 | 403 | 500) => Some(format!(
+                "no API key was sent: {var} is not set; export {var}=YOUR_KEY, or name the variable holding the key with --api-key-env"
+            )),
+            Some(_) if matches!(status, 401 | 403) || mentions_auth(body) => Some(format!(
+                "the API key in {var} was refused; check it, or name the variable holding the right key with --api-key-env"
+            )),
+            _ => None,
+        }
+    }
+
     async fn attempt(&self, body: &Value) -> Attempt {
         let cfg = &self.inner.config;
         let mut req = self
@@ -463,15 +763,17 @@ impl Client {
             req = req.bearer_auth(key);
         }
         let started = Instant::now();
+        let transport = |reason: String, retry_after| {
+            Attempt::Retry(Failure {
+                reason,
+                answer: None,
+                retry_after,
+                malformed: None,
+            })
+        };
         let resp = match req.send().await {
             Ok(r) => r,
-            Err(e) => {
-                return Attempt::Retry {
-                    reason: describe_reqwest(&e),
-                    retry_after: None,
-                    malformed: None,
-                }
-            }
+            Err(e) => return transport(describe_reqwest(&e), None),
         };
         let status = resp.status().as_u16();
         let retry_after = resp
@@ -482,48 +784,60 @@ impl Client {
         let bytes = match resp.bytes().await {
             Ok(b) => b,
             Err(e) => {
-                return Attempt::Retry {
-                    reason: format!("HTTP {status}, body unreadable: {}", describe_reqwest(&e)),
-                    retry_after,
-                    malformed: None,
-                }
+                let reason = format!("HTTP {status}, body unreadable: {}", describe_reqwest(&e));
+                return transport(reason, retry_after);
             }
         };
         let latency_ms = started.elapsed().as_millis() as u64;
         let text = String::from_utf8_lossy(&bytes);
         if !(200..300).contains(&status) {
             let message = error_message(&text);
+            let key = self.key_hint(status, &text);
             if status == 408 || status == 409 || status == 425 || status == 429 || status >= 500 {
-                return Attempt::Retry {
-                    reason: format!("HTTP {status}: {message}"),
+                let key = key.map(|k| format!(" ({k})")).unwrap_or_default();
+                return Attempt::Retry(Failure {
+                    reason: format!("HTTP {status}: {message}{key}"),
+                    answer: Some((status, text.into_owned())),
                     retry_after,
                     malformed: None,
-                };
+                });
             }
-            let hint = match status {
-                400 => "bad request: the server rejected the model name, a parameter or the prompt",
-                401 => "unauthorised: check the API key environment variable (--api-key-env)",
-                403 => "forbidden: the API key may not use this model",
-                404 => "not found: check --base-url (it should end in /v1 for most servers) and --model",
-                _ => "client error",
+            let hint = match (status, key) {
+                (400, Some(k)) => format!("bad request; {k}"),
+                (401, Some(k)) => format!("unauthorised; {k}"),
+                (403, Some(k)) => format!("forbidden; {k}"),
+                (_, Some(k)) => k,
+                (400, None) => {
+                    "bad request: the server rejected the model name, a parameter, the prompt or the API key"
+                        .into()
+                }
+                (404, None) => {
+                    "not found: check --base-url (it should end in /v1 for most servers) and --model"
+                        .into()
+                }
+                _ => "client error".into(),
             };
-            return Attempt::Fatal(ClientError::Fatal {
-                status,
-                url: self.inner.url.clone(),
-                hint,
-                message,
-            });
+            return Attempt::Rejected {
+                error: ClientError::Fatal {
+                    status,
+                    url: self.inner.url.clone(),
+                    hint,
+                    message,
+                },
+                body: text.into_owned(),
+            };
         }
+        let malformed = |detail: String| {
+            Attempt::Retry(Failure {
+                reason: detail.clone(),
+                answer: Some((status, text.to_string())),
+                retry_after: None,
+                malformed: Some((detail, head(&text, 200))),
+            })
+        };
         let raw: Value = match serde_json::from_slice(&bytes) {
             Ok(v) => v,
-            Err(e) => {
-                let detail = format!("body is not JSON ({e})");
-                return Attempt::Retry {
-                    reason: detail.clone(),
-                    retry_after: None,
-                    malformed: Some((detail, head(&text, 200))),
-                };
-            }
+            Err(e) => return malformed(format!("body is not JSON ({e})")),
         };
         match parse_choices(&raw) {
             Ok(choices) => {
@@ -537,13 +851,38 @@ impl Client {
                     attempts: 0,
                 }))
             }
-            Err(detail) => Attempt::Retry {
-                reason: detail.clone(),
-                retry_after: None,
-                malformed: Some((detail, head(&text, 200))),
-            },
+            Err(detail) => malformed(detail),
         }
     }
+}
+
+/// Which optional parameters an error answer names (`'n'`, `seed` …).
+fn named_parameters(body: &str) -> Optional {
+    static N: OnceLock<regex::Regex> = OnceLock::new();
+    static SEED: OnceLock<regex::Regex> = OnceLock::new();
+    let n = N.get_or_init(|| {
+        regex::Regex::new(
+            r#"(?i)['"`]n['"`]|\bparam(eter)?s?\W+n\b|\bn\s*(>|must|should|=|is\b|parameter)"#,
+        )
+        .expect("valid regex")
+    });
+    let seed = SEED.get_or_init(|| regex::Regex::new(r"(?i)\bseed\b").expect("valid regex"));
+    Optional {
+        n: n.is_match(body),
+        seed: seed.is_match(body),
+    }
+}
+
+/// Whether an error answer talks about authentication.
+fn mentions_auth(body: &str) -> bool {
+    static AUTH: OnceLock<regex::Regex> = OnceLock::new();
+    AUTH.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)\b(unauthori[sz]ed|unauthenticated|authenticat\w*|authori[sz]ation|auth|api[ _-]?key|key|token|credentials?)\b",
+        )
+        .expect("valid regex")
+    })
+    .is_match(body)
 }
 
 /// Split a response into per-choice samples, at most `limit`.
@@ -658,29 +997,44 @@ pub fn parse_retry_after(v: &str) -> Option<Duration> {
     }
 }
 
-/// The human-readable part of an error body (`error.message` when JSON).
+/// The human-readable part of an error body: `error.message` when JSON,
+/// the text of an HTML page, and of that the first meaningful line (the whole
+/// body goes to the debug log).
 fn error_message(text: &str) -> String {
-    if let Ok(v) = serde_json::from_str::<Value>(text) {
+    let message = serde_json::from_str::<Value>(text).ok().and_then(|v| {
         let m = v
             .pointer("/error/message")
             .or_else(|| v.get("message"))
             .or_else(|| v.get("error"))
-            .or_else(|| v.get("detail"));
-        if let Some(m) = m {
-            return head(
-                m.as_str()
-                    .map(str::to_string)
-                    .unwrap_or_else(|| m.to_string())
-                    .trim(),
-                500,
-            );
+            .or_else(|| v.get("detail"))?;
+        Some(
+            m.as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| m.to_string()),
+        )
+    });
+    let message = message.unwrap_or_else(|| {
+        if text.trim_start().starts_with('<') {
+            static TAG: OnceLock<regex::Regex> = OnceLock::new();
+            let tag = TAG.get_or_init(|| regex::Regex::new(r"<[^>]*>").expect("valid regex"));
+            tag.replace_all(text, "\n").into_owned()
+        } else {
+            text.to_string()
         }
-    }
-    let t = text.trim();
-    if t.is_empty() {
-        "(empty body)".into()
-    } else {
-        head(t, 500)
+    });
+    let mut lines = message
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.chars().any(char::is_alphanumeric));
+    match lines.next() {
+        None => "(empty body)".into(),
+        Some(first) => {
+            let mut line = head(first, 300);
+            if lines.next().is_some() && !line.ends_with('…') {
+                line.push_str(" …");
+            }
+            line
+        }
     }
 }
 
@@ -695,23 +1049,20 @@ fn describe_reqwest(e: &reqwest::Error) -> String {
     let kind = if e.is_timeout() {
         "timed out"
     } else if e.is_connect() {
-        "connection failed"
+        "cannot connect"
     } else if e.is_body() || e.is_decode() {
-        "connection dropped while reading the body"
+        "connection dropped while reading the answer"
     } else if e.is_request() {
-        "request failed (connection dropped?)"
+        "connection dropped"
     } else {
         "transport error"
     };
-    // The source chain holds the useful part (e.g. "connection reset by peer").
-    let mut detail = e.to_string();
-    let mut src = std::error::Error::source(e);
-    while let Some(s) = src {
-        detail.push_str(": ");
-        detail.push_str(&s.to_string());
-        src = s.source();
+    // The innermost cause is the specific one (e.g. "Connection refused (os error 111)").
+    let mut root: &dyn std::error::Error = e;
+    while let Some(s) = root.source() {
+        root = s;
     }
-    format!("{kind}: {detail}")
+    format!("{kind}: {root}")
 }
 
 #[cfg(test)]
@@ -802,5 +1153,33 @@ mod tests {
         );
         assert_eq!(error_message(""), "(empty body)");
         assert_eq!(error_message("plain text"), "plain text");
+    }
+
+    #[test]
+    fn long_bodies_are_cut_to_their_first_meaningful_line() {
+        let litellm = r#"{"error":{"message":"litellm.UnsupportedParamsError: anthropic does not support parameters: ['n'].\n\n`litellm_settings:\n drop_params: true`\n","code":"400"}}"#;
+        assert_eq!(
+            error_message(litellm),
+            "litellm.UnsupportedParamsError: anthropic does not support parameters: ['n']. …"
+        );
+        let nginx = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>";
+        assert_eq!(error_message(nginx), "502 Bad Gateway …");
+        assert_eq!(error_message("\n---\n  Oops: it broke\n"), "Oops: it broke");
+        assert!(error_message(&"x".repeat(1000)).chars().count() <= 301);
+    }
+
+    #[test]
+    fn error_answers_naming_n_seed_or_the_key_are_recognised() {
+        let both = named_parameters("does not support parameters: ['n', 'seed'], for model=x");
+        assert!(both.n && both.seed);
+        let seed = named_parameters("Unsupported parameter: seed");
+        assert!(!seed.n && seed.seed);
+        assert!(named_parameters("n must be 1 for this model").n);
+        assert!(named_parameters("`n` is not supported").n);
+        assert!(!named_parameters("The model `gpt-n` does not exist, and neither does this").any());
+        assert!(mentions_auth("Incorrect API key provided"));
+        assert!(mentions_auth("Authentication Error, invalid token"));
+        assert!(!mentions_auth("No connected db."));
+        assert!(!mentions_auth("max_tokens is too large: 100000 tokens"));
     }
 }

@@ -159,8 +159,17 @@ impl MockServer {
     pub fn start(
         handler: impl Fn(&MockRequest) -> MockReply + Send + Sync + 'static,
     ) -> std::io::Result<MockServer> {
+        Self::start_on(SocketAddr::from(([127, 0, 0, 1], 0)), handler)
+    }
+
+    /// [`MockServer::start`] on a given address, e.g. the one of a server
+    /// that was dropped, to stage a server going away and coming back.
+    pub fn start_on(
+        addr: SocketAddr,
+        handler: impl Fn(&MockRequest) -> MockReply + Send + Sync + 'static,
+    ) -> std::io::Result<MockServer> {
         let handler: Handler = Arc::new(handler);
-        let std_listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+        let std_listener = std::net::TcpListener::bind(addr)?;
         std_listener.set_nonblocking(true)?;
         let addr = std_listener.local_addr()?;
         let state = Arc::new(State::default());

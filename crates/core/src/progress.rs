@@ -138,6 +138,15 @@ impl Progress {
     }
 }
 
+/// `1 task`, `3 tasks`: a count with its noun (regular plurals only).
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// One phase of work. Shared by reference between worker threads.
 pub struct Phase {
     progress: Progress,
@@ -294,6 +303,13 @@ mod tests {
         assert_eq!(events[6], Event::Finished { id: PhaseId(1) });
         assert_eq!(recorder.items_advanced("load"), 3);
         assert_eq!(recorder.items_advanced("score"), 0);
+    }
+
+    #[test]
+    fn counts_have_the_right_plural() {
+        assert_eq!(count(1, "task"), "1 task");
+        assert_eq!(count(0, "task"), "0 tasks");
+        assert_eq!(count(12, "sample"), "12 samples");
     }
 
     #[test]

@@ -43,6 +43,8 @@ pub const DB_FILE: &str = "run.sqlite";
 pub const SCHEMA_VERSION: i64 = 1;
 /// Pseudo-mode under which the upstream-recorded verdicts are reported.
 pub const RECORDED_MODE: &str = "recorded";
+/// `meta` key holding what generation learned about the model server.
+const SERVER_CAPABILITIES: &str = "server_capabilities";
 /// A store that writes checkpoints (flushes to disk) at most this often.
 pub const SYNC_INTERVAL: std::time::Duration = std::time::Duration::from_secs(60);
 
@@ -338,6 +340,8 @@ impl RunStore {
             }
             let tx = store.conn.transaction()?;
             write_config(&tx, config, true)?;
+            // The new configuration may name another server: learn it afresh.
+            tx.execute("DELETE FROM meta WHERE key = ?1", [SERVER_CAPABILITIES])?;
             tx.commit()?;
             store.config = config.clone();
         }
@@ -373,6 +377,44 @@ impl RunStore {
 
     pub fn config(&self) -> &RunConfig {
         &self.config
+    }
+
+    /// What generation learned about the model server (e.g. `{"n": false}`
+    /// when it rejects `n`, `{"seed": false}` when the samples were asked for
+    /// without the configured seed); an empty object when nothing was. Kept
+    /// with the run so a resumed pass neither probes again nor sends what the
+    /// server rejects; forgotten when a forced resume replaces the configuration.
+    pub fn server_capabilities(&self) -> anyhow::Result<serde_json::Value> {
+        let text: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = ?1",
+                [SERVER_CAPABILITIES],
+                |r| r.get(0),
+            )
+            .optional()?;
+        match text {
+            None => Ok(serde_json::json!({})),
+            Some(t) => serde_json::from_str(&t).with_context(|| {
+                format!(
+                    "{}: meta `{SERVER_CAPABILITIES}` is not JSON",
+                    Self::db_path(&self.dir).display()
+                )
+            }),
+        }
+    }
+
+    /// Record what generation learned about the model server (replaces the previous record).
+    pub fn record_server_capabilities(
+        &self,
+        capabilities: &serde_json::Value,
+    ) -> anyhow::Result<()> {
+        self.conn.execute(
+            "INSERT INTO meta(key, value) VALUES (?1, ?2)
+             ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            params![SERVER_CAPABILITIES, capabilities.to_string()],
+        )?;
+        self.wrote()
     }
 
     /// Insert samples in one transaction; ids that exist are left unchanged.

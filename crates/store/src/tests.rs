@@ -310,3 +310,32 @@ fn counts_and_completion_free_listing_match_the_full_ones() {
         assert!(l.completion.is_empty());
     }
 }
+
+#[test]
+fn learned_server_capabilities_survive_reopening_and_are_forgotten_on_a_forced_new_config() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("run");
+    let cfg = config();
+    {
+        let store = RunStore::create(&dir, &cfg).unwrap();
+        assert_eq!(store.server_capabilities().unwrap(), serde_json::json!({}));
+        store
+            .record_server_capabilities(&serde_json::json!({"n": true}))
+            .unwrap();
+        store
+            .record_server_capabilities(&serde_json::json!({"n": false, "seed": false}))
+            .unwrap();
+    }
+    // Resuming with the same configuration keeps what was learned.
+    let store = RunStore::open_or_create(&dir, &cfg, false).unwrap();
+    assert_eq!(
+        store.server_capabilities().unwrap(),
+        serde_json::json!({"n": false, "seed": false})
+    );
+    drop(store);
+    // A forced new configuration (maybe another server) starts afresh.
+    let mut other = cfg.clone();
+    other.params = serde_json::json!({"temperature": 1.0});
+    let store = RunStore::open_or_create(&dir, &other, true).unwrap();
+    assert_eq!(store.server_capabilities().unwrap(), serde_json::json!({}));
+}

@@ -11,7 +11,11 @@
 
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
-use polyeval_client::{build_messages, Client, ClientConfig, Generation, PromptMode, Sampling};
+use polyeval_client::{
+    build_messages, AnswerSink, Batch, BatchRequest, Capabilities, ClientConfig, Generation,
+    PromptMode, Sampling,
+};
+use polyeval_core::progress::count;
 use polyeval_core::{loaders, Bench, Language, Task, TaskMeta, TaskSet};
 use polyeval_store::{sample_id, NewSample, RunConfig, RunStore};
 use serde_json::{json, Map, Value};
@@ -63,7 +67,8 @@ pub struct GenArgs {
     #[arg(long)]
     pub limit: Option<usize>,
 
-    /// Samples per task (n). Uses the API's `n` when the server supports it.
+    /// Samples per task (n). Uses the API's `n` when the server honours it (the first answer
+    /// decides; a server rejecting or ignoring `n` gets separate requests; kept in the run).
     #[arg(long = "samples", short = 'n', default_value_t = 1)]
     pub samples: u32,
     /// Sampling temperature (server default when omitted; 0 = greedy).
@@ -75,7 +80,8 @@ pub struct GenArgs {
     /// Maximum tokens per completion (server default when omitted).
     #[arg(long)]
     pub max_tokens: Option<u32>,
-    /// Sampling seed, for servers that support one (separate requests for one task use seed+i).
+    /// Sampling seed, for servers that support one (separate requests for sample i use seed+i).
+    /// A server rejecting `seed` gets requests without it, with a warning (kept in the run).
     #[arg(long)]
     pub seed: Option<u64>,
     /// MultiOOP/OOP prompt: zero-shot, cot (zero-shot chain of thought) or few-shot.
@@ -105,6 +111,10 @@ pub struct GenArgs {
     /// Retries per request on 429/5xx/timeouts/dropped connections.
     #[arg(long, default_value_t = 8)]
     pub max_retries: u32,
+    /// Stop the run when no request has succeeded for this many seconds while requests
+    /// keep failing (0: no limit besides --max-retries). Everything received is kept.
+    #[arg(long, default_value_t = 300.0)]
+    pub max_retry_time: f64,
     /// `reference` model: a samples JSONL file with reference answers for tasks the benchmark
     /// has none for (e.g. MultiOOP languages other than Python).
     #[arg(long)]
@@ -136,14 +146,14 @@ pub struct GenerateOutcome {
 impl GenerateOutcome {
     pub fn print(&self) {
         eprintln!(
-            "{}: {} tasks; {} samples stored now, {} were already stored",
+            "{}: {}; {} stored now, {} already stored",
             self.run_dir.display(),
-            self.tasks,
-            self.generated,
+            count(self.tasks, "task"),
+            count(self.generated, "sample"),
             self.already
         );
         if !self.skipped.is_empty() {
-            eprintln!("note: {} task(s) skipped:", self.skipped.len());
+            eprintln!("note: {} skipped:", count(self.skipped.len(), "task"));
             for s in self.skipped.iter().take(10) {
                 eprintln!("  {s}");
             }
@@ -369,9 +379,12 @@ pub fn generate_into(
     if total == 0 {
         return Ok(outcome);
     }
-    let bar = progress_bar(total, a.no_progress);
+    let bar = match model_source(&a.model) {
+        ModelSource::Api => ProgressBar::hidden(), // the client crate reports its own progress
+        _ => progress_bar(total, a.no_progress),
+    };
     match model_source(&a.model) {
-        ModelSource::Api => generate_api(a, store, &todo, &bar, &mut outcome)?,
+        ModelSource::Api => generate_api(a, store, &todo, &mut outcome)?,
         ModelSource::Reference => {
             let refs = ReferenceAnswers::new(a, taskset)?;
             generate_offline(store, &todo, &bar, &mut outcome, |t, _| refs.answer(t))?
@@ -434,23 +447,48 @@ fn generate_offline<'t>(
     Ok(())
 }
 
-/// Ask the endpoint, `concurrency` requests at a time; store each task's
-/// samples in one transaction as soon as they arrive.
+/// Ask the endpoint for every missing sample, storing each answer the
+/// moment it arrives (see `polyeval_client::Batch`).
 fn generate_api(
     a: &GenArgs,
     store: &RunStore,
     todo: &[(&Task, Vec<u32>)],
-    bar: &ProgressBar,
     outcome: &mut GenerateOutcome,
 ) -> anyhow::Result<()> {
+    let requests = todo
+        .iter()
+        .map(|(task, missing)| BatchRequest {
+            task_key: task.key.clone(),
+            messages: build_messages(task, a.prompt),
+            samples: missing.clone(),
+        })
+        .collect();
+    let known: Capabilities = serde_json::from_value(store.server_capabilities()?)
+        .context("the run's stored server capabilities")?;
+    let report = Batch::new(client_config(a)?, sampling(a))
+        .known(known)
+        .progress(crate::progress::terminal(!a.no_progress))
+        .run_blocking(requests, &mut StoreSink(store))?;
+    outcome.generated += report.stored;
+    report.into_result().map(drop)
+}
+
+/// The client settings the options ask for.
+fn client_config(a: &GenArgs) -> anyhow::Result<ClientConfig> {
     let mut cfg = ClientConfig::new(a.base_url.clone(), a.model.clone());
     cfg.api_key = std::env::var(&a.api_key_env).ok().filter(|k| !k.is_empty());
+    cfg.api_key_env = a.api_key_env.clone();
     cfg.concurrency = a.concurrency.max(1);
     cfg.max_retries = a.max_retries;
     if !(a.request_timeout.is_finite() && a.request_timeout > 0.0) {
         bail!("--request-timeout must be a positive number of seconds");
     }
     cfg.request_timeout = Duration::from_secs_f64(a.request_timeout);
+    if !(a.max_retry_time.is_finite() && a.max_retry_time >= 0.0) {
+        bail!("--max-retry-time must be a number of seconds (0: no limit)");
+    }
+    cfg.max_retry_time =
+        (a.max_retry_time > 0.0).then(|| Duration::from_secs_f64(a.max_retry_time));
     cfg.extra_body = extra_body(a)?;
     if let Ok(ms) = std::env::var("POLYEVAL_INITIAL_BACKOFF_MS") {
         // For tests and impatient users: scale the retry backoff.
@@ -458,66 +496,34 @@ fn generate_api(
             cfg.initial_backoff = Duration::from_millis(ms);
         }
     }
-    let client = Client::new(cfg)?;
-    let sampling = Sampling {
+    Ok(cfg)
+}
+
+fn sampling(a: &GenArgs) -> Sampling {
+    Sampling {
         temperature: a.temperature,
         top_p: a.top_p,
         max_tokens: a.max_tokens,
         seed: a.seed,
-    };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    let prompt = a.prompt;
-    runtime.block_on(async {
-        let mut set = tokio::task::JoinSet::new();
-        for (idx, (task, missing)) in todo.iter().enumerate() {
-            let client = client.clone();
-            let messages = build_messages(task, prompt);
-            let sampling = sampling.clone();
-            let n = missing.len() as u32;
-            // Requests queue on the client's semaphore, in task order.
-            set.spawn(async move { (idx, client.complete(&messages, &sampling, n).await) });
-        }
-        let mut failures: Vec<String> = Vec::new();
-        while let Some(joined) = set.join_next().await {
-            let (idx, result) = match joined {
-                Ok(r) => r,
-                Err(e) => {
-                    failures.push(format!("request task failed: {e}"));
-                    continue;
-                }
-            };
-            let (task, missing) = &todo[idx];
-            match result {
-                Ok(gens) => {
-                    let samples: Vec<NewSample> = missing.iter().zip(gens).map(|(&i, g)| to_sample(&task.key, i, g)).collect();
-                    // Store before anything else happens to the answers.
-                    outcome.generated += store.insert_samples(&samples)?;
-                    bar.inc(missing.len() as u64);
-                }
-                Err(e) if e.is_fatal() => {
-                    set.abort_all();
-                    bail!("{} (while generating {}); stopped. Samples stored so far are kept.", e, task.key);
-                }
-                Err(e) => {
-                    bar.inc(missing.len() as u64);
-                    bar.println(format!("warning: {}: {e}", task.key));
-                    failures.push(format!("{}: {e}", task.key));
-                }
-            }
-        }
-        if !failures.is_empty() {
-            bail!(
-                "{} task(s) got no answer after retries (first: {}); every answer received is stored — run the same command again to retry the rest",
-                failures.len(),
-                failures[0]
-            );
-        }
-        Ok(())
-    })
+    }
+}
+
+/// Puts answers into the run store; what the server accepts goes with the run.
+struct StoreSink<'a>(&'a RunStore);
+
+impl AnswerSink for StoreSink<'_> {
+    fn store(&mut self, task_key: &str, samples: Vec<(u32, Generation)>) -> anyhow::Result<usize> {
+        let samples: Vec<NewSample> = samples
+            .into_iter()
+            .map(|(index, g)| to_sample(task_key, index, g))
+            .collect();
+        self.0.insert_samples(&samples)
+    }
+
+    fn learned(&mut self, capabilities: &Capabilities) -> anyhow::Result<()> {
+        self.0
+            .record_server_capabilities(&serde_json::to_value(capabilities)?)
+    }
 }
 
 fn to_sample(task_key: &str, index: u32, g: Generation) -> NewSample {

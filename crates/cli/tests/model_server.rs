@@ -1,0 +1,154 @@
+//! `polyeval generate` against the in-repo fault server: a refused key, and a
+//! server that goes away for ten seconds in the middle of a 60-task run.
+
+use polyeval_client::mock::{MockReply, MockRequest, MockServer};
+use polyeval_store::RunStore;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+fn generate(data: &Path, base_url: &str, out: &Path, extra: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_polyeval"));
+    c.args(["generate", "--bench", "crosspl-ipc", "--data"])
+        .arg(data)
+        .args(["--model", "test-model", "--base-url", base_url, "--out"])
+        .arg(out)
+        .arg("--no-progress")
+        .args(extra)
+        .env_remove("OPENAI_BASE_URL")
+        .env_remove("POLYEVAL_LOG")
+        .env_remove("POLYEVAL_INITIAL_BACKOFF_MS");
+    c
+}
+
+fn answer(r: &MockRequest) -> MockReply {
+    let prompt = r.last_user_message().unwrap_or_default();
+    MockReply::completion("test-model", &[format!("answer to {}", prompt.len())])
+}
+
+#[test]
+fn a_wrong_key_is_reported_as_refused_and_the_details_are_in_the_debug_log() {
+    let server = MockServer::start(|r| match r.header("authorization") {
+        Some("Bearer sk-right") => answer(r),
+        _ => MockReply::error(401, "Incorrect API key provided: sk-wr****"),
+    })
+    .unwrap();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/crosspl");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("run");
+    let output = generate(&data, &server.base_url(), &out, &["--concurrency", "2"])
+        .env("MY_KEY", "sk-wrong")
+        .args(["--api-key-env", "MY_KEY"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.contains("HTTP 401")
+            && err.contains("the API key in MY_KEY was refused")
+            && err.contains("Incorrect API key provided"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "one line:\n{err}");
+    assert!(server.request_count() <= 2, "{}", server.request_count());
+
+    // At debug level: the task and the whole answer.
+    let output = generate(&data, &server.base_url(), &out, &[])
+        .env("MY_KEY", "sk-wrong")
+        .args(["--api-key-env", "MY_KEY"])
+        .env("POLYEVAL_LOG", "polyeval_client=debug")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.contains("DEBUG") && err.contains("whole answer: {\"error\""),
+        "{err}"
+    );
+    let store = RunStore::open(&out).unwrap();
+    let task = polyeval_core::loaders::load(polyeval_core::Bench::CrossplIpc, &data).unwrap();
+    assert!(
+        task.tasks
+            .iter()
+            .any(|t| err.contains(&format!("{}: ", t.key))),
+        "names the task:\n{err}"
+    );
+    assert_eq!(store.sample_count().unwrap(), 0);
+
+    // The right key works.
+    let output = generate(&data, &server.base_url(), &out, &[])
+        .env("OPENAI_API_KEY", "sk-right")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert_eq!(RunStore::open(&out).unwrap().sample_count().unwrap(), 6);
+}
+
+#[test]
+fn a_ten_second_outage_in_a_60_task_run_prints_a_handful_of_lines_and_loses_nothing() {
+    let data = polyeval_core::data::shared_test_data();
+    let slow = |r: &MockRequest| answer(r).delayed(Duration::from_millis(150));
+    let server = Arc::new(Mutex::new(Some(MockServer::start(slow).unwrap())));
+    let (addr, base_url) = {
+        let s = server.lock().unwrap();
+        let s = s.as_ref().unwrap();
+        (s.addr(), s.base_url())
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("run");
+    let started = Instant::now();
+    let child = generate(
+        &data,
+        &base_url,
+        &out,
+        &["--limit", "60", "--concurrency", "4"],
+    )
+    .env("OPENAI_API_KEY", "sk-test")
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    // After ten answers the server goes away (connections refused) for ten seconds.
+    let outage = {
+        let server = server.clone();
+        std::thread::spawn(move || {
+            let deadline = Instant::now() + Duration::from_secs(60);
+            while server.lock().unwrap().as_ref().unwrap().answered().len() < 10 {
+                assert!(Instant::now() < deadline, "the run never got going");
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            let down = Instant::now();
+            drop(server.lock().unwrap().take());
+            std::thread::sleep(Duration::from_secs(10));
+            *server.lock().unwrap() = Some(MockServer::start_on(addr, slow).unwrap());
+            down
+        })
+    };
+    let output = child.wait_with_output().unwrap();
+    let took = started.elapsed();
+    let down = outage.join().unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    eprintln!(
+        "outage began {:.1} s into the run; run took {took:?}; its output:\n{err}",
+        (down - started).as_secs_f64()
+    );
+    assert!(output.status.success(), "{err}");
+    let store = RunStore::open(&out).unwrap();
+    assert_eq!(store.sample_count().unwrap(), 60, "nothing lost");
+    let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert!(lines.len() <= 4, "a handful of lines:\n{err}");
+    assert!(
+        // The cause: the cut connections of the requests in flight, or the refused new ones.
+        lines.iter().any(|l| l.starts_with("warning:")
+            && (l.contains("is failing: connection dropped: connection closed")
+                || l.contains("is failing: cannot connect: Connection refused"))),
+        "{err}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("answers again after") && l.contains("requests retried")),
+        "{err}"
+    );
+    assert!(err.contains(": 60 tasks; 60 samples stored now"), "{err}");
+}
