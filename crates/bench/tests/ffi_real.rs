@@ -10,12 +10,74 @@ use polyeval_bench::ffi::GslInstall;
 use polyeval_core::Status;
 use std::collections::BTreeMap;
 
+/// With GSL 2.8 (polyeval's build, used by default), the release the
+/// benchmark was made with, every canonical solution passes, tasks 4–7
+/// included; doctor's defects are task 19's pointer truncation and task 6's
+/// vacuous assert_test.
 #[test]
-fn canonical_solutions_pass_except_reported_defects() {
+fn with_gsl_2_8_canonical_solutions_pass_except_task_19() {
+    let build = gsl_28_build();
+    let (report, gsl) = canonical_solutions_pass_except_reported_defects(None);
+    assert_eq!(gsl.version.as_deref(), Some("2.8"));
+    let failing: Vec<&str> = report
+        .tasks
+        .iter()
+        .filter(|t| t.reference.status != Status::Passed)
+        .map(|t| t.task_id.as_str())
+        .collect();
+    // Task 38 needs a 16 GB reservation to succeed (see below).
+    assert!(failing.is_empty() || failing == ["38"], "{failing:?}");
+    assert!(gsl.libgsl.starts_with(&build));
+    assert_eq!(report.gsl.origin, polyeval_sandbox::gsl::GslOrigin::Cache);
+    assert_eq!(report.gsl.added_in_2_8, Some(0));
+    for id in ["4", "5", "6", "7"] {
+        let check = report.tasks.iter().find(|t| t.task_id == id).unwrap();
+        assert_eq!(check.reference.status, Status::Passed, "task {id}");
+        assert_eq!(check.reference.data["gsl_version"], "2.8");
+        assert_eq!(
+            check.reference.data["gsl_lib"],
+            gsl.libgsl.display().to_string()
+        );
+    }
+}
+
+/// With the system's GSL (Debian 12: 2.7.1) and the 2.8 build to compare
+/// with, tasks 4–7 fail for the environment's sake (`error`, not the model's
+/// fault), naming the 2.8 symbol they miss.
+#[test]
+fn with_the_system_gsl_tasks_4_to_7_are_environment_defects() {
+    gsl_28_build();
+    let system = polyeval_sandbox::gsl::find_system().expect("GSL installed (libgsl-dev)");
+    let dir = system.libgsl.parent().unwrap().to_path_buf();
+    let (report, gsl) = canonical_solutions_pass_except_reported_defects(Some(dir));
+    assert_eq!(report.gsl.origin, polyeval_sandbox::gsl::GslOrigin::GslDir);
+    if gsl.version.as_deref() == Some("2.7.1") {
+        let added = gsl.added_in_2_8().expect("compared with the 2.8 build");
+        assert!(
+            added.contains("gsl_bspline_ncontrol")
+                && added.contains("gsl_integration_lebedev_alloc")
+        );
+        assert_eq!(report.gsl.added_in_2_8, Some(added.len()));
+        for id in ["4", "5", "6", "7"] {
+            let check = report.tasks.iter().find(|t| t.task_id == id).unwrap();
+            assert_eq!(check.reference.status, Status::Error, "task {id}");
+        }
+    }
+}
+
+/// Run doctor with `gsl_dir` (default discovery when `None`) and check
+/// that only the tasks explained below are defective.
+fn canonical_solutions_pass_except_reported_defects(
+    gsl_dir: Option<std::path::PathBuf>,
+) -> (doctor::DoctorReport, GslInstall) {
     let tasks = shared_tasks();
     assert_eq!(tasks.tasks.len(), 40);
-    let report = doctor::check(&tasks.tasks, &DoctorOptions::default()).expect("doctor runs");
-    let gsl = GslInstall::discover(None).unwrap();
+    let options = DoctorOptions {
+        gsl_dir: gsl_dir.clone(),
+        ..DoctorOptions::default()
+    };
+    let report = doctor::check(&tasks.tasks, &options).expect("doctor runs");
+    let gsl = GslInstall::discover(gsl_dir.as_deref()).unwrap();
 
     let mut defects: BTreeMap<String, Vec<Defect>> = BTreeMap::new();
     for check in &report.tasks {
@@ -40,12 +102,37 @@ fn canonical_solutions_pass_except_reported_defects() {
         ("6", "gsl_bspline_gram"),
         ("7", "gsl_bspline_init_greville"),
     ];
+    let mut vacuous_with_2_8 = None;
     for (id, symbol) in bspline_28 {
         if gsl.exports(symbol) {
-            assert!(
-                !defects.contains_key(id),
+            let check = report.tasks.iter().find(|t| t.task_id == id).unwrap();
+            assert_eq!(
+                check.reference.status,
+                Status::Passed,
                 "task {id} should pass with a GSL exporting {symbol}"
             );
+            if id == "6" {
+                // Its reference passes, and so reveals that its assert_test
+                // only inspects ctypes declarations and never calls
+                // compute_gram_matrix (hidden behind the environment defect
+                // on GSL 2.7).
+                assert_eq!(
+                    defects.get(id).map(Vec::as_slice),
+                    Some(
+                        &[Defect::Vacuous {
+                            stubbed: vec!["compute_gram_matrix".into()]
+                        }][..]
+                    ),
+                    "task 6"
+                );
+                vacuous_with_2_8 = Some(id);
+            } else {
+                assert!(
+                    !defects.contains_key(id),
+                    "task {id}: {:?}",
+                    defects.get(id)
+                );
+            }
             continue;
         }
         let check = report.tasks.iter().find(|t| t.task_id == id).unwrap();
@@ -83,6 +170,7 @@ fn canonical_solutions_pass_except_reported_defects() {
         .iter()
         .filter(|(_, s)| !gsl.exports(s))
         .map(|(id, _)| *id)
+        .chain(vacuous_with_2_8)
         .chain(["19"])
         .collect();
     if let Some(d) = defects.get("38") {
@@ -98,6 +186,7 @@ fn canonical_solutions_pass_except_reported_defects() {
         found, expected,
         "no other task is defective (none vacuous either)"
     );
+    (report, gsl)
 }
 
 /// The Rust extractor agrees with Python's own parser on every real canonical solution.

@@ -37,7 +37,14 @@ pub struct GslSummary {
     pub libgslcblas: String,
     pub version: Option<String>,
     pub version_source: String,
+    /// `gsl_dir`, `cache` (polyeval's GSL 2.8 build) or `system`.
+    pub origin: polyeval_sandbox::gsl::GslOrigin,
     pub exported_symbols: usize,
+    /// The GSL 2.8 library compared with (`None`: no GSL 2.8 build).
+    pub reference_libgsl: Option<String>,
+    /// How many symbols GSL 2.8 exports that this GSL lacks (`None`: unknown,
+    /// no GSL 2.8 build to compare with).
+    pub added_in_2_8: Option<usize>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -192,7 +199,13 @@ pub fn check(tasks: &[Task], opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
         libgslcblas: gsl.libgslcblas.display().to_string(),
         version: gsl.version.clone(),
         version_source: gsl.version_source.clone(),
+        origin: gsl.origin,
         exported_symbols: gsl.symbols.len(),
+        reference_libgsl: gsl
+            .reference
+            .as_ref()
+            .map(|r| r.libgsl.display().to_string()),
+        added_in_2_8: gsl.added_in_2_8().map(|s| s.len()),
     };
     let marker = evaluator.engine().marker().to_string();
 

@@ -5,11 +5,21 @@
 //!
 //! CrossPL-FFI tasks load `/usr/local/gsl/lib/libgslcblas.so` and
 //! `/usr/local/gsl/lib/libgsl.so`; the evaluator binds the libraries found
-//! here read-only at exactly those paths inside the sandbox.
+//! here read-only at exactly those paths inside the sandbox. Which GSL:
+//! `--gsl-dir`, else polyeval's GSL 2.8 build (`polyeval setup gsl`), else the
+//! system's ([`polyeval_sandbox::gsl::find`]).
+//!
+//! The symbols GSL 2.8 added are not listed by hand: they are the exports of
+//! the GSL 2.8 build minus those of the GSL in use ([`GslInstall::added_in_2_8`]).
+//! Without a 2.8 build there is nothing to compare with, and a missing symbol
+//! is reported as such (`symbol_resolution`, saying that whether GSL 2.8 has
+//! it is unknown) rather than guessed.
 
 use anyhow::{bail, Context};
-use std::collections::HashSet;
+use polyeval_sandbox::gsl::{GslOrigin, GSL_BUILD_VERSION};
+use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Where the tasks expect GSL (inside the sandbox).
 pub const SANDBOX_LIBGSL: &str = "/usr/local/gsl/lib/libgsl.so";
@@ -26,13 +36,42 @@ pub struct GslInstall {
     pub version: Option<String>,
     /// How the version was determined (for `doctor`).
     pub version_source: String,
+    /// `--gsl-dir`, polyeval's cached build, or the system's.
+    pub origin: GslOrigin,
     /// Symbols libgsl exports (defined, global or weak).
     pub symbols: HashSet<String>,
+    /// GSL 2.8, the release the benchmark was built with: this GSL itself
+    /// when it is 2.8, else the cached build when there is one.
+    pub reference: Option<GslReference>,
+}
+
+/// The exports of a GSL 2.8 library, to compare the GSL in use with.
+#[derive(Debug, Clone)]
+pub struct GslReference {
+    pub libgsl: PathBuf,
+    pub symbols: Arc<HashSet<String>>,
+}
+
+/// The symbols `lib` (an ELF shared object) exports: defined, global or weak.
+pub fn exported_symbols(lib: &Path) -> anyhow::Result<HashSet<String>> {
+    let elf = std::fs::read(lib).with_context(|| format!("{}: cannot read", lib.display()))?;
+    Ok(dynamic_symbols(&elf)
+        .with_context(|| format!("{}: cannot read ELF dynamic symbols", lib.display()))?
+        .into_iter()
+        .filter(|s| s.defined)
+        .map(|s| s.name)
+        .collect())
+}
+
+/// The symbols `newer` exports and `older` does not, sorted.
+pub fn symbols_added(newer: &HashSet<String>, older: &HashSet<String>) -> BTreeSet<String> {
+    newer.difference(older).cloned().collect()
 }
 
 impl GslInstall {
-    /// Find GSL in `gsl_dir` (when given) or on the dynamic linker's search
-    /// path (`polyeval_sandbox::gsl::find`), and read its symbols and version.
+    /// Find GSL in `gsl_dir` (when given), polyeval's GSL 2.8 build or on the
+    /// dynamic linker's search path (`polyeval_sandbox::gsl::find`), and read
+    /// its symbols and version, and those of GSL 2.8 to compare with.
     pub fn discover(gsl_dir: Option<&Path>) -> anyhow::Result<GslInstall> {
         let found = polyeval_sandbox::gsl::find(gsl_dir)?;
         // Bind the real files: symlinks would not resolve inside the sandbox.
@@ -57,17 +96,27 @@ impl GslInstall {
                 None => (None, "unknown".to_string()),
             },
         };
-        let symbols = dynsyms
+        let symbols: HashSet<String> = dynsyms
             .into_iter()
             .filter(|s| s.defined)
             .map(|s| s.name)
             .collect();
+        let reference = if version.as_deref() == Some(GSL_BUILD_VERSION) {
+            Some(GslReference {
+                libgsl: libgsl.clone(),
+                symbols: Arc::new(symbols.clone()),
+            })
+        } else {
+            cached_reference()?
+        };
         Ok(GslInstall {
             libgsl,
             libgslcblas,
             version,
             version_source,
+            origin: found.origin,
             symbols,
+            reference,
         })
     }
 
@@ -83,57 +132,43 @@ impl GslInstall {
         self.symbols.contains(symbol)
     }
 
-    /// True when `symbol` is missing here but exists in GSL 2.8, i.e. the task
-    /// (or answer) is right and this installation is too old.
+    /// Whether this is GSL 2.8, the release the benchmark was built with.
+    pub fn is_benchmark_release(&self) -> bool {
+        self.version.as_deref() == Some(GSL_BUILD_VERSION)
+    }
+
+    /// True when `symbol` is missing here but GSL 2.8 exports it, i.e. the
+    /// task (or answer) is right and this installation is too old. Always
+    /// false without a GSL 2.8 build to compare with.
     pub fn lacks_newer_symbol(&self, symbol: &str) -> bool {
-        !self.exports(symbol) && GSL_2_8_ADDED.contains(&symbol)
+        !self.exports(symbol)
+            && self
+                .reference
+                .as_ref()
+                .is_some_and(|r| r.symbols.contains(symbol))
+    }
+
+    /// The symbols GSL 2.8 exports and this GSL does not (empty for 2.8
+    /// itself); `None` without a GSL 2.8 build to compare with.
+    pub fn added_in_2_8(&self) -> Option<BTreeSet<String>> {
+        self.reference
+            .as_ref()
+            .map(|r| symbols_added(&r.symbols, &self.symbols))
     }
 }
 
-/// Functions that GSL 2.8 exports and GSL 2.7 does not (the rewritten B-spline
-/// module). CrossPL-FFI was built against GSL 2.8, so a call to one of these on
-/// an older GSL is an environment defect, not a hallucinated symbol.
-pub const GSL_2_8_ADDED: &[&str] = &[
-    "gsl_bspline_alloc_ncontrol",
-    "gsl_bspline_ncontrol",
-    "gsl_bspline_order",
-    "gsl_bspline_nbreak",
-    "gsl_bspline_init_augment",
-    "gsl_bspline_init_uniform",
-    "gsl_bspline_init_periodic",
-    "gsl_bspline_init",
-    "gsl_bspline_proj_rhs",
-    "gsl_bspline_find_interval",
-    "gsl_bspline_calc",
-    "gsl_bspline_calc_deriv",
-    "gsl_bspline_vector_calc",
-    "gsl_bspline_vector_calc_deriv",
-    "gsl_bspline_eval_basis",
-    "gsl_bspline_basis",
-    "gsl_bspline_eval_deriv_basis",
-    "gsl_bspline_basis_deriv",
-    "gsl_bspline_init_greville",
-    "gsl_bspline_gram",
-    "gsl_bspline_gram_interval",
-    "gsl_bspline_oprod",
-    "gsl_bspline_calc_integ",
-    "gsl_bspline_basis_integ",
-    "gsl_bspline_init_interp",
-    "gsl_bspline_init_hermite",
-    "gsl_bspline_col_interp",
-    "gsl_bspline_interp_chermite",
-    "gsl_bspline_lssolve",
-    "gsl_bspline_wlssolve",
-    "gsl_bspline_lsnormal",
-    "gsl_bspline_lsnormalm",
-    "gsl_bspline_plssolve",
-    "gsl_bspline_pwlssolve",
-    "gsl_bspline_plsqr",
-    "gsl_bspline_residuals",
-    "gsl_bspline_covariance",
-    "gsl_bspline_rcond",
-    "gsl_bspline_err",
-];
+/// The exports of the cached GSL 2.8 build, if there is one.
+fn cached_reference() -> anyhow::Result<Option<GslReference>> {
+    let Some(build) = polyeval_sandbox::gsl::cached_build() else {
+        return Ok(None);
+    };
+    let lib = build.join("lib/libgsl.so");
+    let libgsl = lib.canonicalize().unwrap_or(lib);
+    Ok(Some(GslReference {
+        symbols: Arc::new(exported_symbols(&libgsl)?),
+        libgsl,
+    }))
+}
 
 /// One entry of an ELF `.dynsym` table.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -141,6 +176,8 @@ pub struct DynSymbol {
     pub name: String,
     /// Defined in this object (not an import) with global or weak binding.
     pub defined: bool,
+    /// A function (STT_FUNC or STT_GNU_IFUNC), not data.
+    pub function: bool,
     pub value: u64,
 }
 
@@ -250,6 +287,7 @@ pub fn dynamic_symbols(elf: &[u8]) -> anyhow::Result<Vec<DynSymbol>> {
         out.push(DynSymbol {
             name: name.to_string(),
             defined: shndx != 0 && (binding == 1 || binding == 2),
+            function: matches!(info & 0xf, 2 | 10),
             value,
         });
     }

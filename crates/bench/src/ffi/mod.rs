@@ -9,6 +9,8 @@
 //! the marker printed, within 60 s by default. Failures are classified with
 //! the paper's taxonomy ([`classify`]); a symbol this GSL lacks but GSL 2.8
 //! has is an environment defect (`Status::Error`, category `environment`).
+//! Every verdict records the GSL that scored it (`gsl_version`, `gsl_lib`,
+//! `gsl_origin` in `Verdict::data`), which reports show.
 
 pub mod classify;
 pub mod decode;
@@ -20,6 +22,7 @@ pub use gsl::GslInstall;
 
 use polyeval_core::eval::{EvalItem, EvalOptions};
 use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
+use polyeval_sandbox::gsl::{GSL_BUILD_VERSION, GSL_SETUP_HINT};
 use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, Outcome};
 use std::path::Path;
 use std::time::Duration;
@@ -111,6 +114,8 @@ pub fn verdict_from_outcome(outcome: &Outcome, gsl: &GslInstall) -> Verdict {
         "cached": outcome.cached,
         "marker_seen": outcome.marker_seen,
         "gsl_version": gsl.version,
+        "gsl_lib": gsl.libgsl.display().to_string(),
+        "gsl_origin": gsl.origin.as_str(),
     });
     if outcome.status == Status::Passed {
         return Verdict {
@@ -128,7 +133,13 @@ pub fn verdict_from_outcome(outcome: &Outcome, gsl: &GslInstall) -> Verdict {
         stderr: &outcome.stderr,
         marker_seen: outcome.marker_seen,
     };
-    let c = classify::classify(&facts, &|symbol| gsl.lacks_newer_symbol(symbol));
+    let mut c = classify::classify(&facts, &|symbol| gsl.lacks_newer_symbol(symbol));
+    if c.category == classify::SYMBOL_RESOLUTION && gsl.reference.is_none() {
+        c.detail.push_str(&format!(
+            " (GSL {}; whether GSL {GSL_BUILD_VERSION} has it is unknown without a GSL {GSL_BUILD_VERSION} build: run `{GSL_SETUP_HINT}`)",
+            gsl.version.as_deref().unwrap_or("of unknown version")
+        ));
+    }
     data["exception"] = serde_json::json!(c.exception);
     data["missing_symbol"] = serde_json::json!(c.missing_symbol);
     Verdict {
@@ -162,6 +173,15 @@ impl FfiEvaluator {
             anyhow::bail!("crosspl-ffi has one evaluation mode, `sound`; got --mode {mode}");
         }
         let gsl = GslInstall::discover(opts.gsl_dir.as_deref().map(Path::new))?;
+        if !gsl.is_benchmark_release() {
+            tracing::warn!(
+                "scoring CrossPL-FFI with GSL {} ({}, {}); the benchmark was made with GSL {GSL_BUILD_VERSION}, so tasks using its additions fail here{}",
+                gsl.version.as_deref().unwrap_or("of unknown version"),
+                gsl.origin.describe(),
+                gsl.libgsl.display(),
+                if gsl.reference.is_some() { " (scored `error`, not the model's fault)" } else { "; build it with `polyeval setup gsl`" }
+            );
+        }
         let engine = Engine::new(EngineConfig {
             jobs: opts.jobs.unwrap_or(0),
             limits: limits(
@@ -252,6 +272,74 @@ pub fn evaluator(opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use polyeval_sandbox::gsl::GslOrigin;
+    use std::path::PathBuf;
+
+    fn gsl_271(reference: Option<&[&str]>) -> GslInstall {
+        GslInstall {
+            libgsl: PathBuf::from("/usr/lib/libgsl.so.27.0.0"),
+            libgslcblas: PathBuf::from("/usr/lib/libgslcblas.so.0.0.0"),
+            version: Some("2.7.1".into()),
+            version_source: "test".into(),
+            origin: GslOrigin::System,
+            symbols: ["gsl_integration_qag".to_string()].into(),
+            reference: reference.map(|names| gsl::GslReference {
+                libgsl: PathBuf::from("/cache/gsl-2.8/lib/libgsl.so.28.0.0"),
+                symbols: std::sync::Arc::new(names.iter().map(|s| s.to_string()).collect()),
+            }),
+        }
+    }
+
+    fn missing_symbol(symbol: &str) -> Outcome {
+        let mut o = Outcome::environment_error(format!(
+            "Traceback (most recent call last):\nAttributeError: /usr/local/gsl/lib/libgsl.so: undefined symbol: {symbol}\n"
+        ));
+        o.status = Status::Failed;
+        o.exit_code = Some(1);
+        o
+    }
+
+    #[test]
+    fn a_symbol_only_gsl_2_8_has_is_the_environments_fault() {
+        let gsl = gsl_271(Some(&[
+            "gsl_integration_qag",
+            "gsl_integration_lebedev_alloc",
+        ]));
+        let v = verdict_from_outcome(&missing_symbol("gsl_integration_lebedev_alloc"), &gsl);
+        assert_eq!(
+            (v.status, v.category.as_deref()),
+            (Status::Error, Some("environment"))
+        );
+        let v = verdict_from_outcome(&missing_symbol("gsl_integration_invented"), &gsl);
+        assert_eq!(
+            (v.status, v.category.as_deref()),
+            (Status::Failed, Some("symbol_resolution"))
+        );
+        assert!(!v.detail.contains("setup gsl"), "{}", v.detail);
+        // Which GSL scored it is recorded.
+        assert_eq!(v.data["gsl_version"], "2.7.1");
+        assert_eq!(v.data["gsl_lib"], "/usr/lib/libgsl.so.27.0.0");
+        assert_eq!(v.data["gsl_origin"], "system");
+    }
+
+    #[test]
+    fn without_a_gsl_2_8_build_a_missing_symbol_says_what_is_unknown() {
+        let v = verdict_from_outcome(
+            &missing_symbol("gsl_integration_lebedev_alloc"),
+            &gsl_271(None),
+        );
+        assert_eq!(
+            (v.status, v.category.as_deref()),
+            (Status::Failed, Some("symbol_resolution"))
+        );
+        assert!(
+            v.detail.contains("GSL 2.7.1")
+                && v.detail.contains("unknown")
+                && v.detail.contains("polyeval setup gsl"),
+            "{}",
+            v.detail
+        );
+    }
 
     #[test]
     fn program_layout() {

@@ -150,10 +150,19 @@ pub fn run(args: &super::doctor::Args) -> anyhow::Result<()> {
             name: "gsl".into(),
             ok: true,
             detail: format!(
-                "GSL {} ({}, {})",
+                "GSL {}, {} ({}, {}){}",
                 gsl.version,
+                gsl.origin.describe(),
                 gsl.libgsl.display(),
-                gsl.libgslcblas.display()
+                gsl.libgslcblas.display(),
+                if gsl.version == polyeval_sandbox::gsl::GSL_BUILD_VERSION {
+                    String::new()
+                } else {
+                    format!(
+                        "; CrossPL-FFI was made with GSL 2.8: build it with `{}`",
+                        polyeval_sandbox::gsl::GSL_SETUP_HINT
+                    )
+                }
             ),
             fix: None,
         }),

@@ -43,13 +43,25 @@ pub fn render(report: &DoctorReport, data_dir: &str) -> String {
     let g = &report.gsl;
     let _ = writeln!(
         out,
-        "GSL {} (version from {}; {} exported symbols)\n  libgsl:      {}\n  libgslcblas: {}",
+        "GSL {}, {} (version from {}; {} exported symbols)\n  libgsl:      {}\n  libgslcblas: {}",
         g.version.as_deref().unwrap_or("of unknown version"),
+        g.origin.describe(),
         g.version_source,
         g.exported_symbols,
         g.libgsl,
         g.libgslcblas
     );
+    let _ = match (&g.reference_libgsl, g.added_in_2_8) {
+        (Some(reference), Some(added)) if *reference != g.libgsl => writeln!(
+            out,
+            "  {added} symbols of GSL 2.8 ({reference}) are missing here; tasks calling them score `error`"
+        ),
+        (Some(_), _) => Ok(()),
+        _ => writeln!(
+            out,
+            "  no GSL 2.8 build to compare with: a missing symbol cannot be told from an invented one (build it with `polyeval setup gsl`)"
+        ),
+    };
     let defective: Vec<_> = report.defective().collect();
     let _ = writeln!(
         out,
