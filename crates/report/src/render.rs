@@ -405,7 +405,34 @@ pub fn run_facts(r: &RunSummary) -> String {
             pct(a.agree as f64 / a.total.max(1) as f64)
         ));
     }
+    if !r.gsl.is_empty() {
+        s.push_str(&format!(" {}", gsl_facts(&r.gsl)));
+    }
     s
+}
+
+/// Which GSL scored an FFI run, e.g. `Scored with GSL 2.8 (/…/libgsl.so.28.0.0).`
+fn gsl_facts(used: &[crate::summary::GslUsed]) -> String {
+    let one = |g: &crate::summary::GslUsed| {
+        format!(
+            "GSL {}{}",
+            g.version.as_deref().unwrap_or("of unrecorded version"),
+            g.lib
+                .as_deref()
+                .map(|l| format!(" ({l})"))
+                .unwrap_or_default()
+        )
+    };
+    match used {
+        [only] => format!("Scored with {}.", one(only)),
+        many => {
+            let parts: Vec<String> = many
+                .iter()
+                .map(|g| format!("{} for {} samples", one(g), g.samples))
+                .collect();
+            format!("Scored with {}.", parts.join(", "))
+        }
+    }
 }
 
 fn failure_tables(r: &RunSummary) -> Vec<Table> {

@@ -159,6 +159,50 @@ pub struct RunSummary {
     pub failure_categories: BTreeMap<String, BTreeMap<String, usize>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fsm: Option<FsmAnalysis>,
+    /// CrossPL-FFI: the GSL library (or libraries) that scored the verdicts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub gsl: Vec<GslUsed>,
+}
+
+/// One GSL that scored some of a CrossPL-FFI run's verdicts.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct GslUsed {
+    /// e.g. `2.8`; `None` when the verdicts do not say.
+    pub version: Option<String>,
+    /// Host path of libgsl; `None` for verdicts stored before it was recorded.
+    pub lib: Option<String>,
+    /// Verdicts scored with it.
+    pub samples: usize,
+}
+
+/// The GSLs that scored a run's verdicts (recorded in `Verdict::data` by
+/// the FFI evaluator), most used first.
+fn gsl_used(run: &RunData) -> Vec<GslUsed> {
+    if run.bench != Bench::CrossplFfi || run.source != VerdictSource::Ours {
+        return Vec::new();
+    }
+    let mut counts: BTreeMap<(Option<String>, Option<String>), usize> = BTreeMap::new();
+    for v in run
+        .tasks
+        .iter()
+        .flat_map(|t| &t.samples)
+        .filter_map(|s| s.verdict.as_ref())
+    {
+        let field = |k: &str| v.data.get(k).and_then(|x| x.as_str()).map(str::to_string);
+        *counts
+            .entry((field("gsl_version"), field("gsl_lib")))
+            .or_default() += 1;
+    }
+    let mut used: Vec<GslUsed> = counts
+        .into_iter()
+        .map(|((version, lib), samples)| GslUsed {
+            version,
+            lib,
+            samples,
+        })
+        .collect();
+    used.sort_by(|a, b| b.samples.cmp(&a.samples).then_with(|| a.cmp(b)));
+    used
 }
 
 impl RunSummary {
@@ -357,7 +401,9 @@ pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
         || summarise_groups(run, &by_tech, &plan, opts),
         || summarise_groups(run, &by_level, &plan, opts),
     );
+    let gsl = gsl_used(run);
     RunSummary {
+        gsl,
         label: run.label.clone(),
         bench: run.bench.key().to_string(),
         model: run.model.clone(),

@@ -76,3 +76,51 @@ pub fn ipc_run(model: &str, n_tasks: usize, pass: impl Fn(usize) -> bool) -> Run
         scope: Default::default(),
     }
 }
+
+/// A CrossPL-FFI run of `n_tasks` Python tasks; sample i was scored with the
+/// GSL `gsl(i)` = (version, libgsl path) recorded in its verdict, as the FFI
+/// evaluator records it.
+pub fn ffi_run(
+    model: &str,
+    n_tasks: usize,
+    gsl: impl Fn(usize) -> (&'static str, &'static str),
+) -> RunData {
+    let tasks = (0..n_tasks)
+        .map(|i| {
+            let (version, lib) = gsl(i);
+            let pass = i % 2 == 0;
+            TaskRecord {
+                key: format!("python/{}", i + 1),
+                task_id: (i + 1).to_string(),
+                language: Language::Python,
+                technique: None,
+                code_level: None,
+                instruction: format!("Call GSL function {i}"),
+                sound: true,
+                samples: vec![SampleRecord {
+                    index: 0,
+                    completion: "import ctypes".into(),
+                    verdict: Some(Verdict {
+                        status: if pass { Status::Passed } else { Status::Failed },
+                        category: (!pass).then(|| "assertion_failure".to_string()),
+                        detail: String::new(),
+                        pass_o: None,
+                        data: serde_json::json!({"gsl_version": version, "gsl_lib": lib, "gsl_origin": "cache"}),
+                    }),
+                    recorded_passed: None,
+                }],
+            }
+        })
+        .collect();
+    RunData {
+        label: model.into(),
+        bench: Bench::CrossplFfi,
+        model: model.into(),
+        mode: Some("sound".into()),
+        source: VerdictSource::Ours,
+        greedy_sample_index: None,
+        tasks_in_benchmark: n_tasks,
+        tasks,
+        scope: Default::default(),
+    }
+}
