@@ -5,8 +5,12 @@
 # Go, Python with numpy), GSL for CrossPL-FFI, bubblewrap for the sandbox,
 # Chromium for HTML report rendering, Slurm with munge for the one-node
 # test cluster of scripts/slurm-local.sh, and the LiteLLM proxy (from PyPI, in
-# a virtual environment) that the model-client tests run against. Idempotent:
-# safe to run again.
+# a virtual environment) that the model-client tests run against; then GSL
+# 2.8, the release CrossPL-FFI was made with, built from the shared source
+# tarball into polyeval's cache (scripts/build-gsl.sh, what `polyeval setup
+# gsl` runs; about 1.5 minutes with 2 cores, once). Idempotent: safe to run
+# again. Run it as the user who runs the tests (the GSL build goes to that
+# user's cache).
 # Rust itself is expected to be installed (https://rustup.rs).
 set -euo pipefail
 
@@ -57,3 +61,15 @@ fi
 
 # A real OpenAI-compatible gateway for crates/cli/tests/litellm.rs (pinned).
 "$(dirname "$0")/litellm-server.sh" install
+
+# GSL 2.8 into polyeval's cache ($POLYEVAL_CACHE_DIR, else ~/.cache/polyeval):
+# the FFI tests need it and fail, naming `polyeval setup gsl`, without it.
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+GSL_TARBALL=${POLYEVAL_TEST_DATA:-$ROOT/../shared/data}/gsl/gsl_2.8+dfsg.orig.tar.gz
+if [ -f "$GSL_TARBALL" ]; then
+  started=$SECONDS
+  "$ROOT/scripts/build-gsl.sh" --source "$GSL_TARBALL"
+  echo "install-deps: GSL 2.8 ready ($((SECONDS - started))s)"
+else
+  echo "install-deps: $GSL_TARBALL not found, GSL 2.8 not built; the tests that need it will fail (build it later with: polyeval setup gsl --source FILE)" >&2
+fi

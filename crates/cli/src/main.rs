@@ -49,6 +49,8 @@ enum Command {
     Exec(cmd::exec::Args),
     /// Check the environment (toolchains, sandbox, GSL) or a benchmark's data for defects.
     Doctor(cmd::doctor::Args),
+    /// Prepare what evaluation needs: `setup gsl` builds GSL 2.8 for CrossPL-FFI.
+    Setup(cmd::setup::Args),
 }
 
 /// `polyeval … | head` closes stdout early; `println!` then panics. Exit
@@ -94,6 +96,7 @@ fn main() {
         Command::Fsm(a) => cmd::fsm::run(a),
         Command::Exec(a) => cmd::exec::run(a),
         Command::Doctor(a) => cmd::doctor::run(a),
+        Command::Setup(a) => cmd::setup::run(a),
     };
     if let Err(e) = result {
         if is_broken_pipe(&e) {

@@ -13,4 +13,5 @@ pub mod generate;
 pub mod import;
 pub mod report;
 pub mod run;
+pub mod setup;
 pub mod tasks;
