@@ -1,0 +1,4 @@
+//! CrossPL-FFI task construction.
+
+pub mod csource;
+pub mod units;
