@@ -594,6 +594,39 @@ mod tests {
         );
     }
 
+    /// A piece of C text and what [`strip_comments`] must turn it into.
+    fn fragment() -> impl proptest::strategy::Strategy<Value = (String, String)> {
+        use proptest::prelude::*;
+        let code = "[a-z_{}();=+ ]{1,8}".prop_map(|c| (c.clone(), c));
+        // String and char literals keep their content, comment markers and escapes included.
+        let string = r#"[a-z /*{}]{0,6}(\\\\|\\"|//|/\*)?[a-z ]{0,3}"#
+            .prop_map(|inner| (format!("\"{inner}\""), format!("\"{inner}\"")));
+        let char_lit = prop_oneof![Just("'{'"), Just("'\\''"), Just("'/'"), Just("'\"'")]
+            .prop_map(|c| (c.to_string(), c.to_string()));
+        let block = "[a-z {}\"'/\n]{0,12}"
+            .prop_filter("no terminator inside", |b| !b.contains("*/"))
+            .prop_map(|body| {
+                let newlines = "\n".repeat(body.matches('\n').count());
+                (format!("/*{body}*/"), format!(" {newlines}"))
+            });
+        let line = "[a-z {}\"'/*]{0,10}".prop_map(|body| (format!("//{body}\n"), "\n".to_string()));
+        let newline = Just(("\n".to_string(), "\n".to_string()));
+        prop_oneof![3 => code, 2 => string, 1 => char_lit, 2 => block, 2 => line, 1 => newline]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn stripping_matches_the_construction(parts in proptest::collection::vec(fragment(), 0..30)) {
+            // Keep fragments from gluing into new tokens (`/` + `*`).
+            let src: String = parts.iter().map(|(s, _)| format!("{s} ")).collect();
+            let want: String = parts.iter().map(|(_, w)| format!("{w} ")).collect();
+            let got = strip_comments(&src);
+            proptest::prop_assert_eq!(&got, &want);
+            proptest::prop_assert_eq!(got.lines().count(), src.lines().count());
+            proptest::prop_assert_eq!(strip_comments(&got), got.clone());
+        }
+    }
+
     fn names(src: &str) -> Vec<String> {
         split_functions(src).into_iter().map(|f| f.name).collect()
     }
