@@ -180,4 +180,5 @@ cat > "$BUILT/$STAMP" <<EOF
 EOF
 # The one step that makes the build visible: an atomic rename (same filesystem).
 mv -T "$BUILT" "$DEST"
+rm -f "$PARENT/$NAME-build.log"
 say "built GSL $VERSION into $DEST in ${SECS}s"

@@ -320,6 +320,11 @@ fn wrong_or_missing_sources_are_clear_errors() {
     assert!(!listing(cache.path())
         .iter()
         .any(|n| n.starts_with(".gsl-2.8.build.")));
+
+    // A later good build clears the failed one's log.
+    let good = mini_gsl("2.8");
+    setup(&options(&good, &dest), &Progress::silent()).unwrap();
+    assert_eq!(listing(cache.path()), ["gsl-2.8", "gsl-2.8.lock"]);
 }
 
 /// The real thing: GSL 2.8 built from the shared tarball into polyeval's

@@ -9,7 +9,7 @@ use anyhow::Context;
 use polyeval_core::Status;
 use std::collections::BTreeSet;
 use std::ffi::OsString;
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -98,6 +98,58 @@ pub(crate) fn make_world_readable(dir: &Path) -> std::io::Result<()> {
         }
     }
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755))
+}
+
+/// Whether every user may read `path`: the file is world-readable and
+/// every directory above it world-searchable.
+fn readable_by_everyone(path: &Path) -> bool {
+    let mode = |p: &Path| std::fs::metadata(p).map(|m| m.permissions().mode());
+    matches!(mode(path), Ok(m) if m & 0o004 != 0)
+        && path
+            .ancestors()
+            .skip(1)
+            .all(|dir| matches!(mode(dir), Ok(m) if m & 0o001 != 0))
+}
+
+/// A host file a sandbox uid can bind: `host` itself when everyone may read
+/// it, else a copy in the world-readable sandbox cache
+/// (`<cache>/binds/<key>/<name>`, made once per file version). When we are
+/// root, programs run under other uids and bwrap resolves bind sources as
+/// that uid, so a file under a private directory (polyeval's GSL 2.8 build in
+/// `/root/.cache`) would be unreachable.
+pub(crate) fn bind_source(paths: &SandboxPaths, host: &Path) -> anyhow::Result<PathBuf> {
+    if readable_by_everyone(host) || !host.is_file() {
+        return Ok(host.to_path_buf());
+    }
+    let meta = std::fs::metadata(host).with_context(|| format!("reading {}", host.display()))?;
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    h.update(host.as_os_str().as_encoded_bytes());
+    h.update(meta.len().to_le_bytes());
+    h.update(meta.mtime().to_le_bytes());
+    h.update(meta.mtime_nsec().to_le_bytes());
+    let key = hex::encode(&h.finalize()[..8]);
+    let name = host
+        .file_name()
+        .context("bind source without a file name")?;
+    let dir = paths.cache_dir.join("binds").join(key);
+    let staged = dir.join(name);
+    if staged.is_file() {
+        return Ok(staged);
+    }
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    for d in [dir.as_path(), dir.parent().unwrap_or(&dir)] {
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755))?;
+    }
+    // Copy under a temporary name and rename: concurrent jobs never see half a file.
+    let partial = tempfile::NamedTempFile::new_in(&dir)?;
+    std::fs::copy(host, partial.path())
+        .with_context(|| format!("copying {} for the sandbox", host.display()))?;
+    std::fs::set_permissions(partial.path(), std::fs::Permissions::from_mode(0o644))?;
+    partial
+        .persist(&staged)
+        .with_context(|| format!("placing {}", staged.display()))?;
+    Ok(staged)
 }
 
 /// A dir every sandbox uid may write (shared build caches).
@@ -464,7 +516,13 @@ pub(crate) fn execute(
     }
 
     let mut ro_binds = info.support_binds.clone();
-    ro_binds.extend(job.ro_binds.iter().cloned());
+    for (host, target) in &job.ro_binds {
+        let host = match uid {
+            Some(_) => bind_source(paths, host)?,
+            None => host.clone(),
+        };
+        ro_binds.push((host, target.clone()));
+    }
     env.extend(job.env.iter().cloned());
     let spec = Spec {
         argv: tc.run_command(&file, &job.source, info, limits),
