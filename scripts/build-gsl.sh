@@ -102,15 +102,13 @@ if ! flock -n 9; then
 fi
 # Holding the lock: any build directory left now belongs to a killed build.
 rm -rf "$PARENT/.$NAME.build."*
-if complete; then
-  if [ "$FORCE" = 0 ]; then
-    say "reusing the complete build in $DEST (made while waiting)"
-    exit 0
-  fi
+if [ "$FORCE" = 0 ] && complete; then
+  say "reusing the complete build in $DEST (made while waiting)"
+  exit 0
 fi
-if [ -e "$DEST" ]; then
-  if complete; then say "removing the previous build in $DEST (--force)"
-  else say "removing the incomplete build in $DEST"; fi
+# A complete build (--force) stays in use until its replacement is ready.
+if [ -e "$DEST" ] && ! complete; then
+  say "removing the incomplete build in $DEST"
   rm -rf "$DEST"
 fi
 
@@ -178,7 +176,11 @@ cat > "$BUILT/$STAMP" <<EOF
   "built_at": "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 }
 EOF
-# The one step that makes the build visible: an atomic rename (same filesystem).
+# The step that makes the build visible: a rename (same filesystem), after
+# moving a --force'd previous build out of the way (removed with $WORK).
+if [ -e "$DEST" ]; then
+  mv -T "$DEST" "$WORK/previous"
+fi
 mv -T "$BUILT" "$DEST"
 rm -f "$PARENT/$NAME-build.log"
 say "built GSL $VERSION into $DEST in ${SECS}s"

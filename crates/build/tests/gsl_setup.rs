@@ -195,6 +195,25 @@ fn builds_once_reports_progress_then_reuses() {
     .unwrap();
     assert!(!forced.reused);
     assert_eq!(builds(&mini), 2, "--force rebuilds");
+    assert_eq!(listing(cache.path()), ["gsl-2.8", "gsl-2.8.lock"]);
+
+    // A --force rebuild that fails leaves the working build in place.
+    let older = mini_gsl("2.7.1");
+    assert!(setup(
+        &SetupOptions {
+            force: true,
+            ..options(&older, &dest)
+        },
+        &Progress::silent(),
+    )
+    .is_err());
+    assert_eq!(
+        setup(&options(&mini, &dest), &Progress::silent())
+            .unwrap()
+            .version,
+        "2.8"
+    );
+    assert_eq!(builds(&mini), 2);
 }
 
 #[test]
