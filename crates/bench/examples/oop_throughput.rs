@@ -6,7 +6,7 @@
 //! (N distinct samples per language, default 24; languages default to all six).
 //! Used by `scripts/bench-oop.sh`.
 
-use polyeval_bench::oop::{assemble, OopEvaluator};
+use polyeval_bench::multioop::{assemble, OopEvaluator};
 use polyeval_core::eval::{EvalItem, EvalOptions};
 use polyeval_core::{Bench, Evaluator, Language, Task, TaskMeta};
 use std::process::Command;
@@ -135,7 +135,6 @@ fn main() -> anyhow::Result<()> {
         let eval = OopEvaluator::new(
             Bench::MultiOop,
             &EvalOptions {
-                progress: false,
                 ..EvalOptions::default()
             },
         )?;
@@ -156,7 +155,7 @@ fn main() -> anyhow::Result<()> {
         let start = Instant::now();
         let mut plain_passed = 0;
         for (task, code) in &samples {
-            let (_, program) = polyeval_bench::oop::program_for(task, code, marker, false)
+            let (_, program) = polyeval_bench::multioop::program_for(task, code, marker, false)
                 .map_err(anyhow::Error::msg)?;
             plain_passed += run_plain(&program, marker) as usize;
         }

@@ -1,18 +1,28 @@
-//! Benchmark evaluators. Each benchmark is one module implementing
-//! [`polyeval_core::Evaluator`]; [`evaluator_for`] is the registry.
+//! The benchmarks polyeval runs. Each one is a folder holding everything
+//! that is particular to it — its task loader, prompts, evaluator, doctor,
+//! default mode, default ks and the papers' language order — gathered in one
+//! [`Benchmark`] registry entry (`<folder>/benchmark.rs`). Everything else
+//! in polyeval asks the [`registry`] instead of naming benchmarks.
+//!
+//! Adding a benchmark: a line in `polyeval_core::task`'s `benches!` list (its
+//! key), a folder here with its `Benchmark` implementation, and a line in
+//! [`registry::benchmark`].
 
-pub mod ffi;
-pub mod ipc;
+pub mod crosspl_ffi;
+pub mod crosspl_ipc;
+pub mod doctor;
+pub mod loaders;
+pub mod multioop;
 pub mod oop;
+pub mod prompts;
+pub mod registry;
+
+pub use registry::{benchmark, Benchmark};
 
 use polyeval_core::eval::EvalOptions;
 use polyeval_core::{Bench, Evaluator};
 
 /// The evaluator for a benchmark with the given options.
 pub fn evaluator_for(bench: Bench, opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
-    match bench {
-        Bench::CrossplIpc => ipc::evaluator(opts),
-        Bench::CrossplFfi => ffi::evaluator(opts),
-        Bench::MultiOop | Bench::Oop => oop::evaluator(bench, opts),
-    }
+    benchmark(bench).evaluator(opts)
 }

@@ -4,7 +4,7 @@
 
 mod ffi_support;
 
-use polyeval_bench::ffi::gsl::{dynamic_symbols, version_from_elf, GslInstall};
+use polyeval_bench::crosspl_ffi::gsl::{dynamic_symbols, version_from_elf, GslInstall};
 use polyeval_sandbox::gsl::GslOrigin;
 use std::collections::{BTreeSet, HashSet};
 use std::path::Path;

@@ -5,8 +5,8 @@
 mod ffi_support;
 
 use ffi_support::*;
-use polyeval_bench::ffi::doctor::{self, Defect, DoctorOptions};
-use polyeval_bench::ffi::GslInstall;
+use polyeval_bench::crosspl_ffi::doctor::{self, Defect, DoctorOptions};
+use polyeval_bench::crosspl_ffi::GslInstall;
 use polyeval_core::Status;
 use std::collections::BTreeMap;
 

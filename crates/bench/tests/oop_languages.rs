@@ -4,7 +4,7 @@
 //! and a correct solution full of quotes and `$this`/`console.log` still
 //! passes pass@o.
 
-use polyeval_bench::oop::OopEvaluator;
+use polyeval_bench::multioop::OopEvaluator;
 use polyeval_core::eval::{EvalItem, EvalOptions};
 use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
 
@@ -121,10 +121,9 @@ fn evaluate(eval: &dyn Evaluator, items: &[(&Task, &str)]) -> Vec<Verdict> {
 
 #[test]
 fn six_languages_pass_fail_exception_early_exit_and_pass_o() {
-    let eval = polyeval_bench::oop::evaluator(
+    let eval = polyeval_bench::multioop::evaluator(
         Bench::MultiOop,
         &EvalOptions {
-            progress: false,
             ..EvalOptions::default()
         },
     )
@@ -193,7 +192,6 @@ fn pass_o_needs_the_keywords_and_missing_names_are_classified() {
     let eval = OopEvaluator::new(
         Bench::MultiOop,
         &EvalOptions {
-            progress: false,
             ..EvalOptions::default()
         },
     )
@@ -239,7 +237,6 @@ fn javascript_strict_equality_is_an_option() {
     let loose = OopEvaluator::new(
         Bench::MultiOop,
         &EvalOptions {
-            progress: false,
             ..EvalOptions::default()
         },
     )
@@ -247,7 +244,6 @@ fn javascript_strict_equality_is_an_option() {
     let strict = OopEvaluator::new(
         Bench::MultiOop,
         &EvalOptions {
-            progress: false,
             js_strict_equality: true,
             ..EvalOptions::default()
         },
@@ -277,7 +273,6 @@ fn csharp_failed_debug_assert_and_crash_fail() {
     let eval = OopEvaluator::new(
         Bench::MultiOop,
         &EvalOptions {
-            progress: false,
             ..EvalOptions::default()
         },
     )
@@ -302,7 +297,6 @@ fn identical_samples_run_once() {
     let eval = OopEvaluator::new(
         Bench::MultiOop,
         &EvalOptions {
-            progress: false,
             jobs: Some(1),
             ..EvalOptions::default()
         },

@@ -4,8 +4,9 @@
 //! (242 of 267), and the doctor explains every one of the other 25:
 //! 22 test defects and 3 wrong references.
 
-use polyeval_bench::oop::doctor::{self, load_reference, DoctorOptions};
-use polyeval_bench::oop::OopEvaluator;
+use polyeval_bench::multioop::doctor::{self, DoctorOptions};
+use polyeval_bench::multioop::reference::load_reference;
+use polyeval_bench::multioop::OopEvaluator;
 use polyeval_core::data::shared_test_data;
 use polyeval_core::eval::{EvalItem, EvalOptions};
 use polyeval_core::{Bench, Evaluator, Language};
@@ -15,7 +16,7 @@ use std::collections::BTreeSet;
 fn python_references_pass_242_and_doctor_explains_the_other_25() {
     let data = shared_test_data().join("multioop");
     let refs = data.join("python_reference");
-    let taskset = polyeval_core::loaders::load(Bench::MultiOop, &data).expect("load multioop");
+    let taskset = polyeval_bench::loaders::load(Bench::MultiOop, &data).expect("load multioop");
     let tasks: Vec<_> = taskset
         .tasks
         .into_iter()
@@ -30,7 +31,6 @@ fn python_references_pass_242_and_doctor_explains_the_other_25() {
     let eval = OopEvaluator::new(
         Bench::MultiOop,
         &EvalOptions {
-            progress: false,
             ..EvalOptions::default()
         },
     )
@@ -125,7 +125,7 @@ fn python_references_pass_242_and_doctor_explains_the_other_25() {
 #[test]
 fn json_list_test_lines_are_not_fatal() {
     let data = shared_test_data().join("multioop");
-    let taskset = polyeval_core::loaders::load(Bench::MultiOop, &data).expect("load multioop");
+    let taskset = polyeval_bench::loaders::load(Bench::MultiOop, &data).expect("load multioop");
     let ids = ["OOP/55", "OOP/71", "OOP/183", "OOP/275"];
     let tasks: Vec<_> = taskset
         .tasks
@@ -140,7 +140,6 @@ fn json_list_test_lines_are_not_fatal() {
     let eval = OopEvaluator::new(
         Bench::MultiOop,
         &EvalOptions {
-            progress: false,
             ..EvalOptions::default()
         },
     )

@@ -13,7 +13,7 @@
 //! `configure` and `make` run on the host, outside the sandbox.
 
 use anyhow::{bail, Context};
-use polyeval_bench::ffi::gsl::GslInstall;
+use polyeval_bench::crosspl_ffi::gsl::GslInstall;
 use polyeval_core::progress::{Phase, Progress};
 use polyeval_sandbox::gsl::{cached_build_dir, is_complete_build, GSL_BUILD_VERSION};
 use serde::Serialize;

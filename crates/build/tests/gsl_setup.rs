@@ -372,7 +372,7 @@ fn the_cached_gsl_2_8_build_is_reused() {
     assert!(build.reused && build.seconds < 10.0, "{build:?}");
     assert_eq!(build.version, "2.8");
     assert!(build.exported_symbols > 5000, "{build:?}");
-    let gsl = polyeval_bench::ffi::GslInstall::discover(None).unwrap();
+    let gsl = polyeval_bench::crosspl_ffi::GslInstall::discover(None).unwrap();
     assert_eq!(gsl.origin, polyeval_sandbox::gsl::GslOrigin::Cache);
     assert_eq!(gsl.libgsl, build.libgsl, "evaluation uses the cached build");
     assert!(gsl.exports("gsl_integration_lebedev_alloc"));

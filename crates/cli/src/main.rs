@@ -1,8 +1,8 @@
-//! `polyeval`: the thin command-line front end. Each subcommand lives in its
-//! own module under `cmd/` and calls into the library crates.
+//! `polyeval`: the command line. Each subcommand is a module under `cmd/`
+//! holding its arguments and its printing; the work is done by the library
+//! crates (`polyeval-runner` above all).
 
 mod cmd;
-#[allow(dead_code)] // wired into the commands by the runner refactor
 mod progress;
 
 use clap::{Parser, Subcommand};
@@ -53,10 +53,10 @@ enum Command {
     Setup(cmd::setup::Args),
 }
 
-/// `polyeval … | head` closes stdout early; `println!` then panics. Exit
-/// quietly as a SIGPIPE-killed process would (status 141) instead of printing
-/// a panic. SIGPIPE itself stays ignored so a closed socket in the model
-/// client can never kill a run.
+/// `polyeval … | head` closes standard output early. Whatever was being
+/// printed, the reader has what it wanted: every command then exits quietly
+/// with status 0, like ripgrep (not a panic, not an error). SIGPIPE itself
+/// stays ignored so a closed socket in the model client can never kill a run.
 fn exit_quietly_on_broken_pipe() {
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -67,7 +67,7 @@ fn exit_quietly_on_broken_pipe() {
             .or_else(|| info.payload().downcast_ref::<&str>().copied())
             .unwrap_or("");
         if message.contains("failed printing to stdout") && message.contains("Broken pipe") {
-            std::process::exit(141);
+            std::process::exit(0);
         }
         default_hook(info);
     }));
@@ -100,7 +100,7 @@ fn main() {
     };
     if let Err(e) = result {
         if is_broken_pipe(&e) {
-            std::process::exit(141);
+            std::process::exit(0);
         }
         eprintln!("error: {e:#}");
         std::process::exit(1);

@@ -1,7 +1,7 @@
 //! The project's few-shot examples must be correct programs: each language's
 //! two answers, run in the sandbox with checks of their own.
 
-use polyeval_client::prompts::few_shot_examples;
+use polyeval_bench::multioop::prompts::few_shot_examples;
 use polyeval_core::Language;
 use std::process::Command;
 

@@ -125,7 +125,7 @@ fn polyeval(sub: &str, model: &str, out: &Path, extra: &[&str]) -> Command {
     let server = litellm();
     let mut c = Command::new(env!("CARGO_BIN_EXE_polyeval"));
     c.args([sub, "--bench", "crosspl-ipc", "--data"])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/crosspl"))
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../runner/demo/crosspl"))
         .args(["--model", model, "--base-url"])
         .arg(format!("http://127.0.0.1:{}/v1", server.port))
         .arg("--out")

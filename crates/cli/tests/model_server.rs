@@ -34,7 +34,7 @@ fn a_wrong_key_is_reported_as_refused_and_the_details_are_in_the_debug_log() {
         _ => MockReply::error(401, "Incorrect API key provided: sk-wr****"),
     })
     .unwrap();
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/crosspl");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runner/demo/crosspl");
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("run");
     let output = generate(&data, &server.base_url(), &out, &["--concurrency", "2"])
@@ -66,7 +66,7 @@ fn a_wrong_key_is_reported_as_refused_and_the_details_are_in_the_debug_log() {
         "{err}"
     );
     let store = RunStore::open(&out).unwrap();
-    let task = polyeval_core::loaders::load(polyeval_core::Bench::CrossplIpc, &data).unwrap();
+    let task = polyeval_bench::loaders::load(polyeval_core::Bench::CrossplIpc, &data).unwrap();
     assert!(
         task.tasks
             .iter()

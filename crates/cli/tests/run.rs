@@ -3,8 +3,9 @@
 //! fatal API errors, configuration changes, and reproducing the recorded
 //! GPT-4o CrossPL-IPC numbers through the whole pipeline.
 
+use polyeval_bench::loaders;
 use polyeval_client::mock::{MockReply, MockRequest, MockServer};
-use polyeval_core::{loaders, Bench, Language, Status};
+use polyeval_core::{Bench, Language, Status};
 use polyeval_store::RunStore;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -21,8 +22,11 @@ fn polyeval() -> Command {
     c
 }
 
+/// The demo suite's files (they live with the demo, in the runner crate).
 fn demo_dir(sub: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("demo").join(sub)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../runner/demo")
+        .join(sub)
 }
 
 fn run_args(

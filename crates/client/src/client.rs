@@ -24,33 +24,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use tokio::sync::{Notify, Semaphore};
 
-/// One chat message.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Message {
-    pub role: String,
-    pub content: String,
-}
-
-impl Message {
-    pub fn system(content: impl Into<String>) -> Message {
-        Message {
-            role: "system".into(),
-            content: content.into(),
-        }
-    }
-    pub fn user(content: impl Into<String>) -> Message {
-        Message {
-            role: "user".into(),
-            content: content.into(),
-        }
-    }
-    pub fn assistant(content: impl Into<String>) -> Message {
-        Message {
-            role: "assistant".into(),
-            content: content.into(),
-        }
-    }
-}
+/// One chat message (the type lives in `polyeval-core`, where prompts are built).
+pub use polyeval_core::chat::Message;
 
 /// Sampling parameters; `None` leaves the server's default.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -1,5 +1,5 @@
-//! The trait every benchmark evaluator implements. Adding a benchmark = one
-//! module in `polyeval-bench` implementing this.
+//! The trait every benchmark evaluator implements (each benchmark's folder in
+//! `polyeval-bench` has one; its `Benchmark` registry entry builds it).
 
 use crate::{Bench, Task, Verdict};
 
@@ -27,7 +27,7 @@ pub trait Evaluator: Send + Sync {
 }
 
 /// Options every evaluator may read; each uses the fields that concern it.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct EvalOptions {
     /// Evaluation mode: IPC `compat` (default) or `strict`; executed benchmarks `sound` (default).
     pub mode: Option<String>,
@@ -41,20 +41,4 @@ pub struct EvalOptions {
     pub gsl_dir: Option<String>,
     /// MultiOOP JavaScript: use strict deep equality instead of upstream's loose `assert.deepEqual`.
     pub js_strict_equality: bool,
-    /// Show a progress bar.
-    pub progress: bool,
-}
-
-impl Default for EvalOptions {
-    fn default() -> Self {
-        EvalOptions {
-            mode: None,
-            jobs: None,
-            timeout_secs: None,
-            memory_mb: None,
-            gsl_dir: None,
-            js_strict_equality: false,
-            progress: true,
-        }
-    }
 }

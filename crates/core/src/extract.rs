@@ -57,15 +57,7 @@ pub fn strip_reasoning(text: &str) -> String {
 
 /// Info-string tags (lower-case) that name `lang` in a Markdown fence.
 fn language_tags(lang: Language) -> &'static [&'static str] {
-    match lang {
-        Language::Python => &["python", "py", "python3", "py3"],
-        Language::Cpp => &["cpp", "c++", "cxx", "cc", "hpp", "h++"],
-        Language::Java => &["java"],
-        Language::CSharp => &["csharp", "cs", "c#", "c-sharp", "dotnet"],
-        Language::Php => &["php"],
-        Language::JavaScript => &["javascript", "js", "node", "nodejs", "jsx", "mjs", "cjs"],
-        Language::Go => &["go", "golang"],
-    }
+    lang.fence_tags()
 }
 
 /// One fenced block found in a Markdown answer.

@@ -1,20 +1,26 @@
 //! Core types shared by every polyeval crate: the task model (one for all
-//! benchmarks), languages, verdicts, the data-path convention, task loaders
-//! and the pass@k metrics.
+//! benchmarks), languages, task filters, verdicts, chat messages, the
+//! data-path convention, the task-loading machinery, progress events and the
+//! pass@k metrics.
 
+pub mod chat;
 pub mod data;
 pub mod eval;
 pub mod extract;
+pub mod filter;
+pub mod hash;
 pub mod language;
-pub mod loaders;
+pub mod loading;
 pub mod metrics;
 pub mod progress;
 pub mod pylit;
 pub mod pysrc;
 pub mod task;
+pub mod technique;
 pub mod verdict;
 
 pub use eval::Evaluator;
+pub use filter::TaskFilter;
 pub use language::Language;
 pub use task::{Bench, Task, TaskMeta, TaskSet};
 pub use verdict::{Status, Verdict};

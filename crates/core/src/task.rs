@@ -5,33 +5,41 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Bench {
-    #[serde(rename = "crosspl-ipc")]
-    CrossplIpc,
-    #[serde(rename = "crosspl-ffi")]
-    CrossplFfi,
-    #[serde(rename = "multioop")]
-    MultiOop,
-    #[serde(rename = "oop")]
-    Oop,
+macro_rules! benches {
+    ($($variant:ident => $key:literal $(| $alias:literal)*,)*) => {
+        /// A benchmark, by key. What each one is (loader, evaluator, prompts,
+        /// doctor, defaults) is its registry entry in `polyeval-bench`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        pub enum Bench {
+            $(#[serde(rename = $key)] $variant,)*
+        }
+
+        impl Bench {
+            pub const ALL: [Bench; [$($key),*].len()] = [$(Bench::$variant,)*];
+
+            pub fn key(self) -> &'static str {
+                match self {
+                    $(Bench::$variant => $key,)*
+                }
+            }
+
+            /// The benchmark named by a key or one of its short aliases, case-insensitively.
+            pub fn parse(s: &str) -> Option<Bench> {
+                match s.to_ascii_lowercase().as_str() {
+                    $($key $(| $alias)* => Some(Bench::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+    };
 }
 
-impl Bench {
-    pub const ALL: [Bench; 4] = [
-        Bench::CrossplIpc,
-        Bench::CrossplFfi,
-        Bench::MultiOop,
-        Bench::Oop,
-    ];
-    pub fn key(self) -> &'static str {
-        match self {
-            Bench::CrossplIpc => "crosspl-ipc",
-            Bench::CrossplFfi => "crosspl-ffi",
-            Bench::MultiOop => "multioop",
-            Bench::Oop => "oop",
-        }
-    }
+// One line per benchmark: variant => key | aliases.
+benches! {
+    CrossplIpc => "crosspl-ipc" | "ipc",
+    CrossplFfi => "crosspl-ffi" | "ffi",
+    MultiOop => "multioop",
+    Oop => "oop",
 }
 
 impl fmt::Display for Bench {
@@ -43,16 +51,12 @@ impl fmt::Display for Bench {
 impl FromStr for Bench {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(match s.to_ascii_lowercase().as_str() {
-            "crosspl-ipc" | "ipc" => Bench::CrossplIpc,
-            "crosspl-ffi" | "ffi" => Bench::CrossplFfi,
-            "multioop" => Bench::MultiOop,
-            "oop" => Bench::Oop,
-            _ => {
-                return Err(format!(
-                    "unknown benchmark `{s}` (expected crosspl-ipc, crosspl-ffi, multioop or oop)"
-                ))
-            }
+        Bench::parse(s).ok_or_else(|| {
+            let keys: Vec<&str> = Bench::ALL.iter().map(|b| b.key()).collect();
+            format!(
+                "unknown benchmark `{s}` (expected one of: {})",
+                keys.join(", ")
+            )
         })
     }
 }
@@ -110,7 +114,7 @@ pub struct TaskSet {
     /// Hex SHA-256 over the canonical serialisation of all tasks.
     pub fingerprint: String,
     /// Whether `instruction` and `canonical_solution` are filled in (see
-    /// `loaders::LoadOptions::skip_texts`).
+    /// `loading::LoadOptions::skip_texts`).
     #[serde(default = "texts_default")]
     pub texts: bool,
     pub tasks: Vec<Task>,

@@ -3,8 +3,10 @@
 
 use crate::model::{RunData, RunScope, SampleRecord, TaskRecord, VerdictSource};
 use anyhow::{bail, Context, Result};
-use polyeval_core::{Bench, Language, Task, TaskMeta, TaskSet};
-use polyeval_store::{RunStore, RECORDED_MODE};
+use polyeval_bench::loaders::LoadOptions as TaskLoadOptions;
+use polyeval_core::filter::Candidate;
+use polyeval_core::{Bench, Language, Task, TaskFilter, TaskMeta, TaskSet, Verdict};
+use polyeval_store::{RunStore, SampleRow, RECORDED_MODE};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -25,49 +27,65 @@ pub struct LoadOptions {
     pub texts: bool,
 }
 
-/// The benchmark's default evaluation mode (what `evaluate` uses without `--mode`).
-fn default_mode(bench: Bench) -> &'static str {
-    match bench {
-        Bench::CrossplIpc => "compat",
-        _ => "sound",
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            verdicts: VerdictSource::Ours,
+            mode: None,
+            data_dir: None,
+            defects: None,
+            sound_only: false,
+            texts: false,
+        }
     }
 }
 
-/// Choose the mode of our verdicts to report.
+/// The mode of our verdicts a command works with (`report`, `export`):
+/// the requested one, which must have verdicts; else the run's only mode;
+/// else, when the run holds several modes the benchmark defines, its default
+/// mode (what `evaluate` uses without `--mode`). Modes the benchmark does not
+/// define make the choice ambiguous: the user is asked for `--mode`. `None`
+/// when the run has no verdicts of ours (the recorded pseudo-mode is not ours).
 pub fn pick_mode(
     bench: Bench,
     modes: &[String],
     requested: Option<&str>,
     dir: &Path,
 ) -> Result<Option<String>> {
-    let ours: Vec<&String> = modes
+    let ours: Vec<&str> = modes
         .iter()
-        .filter(|m| m.as_str() != RECORDED_MODE)
+        .map(String::as_str)
+        .filter(|m| *m != RECORDED_MODE)
         .collect();
+    let listed = if ours.is_empty() {
+        "none".to_string()
+    } else {
+        ours.join(", ")
+    };
     if let Some(r) = requested {
-        if !ours.iter().any(|m| m.as_str() == r) {
+        if !ours.contains(&r) {
             bail!(
-                "run {} has no verdicts in mode `{r}` (modes with verdicts: {}); run `polyeval evaluate {} --mode {r}` first",
+                "run {} has no `{r}` verdicts (no verdicts in mode `{r}`; modes with verdicts: {listed}); run `polyeval evaluate {} --mode {r}` first",
                 dir.display(),
-                if ours.is_empty() { "none".to_string() } else { ours.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ") },
                 dir.display()
             );
         }
         return Ok(Some(r.to_string()));
     }
-    Ok(match ours.as_slice() {
-        [] => None,
-        [only] => Some(only.to_string()),
-        many => {
-            let d = default_mode(bench);
-            Some(
-                many.iter()
-                    .find(|m| m.as_str() == d)
-                    .unwrap_or(&many[0])
-                    .to_string(),
-            )
+    let benchmark = polyeval_bench::benchmark(bench);
+    match ours.as_slice() {
+        [] => Ok(None),
+        [only] => Ok(Some(only.to_string())),
+        many if many.iter().all(|m| benchmark.modes().contains(m))
+            && many.contains(&benchmark.default_mode()) =>
+        {
+            Ok(Some(benchmark.default_mode().to_string()))
         }
-    })
+        _ => bail!(
+            "run {} has verdicts in several modes ({listed}); choose one with --mode",
+            dir.display()
+        ),
+    }
 }
 
 fn record_for(task: &Task) -> TaskRecord {
@@ -100,12 +118,7 @@ struct SharedTasks {
 }
 
 impl SharedTasks {
-    fn get(
-        &self,
-        bench: Bench,
-        dir: &Path,
-        options: &polyeval_core::loaders::LoadOptions,
-    ) -> Result<Arc<TaskSet>> {
+    fn get(&self, bench: Bench, dir: &Path, options: &TaskLoadOptions) -> Result<Arc<TaskSet>> {
         let cell = {
             let mut loaded = self.loaded.lock().unwrap_or_else(|p| p.into_inner());
             match loaded.iter().find(|(b, d, _)| *b == bench && d == dir) {
@@ -119,7 +132,7 @@ impl SharedTasks {
         };
         // Another run's thread may be loading it: this waits for that one.
         cell.get_or_init(|| {
-            polyeval_core::loaders::load_with(bench, dir, options)
+            polyeval_bench::loaders::load_with(bench, dir, options)
                 .map(Arc::new)
                 .map_err(|e| format!("{e:#}"))
         })
@@ -159,9 +172,19 @@ pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
     load_run_sharing(dir, opts, &SharedTasks::default())
 }
 
-fn load_run_sharing(dir: &Path, opts: &LoadOptions, shared: &SharedTasks) -> Result<RunData> {
-    let store = RunStore::open(dir)?;
-    let config = store.config().clone();
+/// The report model of an open run whose tasks the caller has loaded and
+/// checked against the run (`polyeval_runner::Run` does both): nothing is
+/// loaded again.
+pub fn run_data(store: &RunStore, tasks: &TaskSet, opts: &LoadOptions) -> Result<RunData> {
+    let mode = choose_mode(store, opts)?;
+    let (verdicts, samples) = read_store(store, mode.as_deref(), opts);
+    build(store, mode, tasks, verdicts?, samples?, opts)
+}
+
+/// The mode to report, checked against what the run holds.
+fn choose_mode(store: &RunStore, opts: &LoadOptions) -> Result<Option<String>> {
+    let dir = store.dir();
+    let config = store.config();
     let modes = store
         .modes()
         .with_context(|| format!("reading the verdict modes of run {}", dir.display()))?;
@@ -184,32 +207,48 @@ fn load_run_sharing(dir: &Path, opts: &LoadOptions, shared: &SharedTasks) -> Res
             dir.display()
         );
     }
+    Ok(mode)
+}
+
+type StoreRead = (Result<HashMap<String, Verdict>>, Result<Vec<SampleRow>>);
+
+/// The verdicts of `mode` and the samples of a run.
+fn read_store(store: &RunStore, mode: Option<&str>, opts: &LoadOptions) -> StoreRead {
+    let dir = store.dir();
+    let verdicts = match mode {
+        Some(m) => store
+            .verdicts(m)
+            .with_context(|| format!("reading verdicts of run {}", dir.display())),
+        None => Ok(HashMap::new()),
+    };
+    let samples = if opts.texts {
+        store.samples()
+    } else {
+        store.samples_without_completions()
+    }
+    .with_context(|| format!("reading samples of run {}", dir.display()));
+    (verdicts, samples)
+}
+
+fn load_run_sharing(dir: &Path, opts: &LoadOptions, shared: &SharedTasks) -> Result<RunData> {
+    let store = RunStore::open(dir)?;
+    let config = store.config().clone();
+    let mode = choose_mode(&store, opts)?;
     let data_dir = polyeval_store::task_data_dir(&config, opts.data_dir.as_deref())?;
     // Task loading (thousands of JSON files) and reading the store are
     // independent: overlap them.
     let task_options = if opts.texts {
-        polyeval_core::loaders::LoadOptions::from_env()
+        TaskLoadOptions::from_env()
     } else {
-        polyeval_core::loaders::LoadOptions::without_texts()
+        TaskLoadOptions::without_texts()
     };
-    let (taskset, verdicts, samples) = std::thread::scope(|scope| {
+    let (taskset, (verdicts, samples)) = std::thread::scope(|scope| {
         let loading = scope.spawn(|| shared.get(config.bench, &data_dir, &task_options));
-        let verdicts = match &mode {
-            Some(m) => store
-                .verdicts(m)
-                .with_context(|| format!("reading verdicts of run {}", dir.display())),
-            None => Ok(HashMap::new()),
-        };
-        let samples = if opts.texts {
-            store.samples()
-        } else {
-            store.samples_without_completions()
-        }
-        .with_context(|| format!("reading samples of run {}", dir.display()));
+        let read = read_store(&store, mode.as_deref(), opts);
         let taskset = loading
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (taskset, verdicts, samples)
+        (taskset, read)
     });
     let taskset = taskset.with_context(|| {
         format!(
@@ -226,10 +265,24 @@ fn load_run_sharing(dir: &Path, opts: &LoadOptions, shared: &SharedTasks) -> Res
             data_dir.display()
         )
     })?;
-    let mut verdicts = verdicts?;
-    let samples = samples?;
+    build(&store, mode, &taskset, verdicts?, samples?, opts)
+}
+
+/// Put a run's samples and verdicts on its tasks.
+fn build(
+    store: &RunStore,
+    mode: Option<String>,
+    taskset: &TaskSet,
+    mut verdicts: HashMap<String, Verdict>,
+    samples: Vec<SampleRow>,
+    opts: &LoadOptions,
+) -> Result<RunData> {
+    let dir = store.dir();
+    let config = store.config();
     let tasks_in_benchmark = taskset.tasks.len();
-    let filters = RunFilters::from_params(&config.params);
+    let filter = config
+        .task_filter()
+        .with_context(|| format!("run {}", dir.display()))?;
     let mut tasks: Vec<TaskRecord> = taskset.tasks.iter().map(record_for).collect();
     let index: HashMap<&str, usize> = tasks
         .iter()
@@ -263,11 +316,11 @@ fn load_run_sharing(dir: &Path, opts: &LoadOptions, shared: &SharedTasks) -> Res
         bail!(
             "run {}: {unknown} samples refer to tasks not in the task data at {}",
             dir.display(),
-            data_dir.display()
+            taskset.data_dir
         );
     }
     // The run's scope is counted before `--sound-only` drops any task.
-    let mut scope = filters.scope(&tasks);
+    let mut scope = scope_of(&filter, &tasks);
     let mut defective_left_out = 0;
     if let Some(path) = &opts.defects {
         if let Some(b) = defect_list_bench(path) {
@@ -300,7 +353,7 @@ fn load_run_sharing(dir: &Path, opts: &LoadOptions, shared: &SharedTasks) -> Res
         if opts.sound_only {
             defective_left_out = tasks
                 .iter()
-                .filter(|t| !t.sound && filters.selects(t))
+                .filter(|t| !t.sound && filter.matches(candidate(t)))
                 .count();
             tasks.retain(|t| t.sound);
         }
@@ -320,6 +373,8 @@ fn load_run_sharing(dir: &Path, opts: &LoadOptions, shared: &SharedTasks) -> Res
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
+    scope.sound_only = opts.sound_only;
+    scope.defective_left_out = defective_left_out;
     Ok(RunData {
         label,
         bench: config.bench,
@@ -329,114 +384,38 @@ fn load_run_sharing(dir: &Path, opts: &LoadOptions, shared: &SharedTasks) -> Res
         greedy_sample_index,
         tasks_in_benchmark,
         tasks,
-        scope: {
-            scope.sound_only = opts.sound_only;
-            scope.defective_left_out = defective_left_out;
-            scope
-        },
+        scope,
     })
 }
 
-/// The task filters a run was generated with (`params.filters`, written by
-/// `polyeval generate`/`run`: `lang`, `technique`, `tasks`, `limit`).
-#[derive(Debug, Default)]
-struct RunFilters {
-    languages: Vec<Language>,
-    /// Language keys as recorded (for the flags line; parse failures are kept visible).
-    language_keys: Vec<String>,
-    techniques: Vec<String>,
-    task_ids: Vec<String>,
-    limit: Option<u64>,
+/// What a task record looks like to a task filter.
+fn candidate(t: &TaskRecord) -> Candidate<'_> {
+    Candidate {
+        key: &t.key,
+        task_id: &t.task_id,
+        language: t.language,
+        technique: t.technique.as_deref(),
+        code_level: t.code_level.as_deref(),
+    }
 }
 
-impl RunFilters {
-    fn from_params(params: &serde_json::Value) -> Self {
-        let Some(f) = params.get("filters") else {
-            return Self::default();
-        };
-        let strings = |key: &str| -> Vec<String> {
-            f.get(key)
-                .and_then(|v| v.as_array())
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|x| x.as_str())
-                        .map(|x| x.trim().to_string())
-                        .filter(|x| !x.is_empty())
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        let language_keys = strings("lang");
-        RunFilters {
-            languages: language_keys
+/// The part of the benchmark a run's filter covers.
+fn scope_of(filter: &TaskFilter, tasks: &[TaskRecord]) -> RunScope {
+    if filter.is_empty() {
+        return RunScope::default();
+    }
+    let narrowed = filter.narrows_scope();
+    RunScope {
+        tasks_in_scope: narrowed.then(|| {
+            tasks
                 .iter()
-                .filter_map(|l| Language::parse(l))
-                .collect(),
-            language_keys,
-            techniques: strings("technique")
-                .into_iter()
-                .map(|t| t.to_ascii_lowercase())
-                .collect(),
-            task_ids: strings("tasks"),
-            limit: f.get("limit").and_then(|v| v.as_u64()),
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        self.language_keys.is_empty()
-            && self.techniques.is_empty()
-            && self.task_ids.is_empty()
-            && self.limit.is_none()
-    }
-
-    /// Whether the run's language/technique/task filters select this task
-    /// (`--limit` only truncates the selection, so it is not applied here).
-    fn selects(&self, t: &TaskRecord) -> bool {
-        (self.languages.is_empty() || self.languages.contains(&t.language))
-            && (self.techniques.is_empty()
-                || t.technique
-                    .as_ref()
-                    .is_some_and(|x| self.techniques.contains(&x.to_ascii_lowercase())))
-            && (self.task_ids.is_empty()
-                || self.task_ids.iter().any(|w| *w == t.key || *w == t.task_id))
-    }
-
-    fn scope(&self, tasks: &[TaskRecord]) -> RunScope {
-        if self.is_empty() {
-            return RunScope::default();
-        }
-        let mut flags = Vec::new();
-        if !self.language_keys.is_empty() {
-            flags.push(format!("--lang {}", self.language_keys.join(",")));
-        }
-        if !self.techniques.is_empty() {
-            flags.push(format!("--technique {}", self.techniques.join(",")));
-        }
-        if !self.task_ids.is_empty() {
-            flags.push(format!("--tasks {}", self.task_ids.join(",")));
-        }
-        if let Some(l) = self.limit {
-            flags.push(format!("--limit {l}"));
-        }
-        let mut label = Vec::new();
-        if !self.languages.is_empty() {
-            let names: Vec<&str> = self.languages.iter().map(|l| l.display_name()).collect();
-            label.push(names.join("/"));
-        }
-        if !self.techniques.is_empty() {
-            label.push(self.techniques.join("/"));
-        }
-        if !self.task_ids.is_empty() {
-            label.push("selected".to_string());
-        }
-        let narrowed = !label.is_empty();
-        RunScope {
-            tasks_in_scope: narrowed.then(|| tasks.iter().filter(|t| self.selects(t)).count()),
-            scope_label: narrowed.then(|| label.join(" ")),
-            filters: Some(flags.join(" ")),
-            sound_only: false,
-            defective_left_out: 0,
-        }
+                .filter(|t| filter.matches(candidate(t)))
+                .count()
+        }),
+        scope_label: filter.scope_label(),
+        filters: filter.flags(),
+        sound_only: false,
+        defective_left_out: 0,
     }
 }
 

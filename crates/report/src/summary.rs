@@ -34,10 +34,7 @@ impl ReportOptions {
     pub fn ks_for(&self, bench: Bench) -> Vec<u64> {
         let mut ks = self.ks.clone();
         ks.push(1);
-        match bench {
-            Bench::MultiOop | Bench::Oop => ks.extend([8, 15]),
-            Bench::CrossplIpc | Bench::CrossplFfi => ks.push(5),
-        }
+        ks.extend(polyeval_bench::benchmark(bench).default_ks());
         ks.retain(|&k| k > 0);
         ks.sort_unstable();
         ks.dedup();
@@ -212,11 +209,11 @@ impl RunSummary {
 }
 
 fn criteria(bench: Bench, source: VerdictSource) -> Vec<Criterion> {
-    match (bench, source) {
-        (Bench::MultiOop | Bench::Oop, VerdictSource::Ours) => {
-            vec![Criterion::Pass, Criterion::PassO]
-        }
-        _ => vec![Criterion::Pass],
+    // pass@o needs our keyword check: recorded verdicts have none.
+    if polyeval_bench::benchmark(bench).has_pass_o() && source == VerdictSource::Ours {
+        vec![Criterion::Pass, Criterion::PassO]
+    } else {
+        vec![Criterion::Pass]
     }
 }
 
@@ -445,9 +442,6 @@ type StepCounts = BTreeMap<(u64, u64), (String, usize)>;
 /// The FSM failure analysis from our IPC verdicts' `data` (see the contract in
 /// notes/contracts.md); `None` when the run has no such verdicts.
 fn fsm_analysis(run: &RunData) -> Option<FsmAnalysis> {
-    if run.bench != Bench::CrossplIpc {
-        return None;
-    }
     let mut analysed = 0;
     let mut stuck: BTreeMap<String, BTreeMap<(u64, u64), usize>> = BTreeMap::new();
     let mut deepest: BTreeMap<String, BTreeMap<u64, usize>> = BTreeMap::new();
@@ -546,25 +540,8 @@ fn fsm_analysis(run: &RunData) -> Option<FsmAnalysis> {
 /// Languages in the papers' column order (CrossPL: Java, Python, Go,
 /// JavaScript, PHP, C++; MultiOOP: Python, C++, Java, C#, PHP, JavaScript).
 pub fn paper_language_order(bench: Bench) -> Vec<Language> {
-    match bench {
-        Bench::CrossplIpc | Bench::CrossplFfi => vec![
-            Language::Java,
-            Language::Python,
-            Language::Go,
-            Language::JavaScript,
-            Language::Php,
-            Language::Cpp,
-        ],
-        Bench::MultiOop | Bench::Oop => vec![
-            Language::Python,
-            Language::Cpp,
-            Language::Java,
-            Language::CSharp,
-            Language::Php,
-            Language::JavaScript,
-        ],
-    }
+    polyeval_bench::benchmark(bench).language_order().to_vec()
 }
 
 /// The seven IPC techniques in the paper's column order (the loader's list).
-pub use polyeval_core::loaders::TECHNIQUES;
+pub use polyeval_core::technique::TECHNIQUES;

@@ -58,7 +58,6 @@ fn engine(cache: bool) -> Engine {
         jobs: 0,
         limits: Limits::default(),
         cache,
-        progress: false,
     })
     .expect("engine")
 }

@@ -95,8 +95,6 @@ pub struct EngineConfig {
     /// Reuse the outcome of an identical job (same language, program text,
     /// toolchain version, limits, binds, env) instead of running it again.
     pub cache: bool,
-    /// Show an indicatif progress bar in `run_all`.
-    pub progress: bool,
 }
 
 /// One program to run.
@@ -327,25 +325,7 @@ impl Engine {
     /// finished job (from worker threads).
     pub fn run_all(&self, jobs: &[Job], progress: &(dyn Fn() + Sync)) -> Vec<Outcome> {
         use rayon::prelude::*;
-        let bar = if self.config.progress {
-            let bar = indicatif::ProgressBar::new(jobs.len() as u64);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{spinner} running {pos}/{len} [{bar:40}] {per_sec} eta {eta}",
-                )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-                .progress_chars("=> "),
-            );
-            Some(bar)
-        } else {
-            None
-        };
-        let tick = || {
-            progress();
-            if let Some(bar) = &bar {
-                bar.inc(1);
-            }
-        };
+        let tick = progress;
         // Deduplicate up front so two workers never run the same program.
         let mut first_index: HashMap<CacheKey, usize> = HashMap::new();
         let mut source_of: Vec<usize> = Vec::with_capacity(jobs.len());
@@ -395,9 +375,6 @@ impl Engine {
             })
             .collect();
         by_index.clear();
-        if let Some(bar) = bar {
-            bar.finish_and_clear();
-        }
         out
     }
 

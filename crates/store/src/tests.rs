@@ -1,5 +1,5 @@
 use super::*;
-use polyeval_core::{Task, TaskMeta};
+use polyeval_core::{Bench, Status, Task, TaskMeta, TaskSet, Verdict};
 
 fn config() -> RunConfig {
     RunConfig {
@@ -206,7 +206,7 @@ fn fingerprint_check() {
     let ts = TaskSet {
         bench: Bench::CrossplFfi,
         data_dir: "/d".into(),
-        fingerprint: polyeval_core::loaders::fingerprint(Bench::CrossplFfi, &tasks),
+        fingerprint: polyeval_core::loading::fingerprint(Bench::CrossplFfi, &tasks),
         texts: true,
         tasks,
     };
@@ -216,7 +216,7 @@ fn fingerprint_check() {
     check_fingerprint(&cfg, &ts).unwrap();
     let mut changed = ts.clone();
     changed.tasks[0].instruction.push('!');
-    changed.fingerprint = polyeval_core::loaders::fingerprint(Bench::CrossplFfi, &changed.tasks);
+    changed.fingerprint = polyeval_core::loading::fingerprint(Bench::CrossplFfi, &changed.tasks);
     let e = check_fingerprint(&cfg, &changed).unwrap_err().to_string();
     assert!(e.contains("differs"), "{e}");
     cfg.bench = Bench::Oop;

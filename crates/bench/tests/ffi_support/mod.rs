@@ -1,7 +1,7 @@
 //! Helpers shared by the CrossPL-FFI integration tests.
 #![allow(dead_code)]
 
-use polyeval_bench::ffi::FfiEvaluator;
+use polyeval_bench::crosspl_ffi::FfiEvaluator;
 use polyeval_core::eval::{EvalItem, EvalOptions};
 use polyeval_core::{Bench, Evaluator, Task, TaskSet, Verdict};
 use std::path::PathBuf;
@@ -12,11 +12,11 @@ pub fn fixture_dir() -> PathBuf {
 }
 
 pub fn fixture_tasks() -> TaskSet {
-    polyeval_core::loaders::load(Bench::CrossplFfi, &fixture_dir()).expect("fixture tasks load")
+    polyeval_bench::loaders::load(Bench::CrossplFfi, &fixture_dir()).expect("fixture tasks load")
 }
 
 pub fn shared_tasks() -> TaskSet {
-    polyeval_core::loaders::load(Bench::CrossplFfi, &polyeval_core::data::shared_test_data())
+    polyeval_bench::loaders::load(Bench::CrossplFfi, &polyeval_core::data::shared_test_data())
         .expect("shared FFI tasks load")
 }
 
@@ -30,7 +30,6 @@ pub fn task<'a>(set: &'a TaskSet, task_id: &str) -> &'a Task {
 pub fn evaluator(timeout_secs: f64) -> FfiEvaluator {
     FfiEvaluator::new(&EvalOptions {
         timeout_secs: Some(timeout_secs),
-        progress: false,
         ..EvalOptions::default()
     })
     .expect("FFI evaluator (needs bwrap and GSL)")

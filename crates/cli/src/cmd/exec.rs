@@ -46,7 +46,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         jobs: 1,
         limits,
         cache: false,
-        progress: false,
     })?;
     let mut job = Job::new(args.lang, source);
     job.file_name = args.file_name.clone();

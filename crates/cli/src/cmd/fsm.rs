@@ -2,7 +2,7 @@
 //! and print the trace, list the catalog, show one machine.
 
 use anyhow::Context;
-use polyeval_bench::ipc::scored_text;
+use polyeval_bench::crosspl_ipc::scored_text;
 use polyeval_fsm::{catalog_path_in, compat_lines_read, Catalog, Engine, Mode, Trace};
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -1,10 +1,7 @@
-//! One module per subcommand.
+//! One module per subcommand, plus the arguments several share.
+pub mod args;
 pub mod demo;
 pub mod doctor;
-pub mod doctor_env;
-pub mod doctor_ffi;
-pub mod doctor_ipc;
-pub mod doctor_oop;
 pub mod evaluate;
 pub mod exec;
 pub mod export;

@@ -12,7 +12,10 @@ pub struct Cpp;
 const GXX: &str = "/usr/bin/g++";
 /// Flags shared by the PCH and every compile (a PCH is only used when they match).
 const FLAGS: &[&str] = &["-std=c++17", "-O1", "-pipe"];
-const PCH_HEADERS: &[&str] = &[
+/// Headers compiled into the precompiled header: every header the MultiOOP
+/// C++ harness adds (a test in `polyeval-bench` checks this), plus ones
+/// solutions commonly include.
+pub const PCH_HEADERS: &[&str] = &[
     "cstdlib",
     "algorithm",
     "cmath",
@@ -52,6 +55,9 @@ impl Toolchain for Cpp {
     }
     fn install_hint(&self) -> &'static str {
         "apt-get install -y g++"
+    }
+    fn hello_world(&self, marker: &str) -> String {
+        format!("#include <iostream>\nint main() {{ std::cout << \"{marker}\" << std::endl; }}\n")
     }
     fn default_file_name(&self, _source: &str) -> String {
         s("main.cpp")

@@ -68,6 +68,9 @@ impl Toolchain for CSharp {
     fn install_hint(&self) -> &'static str {
         "apt-get install -y mono-mcs mono-runtime"
     }
+    fn hello_world(&self, marker: &str) -> String {
+        format!("class P {{ static void Main() {{ System.Console.WriteLine(\"{marker}\"); }} }}\n")
+    }
     fn default_file_name(&self, _source: &str) -> String {
         s("Program.cs")
     }

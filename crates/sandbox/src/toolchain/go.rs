@@ -35,6 +35,9 @@ impl Toolchain for Go {
     fn install_hint(&self) -> &'static str {
         "apt-get install -y golang-go"
     }
+    fn hello_world(&self, marker: &str) -> String {
+        format!("package main\n\nimport \"fmt\"\n\nfunc main() {{ fmt.Println(\"{marker}\") }}\n")
+    }
     fn default_file_name(&self, _source: &str) -> String {
         s("main.go")
     }

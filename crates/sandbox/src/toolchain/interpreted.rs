@@ -34,6 +34,8 @@ pub(crate) trait Interpreted: Send + Sync {
     fn is_assertion_failure(&self, stderr: &str) -> bool;
     fn is_runtime_error(&self, stderr: &str) -> bool;
     fn is_memory_exhaustion(&self, stderr: &str) -> bool;
+    /// A program printing `marker` (see [`Toolchain::hello_world`]).
+    fn hello_world(&self, marker: &str) -> String;
 }
 
 impl<T: Interpreted> Toolchain for T {
@@ -81,5 +83,8 @@ impl<T: Interpreted> Toolchain for T {
     }
     fn is_memory_exhaustion(&self, stderr: &str) -> bool {
         Interpreted::is_memory_exhaustion(self, stderr)
+    }
+    fn hello_world(&self, marker: &str) -> String {
+        Interpreted::hello_world(self, marker)
     }
 }

@@ -162,6 +162,9 @@ impl Toolchain for Java {
     fn install_hint(&self) -> &'static str {
         "apt-get install -y openjdk-17-jdk-headless"
     }
+    fn hello_world(&self, marker: &str) -> String {
+        format!("public class Main {{ public static void main(String[] a) {{ System.out.println(\"{marker}\"); }} }}\n")
+    }
     fn default_file_name(&self, source: &str) -> String {
         format!("{}.java", public_class(source).unwrap_or_else(|| s("Main")))
     }

@@ -55,4 +55,7 @@ impl Interpreted for JavaScript {
     fn is_memory_exhaustion(&self, stderr: &str) -> bool {
         stderr.contains("heap out of memory") || stderr.contains("Allocation failed")
     }
+    fn hello_world(&self, marker: &str) -> String {
+        format!("console.log('{marker}');\n")
+    }
 }

@@ -3,7 +3,7 @@
 //! instead, which supplies the part they share). Adding a language = one
 //! module + one line in [`toolchain_for`].
 
-mod cpp;
+pub mod cpp;
 mod csharp;
 mod go;
 mod interpreted;
@@ -79,6 +79,9 @@ pub trait Toolchain: Send + Sync {
     fn binaries(&self) -> &'static [&'static str];
     /// Debian command that installs the toolchain.
     fn install_hint(&self) -> &'static str;
+    /// A program that prints `marker` on its own line (`polyeval doctor`
+    /// compiles and runs it in the sandbox).
+    fn hello_world(&self, marker: &str) -> String;
     /// Source file name when the job doesn't give one (Java: public class).
     fn default_file_name(&self, source: &str) -> String;
     /// Host command printing the version, and how to pick the line out of it.

@@ -45,4 +45,7 @@ impl Interpreted for Php {
     fn is_memory_exhaustion(&self, stderr: &str) -> bool {
         stderr.contains("Allowed memory size of") || stderr.contains("Out of memory")
     }
+    fn hello_world(&self, marker: &str) -> String {
+        format!("<?php\necho \"{marker}\\n\";\n")
+    }
 }

@@ -52,4 +52,7 @@ impl Interpreted for Python {
     fn is_memory_exhaustion(&self, stderr: &str) -> bool {
         last_line(stderr).starts_with("MemoryError")
     }
+    fn hello_world(&self, marker: &str) -> String {
+        format!("print('{marker}')\n")
+    }
 }

@@ -14,7 +14,6 @@ pub fn engine() -> &'static Engine {
             jobs: 2,
             limits: Limits::default(),
             cache: false,
-            progress: false,
         })
         .expect("engine starts (bwrap installed?)")
     })

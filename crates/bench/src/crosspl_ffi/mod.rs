@@ -1,0 +1,358 @@
+//! CrossPL-FFI: Python programs that call the GNU Scientific Library through
+//! ctypes, executed against the real library in the sandbox.
+//!
+//! A sample is scored by decoding the answer ([`decode_answer`]), appending
+//! the task's `assert_test` function and a main guard that calls it and then
+//! prints the engine's integrity marker ([`build_program`]), and running that
+//! as Python with the host's GSL bound read-only at the paths the tasks load
+//! (`/usr/local/gsl/lib/libgsl.so`, `…/libgslcblas.so`). Pass = exit 0 with
+//! the marker printed, within 60 s by default. Failures are classified with
+//! the paper's taxonomy ([`classify`]); a symbol this GSL lacks but GSL 2.8
+//! has is an environment defect (`Status::Error`, category `environment`).
+//! Every verdict records the GSL that scored it (`gsl_version`, `gsl_lib`,
+//! `gsl_origin` in `Verdict::data`), which reports show.
+
+mod benchmark;
+pub mod classify;
+pub mod decode;
+pub mod doctor;
+pub mod gsl;
+pub mod loader;
+
+pub use benchmark::CrossplFfi;
+pub use decode::decode_answer;
+pub use gsl::GslInstall;
+
+use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
+use polyeval_sandbox::gsl::{GSL_BUILD_VERSION, GSL_SETUP_HINT};
+use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, Outcome};
+use std::path::Path;
+use std::time::Duration;
+
+/// Upstream's limit for one program.
+pub const DEFAULT_TIMEOUT_SECS: f64 = 60.0;
+/// Default memory limit of an FFI program, MiB, when the sandbox limits
+/// *resident* memory with a cgroup (see [`default_memory_mb`]). CrossPL tasks
+/// *reserve* huge arrays without touching them (task 38 asks GSL for a
+/// 10^9-point spline, 16 GB, and accepts success); under a cgroup only touched
+/// pages count and RLIMIT_DATA is a 32 GiB backstop, so 2 GiB is enough.
+pub const DEFAULT_MEMORY_MB: u64 = 2048;
+/// Default memory limit, MiB, when the sandbox falls back to RLIMIT_DATA (no
+/// writable cgroup, e.g. an ordinary user without delegation). RLIMIT_DATA
+/// counts reservations, so anything smaller makes references like task 38
+/// abort in GSL. Trade-off: a candidate that really fills memory is then only
+/// stopped at 20 GiB, which the host must have (or the host's OOM killer
+/// steps in); run as root or with a delegated cgroup to avoid this.
+pub const RLIMIT_FALLBACK_MEMORY_MB: u64 = 20 * 1024;
+
+/// The default memory limit for the sandbox's memory mechanism in use.
+pub fn default_memory_mb() -> u64 {
+    if polyeval_sandbox::memory_mechanism().uses_cgroup() {
+        DEFAULT_MEMORY_MB
+    } else {
+        RLIMIT_FALLBACK_MEMORY_MB
+    }
+}
+
+/// Characters of stdout/stderr kept in `Verdict::data`.
+const TAIL_CHARS: usize = 2000;
+
+/// The program run for a candidate: the candidate code, a newline, the task's
+/// `assert_test`, a newline and a main guard that calls it and then prints
+/// `marker` (so an early `exit(0)` in the candidate cannot pass).
+pub fn build_program(candidate: &str, assert_test: &str, marker: &str) -> String {
+    // A JSON string literal of an ASCII marker is a valid Python literal.
+    let marker_literal = serde_json::to_string(marker).unwrap_or_else(|_| "\"\"".to_string());
+    format!("{candidate}\n{assert_test}\n\nif __name__ == \"__main__\":\n    assert_test()\n    print({marker_literal})\n")
+}
+
+/// The task's `assert_test` function, or an error naming the task.
+pub fn assert_test_of(task: &Task) -> anyhow::Result<&str> {
+    match &task.meta {
+        TaskMeta::Ffi { assert_test } => Ok(assert_test),
+        _ => anyhow::bail!(
+            "task {} ({}) is not a CrossPL-FFI task",
+            task.key,
+            task.source_path
+        ),
+    }
+}
+
+/// Engine limits for FFI programs: `timeout_secs` of wall clock, as many CPU
+/// seconds, and [`default_memory_mb`] unless `memory_mb` is given.
+pub fn limits(timeout_secs: f64, memory_mb: Option<u64>) -> Limits {
+    let defaults = Limits::default();
+    let timeout = Duration::from_secs_f64(timeout_secs.max(0.05));
+    Limits {
+        timeout,
+        cpu_secs: timeout.as_secs_f64().ceil().max(1.0) as u64,
+        memory_mb: memory_mb.unwrap_or_else(default_memory_mb),
+        ..defaults
+    }
+}
+
+/// A sandbox job running `program` with GSL bound where the tasks expect it.
+pub fn job(program: String, gsl: &GslInstall, extra_env: Vec<(String, String)>) -> Job {
+    Job {
+        language: Language::Python,
+        source: program,
+        file_name: None,
+        require_marker: true,
+        ro_binds: gsl.ro_binds(),
+        env: extra_env,
+        limits: None,
+    }
+}
+
+/// The verdict for an engine outcome.
+pub fn verdict_from_outcome(outcome: &Outcome, gsl: &GslInstall) -> Verdict {
+    let mut data = serde_json::json!({
+        "exit_code": outcome.exit_code,
+        "signal": outcome.signal,
+        "stdout_tail": outcome.stdout_tail(TAIL_CHARS),
+        "stderr_tail": outcome.stderr_tail(TAIL_CHARS),
+        "compile_ms": outcome.compile_ms,
+        "run_ms": outcome.run_ms,
+        "cached": outcome.cached,
+        "marker_seen": outcome.marker_seen,
+        "gsl_version": gsl.version,
+        "gsl_lib": gsl.libgsl.display().to_string(),
+        "gsl_origin": gsl.origin.as_str(),
+    });
+    if outcome.status == Status::Passed {
+        return Verdict {
+            status: Status::Passed,
+            category: None,
+            detail: "passed".into(),
+            pass_o: None,
+            data,
+        };
+    }
+    let facts = classify::RunFacts {
+        status: outcome.status,
+        exit_code: outcome.exit_code,
+        signal: outcome.signal,
+        stderr: &outcome.stderr,
+        marker_seen: outcome.marker_seen,
+    };
+    let mut c = classify::classify(&facts, &|symbol| gsl.lacks_newer_symbol(symbol));
+    if c.category == classify::SYMBOL_RESOLUTION && gsl.reference.is_none() {
+        c.detail.push_str(&format!(
+            " (GSL {}; whether GSL {GSL_BUILD_VERSION} has it is unknown without a GSL {GSL_BUILD_VERSION} build: run `{GSL_SETUP_HINT}`)",
+            gsl.version.as_deref().unwrap_or("of unknown version")
+        ));
+    }
+    data["exception"] = serde_json::json!(c.exception);
+    data["missing_symbol"] = serde_json::json!(c.missing_symbol);
+    Verdict {
+        status: c.status,
+        category: Some(c.category.to_string()),
+        detail: c.detail,
+        pass_o: None,
+        data,
+    }
+}
+
+fn harness_error(detail: String) -> Verdict {
+    Verdict {
+        status: Status::Error,
+        category: Some("harness".into()),
+        detail,
+        pass_o: None,
+        data: serde_json::Value::Null,
+    }
+}
+
+/// The CrossPL-FFI evaluator (mode `sound`).
+pub struct FfiEvaluator {
+    engine: Engine,
+    gsl: GslInstall,
+}
+
+impl FfiEvaluator {
+    pub fn new(opts: &EvalOptions) -> anyhow::Result<FfiEvaluator> {
+        if let Some(mode) = opts.mode.as_deref().filter(|m| *m != "sound") {
+            anyhow::bail!("crosspl-ffi has one evaluation mode, `sound`; got --mode {mode}");
+        }
+        let gsl = GslInstall::discover(opts.gsl_dir.as_deref().map(Path::new))?;
+        if !gsl.is_benchmark_release() {
+            tracing::warn!(
+                "scoring CrossPL-FFI with GSL {} ({}, {}); the benchmark was made with GSL {GSL_BUILD_VERSION}, so tasks using its additions fail here{}",
+                gsl.version.as_deref().unwrap_or("of unknown version"),
+                gsl.origin.describe(),
+                gsl.libgsl.display(),
+                if gsl.reference.is_some() { " (scored `error`, not the model's fault)" } else { "; build it with `polyeval setup gsl`" }
+            );
+        }
+        let engine = Engine::new(EngineConfig {
+            jobs: opts.jobs.unwrap_or(0),
+            limits: limits(
+                opts.timeout_secs.unwrap_or(DEFAULT_TIMEOUT_SECS),
+                opts.memory_mb,
+            ),
+            cache: true,
+        })?;
+        Ok(FfiEvaluator { engine, gsl })
+    }
+
+    pub fn gsl(&self) -> &GslInstall {
+        &self.gsl
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Run whole programs (already assembled) and classify them; used by
+    /// `doctor` for canonical solutions and probes.
+    pub fn run_programs(
+        &self,
+        programs: Vec<(String, Vec<(String, String)>)>,
+        progress: &(dyn Fn() + Sync),
+    ) -> Vec<(Outcome, Verdict)> {
+        let jobs: Vec<Job> = programs
+            .into_iter()
+            .map(|(p, env)| job(p, &self.gsl, env))
+            .collect();
+        let outcomes = self.engine.run_all(&jobs, progress);
+        outcomes
+            .into_iter()
+            .map(|o| {
+                let v = verdict_from_outcome(&o, &self.gsl);
+                (o, v)
+            })
+            .collect()
+    }
+}
+
+impl Evaluator for FfiEvaluator {
+    fn bench(&self) -> Bench {
+        Bench::CrossplFfi
+    }
+
+    fn mode(&self) -> &str {
+        "sound"
+    }
+
+    fn evaluate_batch(&self, items: &[EvalItem<'_>], progress: &(dyn Fn() + Sync)) -> Vec<Verdict> {
+        let mut verdicts: Vec<Option<Verdict>> = vec![None; items.len()];
+        let mut jobs = Vec::new();
+        let mut job_slots = Vec::new();
+        for (slot, item) in items.iter().enumerate() {
+            match assert_test_of(item.task) {
+                Ok(assert_test) => {
+                    let program =
+                        build_program(&decode_answer(item.code), assert_test, self.engine.marker());
+                    jobs.push(job(program, &self.gsl, Vec::new()));
+                    job_slots.push(slot);
+                }
+                Err(e) => {
+                    verdicts[slot] = Some(harness_error(e.to_string()));
+                    progress();
+                }
+            }
+        }
+        let outcomes = self.engine.run_all(&jobs, progress);
+        for (slot, outcome) in job_slots.into_iter().zip(outcomes) {
+            verdicts[slot] = Some(verdict_from_outcome(&outcome, &self.gsl));
+        }
+        verdicts
+            .into_iter()
+            .map(|v| {
+                v.unwrap_or_else(|| harness_error("internal error: sample was not scored".into()))
+            })
+            .collect()
+    }
+}
+
+/// The registry entry for `Bench::CrossplFfi`.
+pub fn evaluator(opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
+    Ok(Box::new(FfiEvaluator::new(opts)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use polyeval_sandbox::gsl::GslOrigin;
+    use std::path::PathBuf;
+
+    fn gsl_271(reference: Option<&[&str]>) -> GslInstall {
+        GslInstall {
+            libgsl: PathBuf::from("/usr/lib/libgsl.so.27.0.0"),
+            libgslcblas: PathBuf::from("/usr/lib/libgslcblas.so.0.0.0"),
+            version: Some("2.7.1".into()),
+            version_source: "test".into(),
+            origin: GslOrigin::System,
+            symbols: ["gsl_integration_qag".to_string()].into(),
+            reference: reference.map(|names| gsl::GslReference {
+                libgsl: PathBuf::from("/cache/gsl-2.8/lib/libgsl.so.28.0.0"),
+                symbols: std::sync::Arc::new(names.iter().map(|s| s.to_string()).collect()),
+            }),
+        }
+    }
+
+    fn missing_symbol(symbol: &str) -> Outcome {
+        let mut o = Outcome::environment_error(format!(
+            "Traceback (most recent call last):\nAttributeError: /usr/local/gsl/lib/libgsl.so: undefined symbol: {symbol}\n"
+        ));
+        o.status = Status::Failed;
+        o.exit_code = Some(1);
+        o
+    }
+
+    #[test]
+    fn a_symbol_only_gsl_2_8_has_is_the_environments_fault() {
+        let gsl = gsl_271(Some(&[
+            "gsl_integration_qag",
+            "gsl_integration_lebedev_alloc",
+        ]));
+        let v = verdict_from_outcome(&missing_symbol("gsl_integration_lebedev_alloc"), &gsl);
+        assert_eq!(
+            (v.status, v.category.as_deref()),
+            (Status::Error, Some("environment"))
+        );
+        let v = verdict_from_outcome(&missing_symbol("gsl_integration_invented"), &gsl);
+        assert_eq!(
+            (v.status, v.category.as_deref()),
+            (Status::Failed, Some("symbol_resolution"))
+        );
+        assert!(!v.detail.contains("setup gsl"), "{}", v.detail);
+        // Which GSL scored it is recorded.
+        assert_eq!(v.data["gsl_version"], "2.7.1");
+        assert_eq!(v.data["gsl_lib"], "/usr/lib/libgsl.so.27.0.0");
+        assert_eq!(v.data["gsl_origin"], "system");
+    }
+
+    #[test]
+    fn without_a_gsl_2_8_build_a_missing_symbol_says_what_is_unknown() {
+        let v = verdict_from_outcome(
+            &missing_symbol("gsl_integration_lebedev_alloc"),
+            &gsl_271(None),
+        );
+        assert_eq!(
+            (v.status, v.category.as_deref()),
+            (Status::Failed, Some("symbol_resolution"))
+        );
+        assert!(
+            v.detail.contains("GSL 2.7.1")
+                && v.detail.contains("unknown")
+                && v.detail.contains("polyeval setup gsl"),
+            "{}",
+            v.detail
+        );
+    }
+
+    #[test]
+    fn program_layout() {
+        let p = build_program(
+            "def f():\n    return 1",
+            "def assert_test():\n    assert f() == 1",
+            "POLYEVAL_OK_ab",
+        );
+        assert_eq!(
+            p,
+            "def f():\n    return 1\ndef assert_test():\n    assert f() == 1\n\nif __name__ == \"__main__\":\n    assert_test()\n    print(\"POLYEVAL_OK_ab\")\n"
+        );
+    }
+}

@@ -1,0 +1,95 @@
+//! CrossPL-IPC's registry entry.
+
+use crate::doctor::{DoctorFindings, DoctorOptions};
+use crate::prompts::{self, PromptMode};
+use crate::Benchmark;
+use polyeval_core::chat::Message;
+use polyeval_core::eval::EvalOptions;
+use polyeval_core::loading::TaskLoader;
+use polyeval_core::{Bench, Evaluator, Language, Task, TaskSet};
+
+/// The system message of the published IPC numbers: raw code only.
+const SYSTEM: &str = include_str!("../../../../prompts/crosspl-ipc-system.txt");
+
+/// CrossPL-IPC: 1,982 tasks in six languages, checked by protocol state machines.
+pub struct CrossplIpc;
+
+impl Benchmark for CrossplIpc {
+    fn bench(&self) -> Bench {
+        Bench::CrossplIpc
+    }
+    fn title(&self) -> &'static str {
+        "CrossPL-IPC"
+    }
+    fn loader(&self) -> &'static dyn TaskLoader {
+        &super::loader::Loader
+    }
+    fn modes(&self) -> &'static [&'static str] {
+        &["compat", "strict"]
+    }
+    fn evaluator(&self, opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
+        super::evaluator(opts)
+    }
+    fn executed(&self) -> bool {
+        false
+    }
+    fn default_ks(&self) -> &'static [u64] {
+        &[1, 5]
+    }
+    fn language_order(&self) -> &'static [Language] {
+        &[
+            Language::Java,
+            Language::Python,
+            Language::Go,
+            Language::JavaScript,
+            Language::Php,
+            Language::Cpp,
+        ]
+    }
+    fn has_techniques(&self) -> bool {
+        true
+    }
+    fn messages(&self, task: &Task, _mode: PromptMode) -> Vec<Message> {
+        vec![
+            Message::system(SYSTEM.trim()),
+            Message::user(task.instruction.clone()),
+        ]
+    }
+    fn prompt_digest(&self, _mode: PromptMode) -> String {
+        prompts::digest(&[SYSTEM])
+    }
+    fn doctor(
+        &self,
+        tasks: &TaskSet,
+        _opts: &DoctorOptions,
+    ) -> anyhow::Result<Box<dyn DoctorFindings>> {
+        Ok(Box::new(super::doctor::check(tasks)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use polyeval_core::{Language, TaskMeta};
+
+    #[test]
+    fn ipc_gets_the_system_message() {
+        let task = Task {
+            bench: Bench::CrossplIpc,
+            key: "java/1".into(),
+            task_id: "1".into(),
+            language: Language::Java,
+            instruction: "Write a TCP server.".into(),
+            canonical_solution: None,
+            source_path: "test".into(),
+            meta: TaskMeta::Ffi {
+                assert_test: String::new(),
+            },
+        };
+        let m = CrossplIpc.messages(&task, PromptMode::FewShot);
+        assert_eq!(m.len(), 2);
+        assert_eq!(m[0].role, "system");
+        assert!(m[0].content.contains("source code only") && m[0].content.contains("no Markdown"));
+        assert_eq!(m[1], Message::user("Write a TCP server."));
+    }
+}

@@ -1,0 +1,90 @@
+//! MultiOOP's registry entry.
+
+use super::reference;
+use crate::doctor::{DoctorFindings, DoctorOptions};
+use crate::prompts::PromptMode;
+use crate::Benchmark;
+use polyeval_core::chat::Message;
+use polyeval_core::eval::EvalOptions;
+use polyeval_core::loading::TaskLoader;
+use polyeval_core::{Bench, Evaluator, Language, Task, TaskSet};
+use std::path::Path;
+
+/// MultiOOP: 267 object-oriented tasks in six languages, executed, with pass@o.
+pub struct MultiOop;
+
+impl Benchmark for MultiOop {
+    fn bench(&self) -> Bench {
+        Bench::MultiOop
+    }
+    fn title(&self) -> &'static str {
+        "MultiOOP"
+    }
+    fn loader(&self) -> &'static dyn TaskLoader {
+        &super::loader::MultiOopLoader
+    }
+    fn modes(&self) -> &'static [&'static str] {
+        &["sound"]
+    }
+    fn evaluator(&self, opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
+        super::evaluator(self.bench(), opts)
+    }
+    fn executed(&self) -> bool {
+        true
+    }
+    fn default_ks(&self) -> &'static [u64] {
+        &[1, 8, 15]
+    }
+    /// The languages of the MultiOOP layer, in its registry's (the papers') order.
+    fn language_order(&self) -> &'static [Language] {
+        super::lang::order()
+    }
+    fn has_pass_o(&self) -> bool {
+        true
+    }
+    fn uses_prompt_mode(&self) -> bool {
+        true
+    }
+    fn messages(&self, task: &Task, mode: PromptMode) -> Vec<Message> {
+        super::prompts::messages(task, mode)
+    }
+    fn prompt_digest(&self, mode: PromptMode) -> String {
+        super::prompts::prompt_digest(mode)
+    }
+    fn external_reference(&self, task: &Task, data_dir: &Path) -> Result<String, String> {
+        external_reference(task, data_dir, false)
+    }
+    fn doctor(
+        &self,
+        tasks: &TaskSet,
+        opts: &DoctorOptions,
+    ) -> anyhow::Result<Box<dyn DoctorFindings>> {
+        super::doctor::run(tasks, opts, false)
+    }
+}
+
+/// The Python reference file of a task (MultiOOP and the OOP set; `sibling`:
+/// also look beside the data, where the OOP set finds MultiOOP's).
+pub(crate) fn external_reference(
+    task: &Task,
+    data_dir: &Path,
+    sibling: bool,
+) -> Result<String, String> {
+    if task.language != Language::Python {
+        return Err("the benchmark has reference solutions for Python only".into());
+    }
+    let Some(dir) = reference::default_dir(data_dir, sibling) else {
+        return Err(format!(
+            "no python_reference directory found for {}",
+            data_dir.display()
+        ));
+    };
+    let path = reference::reference_file(&dir, &task.task_id);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Ok(reference::strip_trailing_checks(&text)),
+        Err(_) => Err(format!(
+            "no reference solution ({} not found)",
+            path.display()
+        )),
+    }
+}

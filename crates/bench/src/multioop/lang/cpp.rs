@@ -1,0 +1,177 @@
+//! C++ (g++ -std=c++17): the harness headers the code does not already
+//! include, the code, then `int main()` with each test line as a statement.
+
+use super::{compile_class, free_statements, line_and_message, quoted, re, statements};
+use super::{OopLanguage, PythonLiterals, TestLineChecks};
+use crate::multioop::assemble::{AssembleOptions, TestSpec};
+use polyeval_core::{Language, Status};
+use regex::Regex;
+use std::sync::LazyLock;
+
+pub struct Cpp;
+
+impl OopLanguage for Cpp {
+    fn language(&self) -> Language {
+        Language::Cpp
+    }
+    fn file_name(&self) -> &'static str {
+        "main.cpp"
+    }
+    fn assemble(
+        &self,
+        code: &str,
+        spec: &TestSpec<'_>,
+        marker: &str,
+        _: AssembleOptions,
+    ) -> String {
+        cpp(code, spec.test_list, marker)
+    }
+    fn classify(&self, status: Status, text: &str) -> Option<String> {
+        classify(status, text)
+    }
+    fn test_line_checks(&self) -> TestLineChecks {
+        TestLineChecks {
+            python_literals: PythonLiterals::TrueFalseNone,
+            bare_brace_arguments: false,
+            string_identity: false,
+            char_is_not_string: true,
+        }
+    }
+    fn free_program(&self, lines: &[&String], marker: &str) -> Option<(String, usize)> {
+        // The harness's own headers, so a line that fails to compile here fails there too.
+        let mut head = String::new();
+        for h in HEADERS {
+            head.push_str(&format!("#include <{h}>\n"));
+        }
+        head.push_str("int main() {\n");
+        let first = head.lines().count() + 1;
+        Some((
+            format!(
+                "{head}{}printf(\"%s\\n\", \"{marker}\");\nreturn 0;\n}}\n",
+                free_statements(lines)
+            ),
+            first,
+        ))
+    }
+    fn first_error(&self, text: &str) -> Option<(usize, String)> {
+        line_and_message(&LINE, text)
+    }
+}
+
+/// Added by the harness unless the code has it; the doctor's programs get
+/// them all. The sandbox precompiles them (a test checks).
+pub const HEADERS: [&str; 11] = [
+    "stdlib.h",
+    "algorithm",
+    "math.h",
+    "stdio.h",
+    "vector",
+    "string",
+    "climits",
+    "cstring",
+    "iostream",
+    "cassert",
+    "unordered_map",
+];
+
+/// Whether `code` already has `#include <header>` (or `"header"`).
+fn includes(code: &str, header: &str) -> bool {
+    code.lines().any(|l| {
+        let t = l.trim_start();
+        t.strip_prefix('#')
+            .map(str::trim_start)
+            .and_then(|r| r.strip_prefix("include"))
+            .is_some_and(|r| {
+                let r = r.trim();
+                r == format!("<{header}>") || r == format!("\"{header}\"")
+            })
+    })
+}
+
+fn cpp(code: &str, test_list: &[String], marker: &str) -> String {
+    let mut s = String::with_capacity(code.len() + 2048);
+    for h in HEADERS {
+        if !includes(code, h) {
+            s.push_str(&format!("#include <{h}>\n"));
+        }
+    }
+    // The marker needs <cstdio>; stdio.h above is either added or already in the code.
+    s.push_str(code);
+    s.push_str("\n\nint main() {\n");
+    s.push_str(&statements(test_list, "    "));
+    s.push_str(&format!(
+        "    printf(\"%s\\n\", {});\n    fflush(stdout);\n    return 0;\n}}\n",
+        quoted(marker)
+    ));
+    s
+}
+
+static CPP_ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)(?:fatal )?error: (.*)$"));
+static CPP_UNDECLARED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"was not declared in this scope|does not name a type|is not a member of|has no member named|undeclared|not declared|is not a class, namespace|has not been declared|incomplete type",
+    )
+});
+static CPP_CALL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"no matching function for call|too (?:many|few) arguments|no matching constructor|cannot be used as a function|call of overloaded .* is ambiguous|no matching member function",
+    )
+});
+static CPP_TYPE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"cannot convert|invalid conversion|could not convert|to non-scalar type|no match for 'operator|no match for .operator|invalid operands|cannot bind|invalid initialization|no viable conversion|incompatible types|cannot initialize|narrowing conversion|no suitable conversion|discards qualifiers",
+    )
+});
+static CPP_SYNTAX: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^expected |expected primary-expression|expected .* before|stray .* in program|missing terminating",
+    )
+});
+static CPP_ASSERT: LazyLock<Regex> = LazyLock::new(|| re(r"Assertion [`'‘].*[`'’] failed"));
+static CPP_UNCAUGHT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"terminate called after throwing an instance of ['‘](?:\w+::)*(\w+)"));
+
+fn normalise_quotes(s: &str) -> String {
+    s.replace(['‘', '’', '`'], "'")
+}
+
+fn classify(status: Status, text: &str) -> Option<String> {
+    if status == Status::CompileError {
+        let first = CPP_ERROR_LINE
+            .captures(text)
+            .map(|c| normalise_quotes(&c[1]))?;
+        return compile_class(
+            &first,
+            &[
+                (&CPP_UNDECLARED, "undeclared_identifier"),
+                (&CPP_CALL, "function_call_mismatch"),
+                (&CPP_TYPE, "type_error"),
+                (&CPP_SYNTAX, "syntax_error"),
+            ],
+        )
+        .or(Some("compile_other".into()));
+    }
+    if CPP_ASSERT.is_match(text) {
+        return Some("AssertionError".into());
+    }
+    CPP_UNCAUGHT.captures(text).map(|c| c[1].to_string())
+}
+
+static LINE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?m)^[^\s:]+:(\d+):\d+: (?:fatal )?error: (.*)$"));
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_precompiled_header_holds_every_harness_header() {
+        let pch = polyeval_sandbox::toolchain::cpp::PCH_HEADERS;
+        for h in HEADERS {
+            assert!(
+                pch.contains(&h),
+                "<{h}> is added by the harness but not precompiled by the sandbox"
+            );
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! Which tasks of a benchmark a command works on: `--lang`, `--technique`,
+//! `--level`, `--tasks`, `--limit`. One type for every command; a run stores
+//! its filter in its configuration (`params.filters`) and reports read it
+//! back from there.
+
+use crate::technique::{parse_code_level, parse_technique};
+use crate::{Language, Task, TaskMeta, TaskSet};
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+
+/// A task selection. The serialised field names are the run-configuration
+/// contract (`{"lang": [...], "technique": [...], "tasks": [...], "limit": n}`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskFilter {
+    /// Only these languages.
+    #[serde(rename = "lang", default)]
+    pub languages: Vec<Language>,
+    /// Only these IPC techniques (canonical names, see [`crate::technique`]).
+    #[serde(rename = "technique", default)]
+    pub techniques: Vec<String>,
+    /// Only these tasks: upstream ids (`17`, `OOP/3`) or task keys (`java/17`).
+    #[serde(default)]
+    pub tasks: Vec<String>,
+    /// At most this many tasks (after the other filters, in task order).
+    #[serde(default)]
+    pub limit: Option<usize>,
+    /// Only this IPC code level (`Class-level` / `Function-level`).
+    #[serde(rename = "level", default, skip_serializing_if = "Option::is_none")]
+    pub code_level: Option<String>,
+}
+
+/// The attributes of a task a filter looks at.
+#[derive(Debug, Clone, Copy)]
+pub struct Candidate<'a> {
+    pub key: &'a str,
+    pub task_id: &'a str,
+    pub language: Language,
+    pub technique: Option<&'a str>,
+    pub code_level: Option<&'a str>,
+}
+
+impl<'a> From<&'a Task> for Candidate<'a> {
+    fn from(t: &'a Task) -> Self {
+        let (technique, code_level) = match &t.meta {
+            TaskMeta::Ipc {
+                technique,
+                code_level,
+                ..
+            } => (Some(technique.as_str()), Some(code_level.as_str())),
+            _ => (None, None),
+        };
+        Candidate {
+            key: &t.key,
+            task_id: &t.task_id,
+            language: t.language,
+            technique,
+            code_level,
+        }
+    }
+}
+
+impl TaskFilter {
+    /// The same filter in canonical form: languages sorted by key and
+    /// deduplicated, techniques and the code level spelled canonically (an
+    /// unknown spelling is an error naming it), task ids trimmed.
+    pub fn normalised(mut self) -> Result<TaskFilter, String> {
+        self.languages.sort_by_key(|l| l.key());
+        self.languages.dedup();
+        let mut techniques: Vec<String> = Vec::new();
+        for t in &self.techniques {
+            let canonical = parse_technique(t)?.to_string();
+            if !techniques.contains(&canonical) {
+                techniques.push(canonical);
+            }
+        }
+        self.techniques = techniques;
+        self.code_level = self
+            .code_level
+            .as_deref()
+            .map(|l| parse_code_level(l).map(str::to_string))
+            .transpose()?;
+        self.tasks = self
+            .tasks
+            .iter()
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty())
+            .collect();
+        Ok(self)
+    }
+
+    /// Whether the filter selects everything.
+    pub fn is_empty(&self) -> bool {
+        !self.narrows_scope() && self.limit.is_none()
+    }
+
+    /// Whether the language, technique, level or task filters narrow the
+    /// benchmark (`--limit` only truncates a selection).
+    pub fn narrows_scope(&self) -> bool {
+        !self.languages.is_empty()
+            || !self.techniques.is_empty()
+            || !self.tasks.is_empty()
+            || self.code_level.is_some()
+    }
+
+    /// Whether the IPC-only parts (technique, code level) are used.
+    pub fn uses_ipc_groups(&self) -> bool {
+        !self.techniques.is_empty() || self.code_level.is_some()
+    }
+
+    /// Whether a task passes every filter except `--limit`.
+    pub fn matches(&self, t: Candidate<'_>) -> bool {
+        let same = |a: &str, b: &str| a.eq_ignore_ascii_case(b);
+        (self.languages.is_empty() || self.languages.contains(&t.language))
+            && (self.techniques.is_empty()
+                || t.technique
+                    .is_some_and(|x| self.techniques.iter().any(|w| same(w, x))))
+            && self
+                .code_level
+                .as_deref()
+                .is_none_or(|w| t.code_level.is_some_and(|x| same(w, x)))
+            && (self.tasks.is_empty() || self.tasks.iter().any(|w| w == t.key || w == t.task_id))
+    }
+
+    /// Indices of the selected tasks of `set`, in task order, `--limit`
+    /// applied. A `--tasks` entry that matches nothing, or an empty
+    /// selection, is an error.
+    pub fn select(&self, set: &TaskSet) -> Result<Vec<usize>, String> {
+        let mut matched: HashSet<&str> = HashSet::new();
+        let mut out = Vec::new();
+        for (i, t) in set.tasks.iter().enumerate() {
+            let c = Candidate::from(t);
+            if !self.matches(c) {
+                continue;
+            }
+            for w in &self.tasks {
+                if w == c.key || w == c.task_id {
+                    matched.insert(w);
+                }
+            }
+            out.push(i);
+        }
+        let unknown: Vec<&String> = self
+            .tasks
+            .iter()
+            .filter(|w| !matched.contains(w.as_str()))
+            .collect();
+        if !unknown.is_empty() {
+            return Err(format!(
+                "--tasks: no {} task matches {:?} (after the other filters)",
+                set.bench, unknown
+            ));
+        }
+        if let Some(limit) = self.limit {
+            out.truncate(limit);
+        }
+        if out.is_empty() {
+            return Err("no tasks left after the filters".into());
+        }
+        Ok(out)
+    }
+
+    /// The filter as command-line flags, e.g. `--lang python --limit 2`
+    /// (`None` when it selects everything).
+    pub fn flags(&self) -> Option<String> {
+        let mut flags = Vec::new();
+        if !self.languages.is_empty() {
+            let keys: Vec<&str> = self.languages.iter().map(|l| l.key()).collect();
+            flags.push(format!("--lang {}", keys.join(",")));
+        }
+        if !self.techniques.is_empty() {
+            flags.push(format!("--technique {}", self.techniques.join(",")));
+        }
+        if let Some(level) = &self.code_level {
+            flags.push(format!("--level {level}"));
+        }
+        if !self.tasks.is_empty() {
+            flags.push(format!("--tasks {}", self.tasks.join(",")));
+        }
+        if let Some(l) = self.limit {
+            flags.push(format!("--limit {l}"));
+        }
+        (!flags.is_empty()).then(|| flags.join(" "))
+    }
+
+    /// What the filter keeps, for headings (e.g. `Python`, `C++/Java HTTP`,
+    /// `selected`); `None` when it does not narrow the benchmark.
+    pub fn scope_label(&self) -> Option<String> {
+        let mut label = Vec::new();
+        if !self.languages.is_empty() {
+            let names: Vec<&str> = self.languages.iter().map(|l| l.display_name()).collect();
+            label.push(names.join("/"));
+        }
+        if !self.techniques.is_empty() {
+            label.push(self.techniques.join("/"));
+        }
+        if let Some(level) = &self.code_level {
+            label.push(level.clone());
+        }
+        if !self.tasks.is_empty() {
+            label.push("selected".to_string());
+        }
+        (!label.is_empty()).then(|| label.join(" "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Bench;
+
+    fn task(lang: Language, id: &str, technique: &str) -> Task {
+        Task {
+            bench: Bench::CrossplIpc,
+            key: format!("{}/{id}", lang.key()),
+            task_id: id.into(),
+            language: lang,
+            instruction: String::new(),
+            canonical_solution: None,
+            source_path: String::new(),
+            meta: TaskMeta::Ipc {
+                suffix: ".x".into(),
+                fsm_id: 0,
+                interface: String::new(),
+                code_level: "Class-level".into(),
+                technique: technique.into(),
+                github_project: String::new(),
+            },
+        }
+    }
+
+    fn set() -> TaskSet {
+        TaskSet {
+            bench: Bench::CrossplIpc,
+            data_dir: String::new(),
+            fingerprint: String::new(),
+            texts: true,
+            tasks: vec![
+                task(Language::Java, "1", "HTTP"),
+                task(Language::Java, "2", "Message Queue"),
+                task(Language::Go, "1", "HTTP"),
+                task(Language::Python, "3", "TCP"),
+            ],
+        }
+    }
+
+    #[test]
+    fn selects_by_every_filter_and_reports_unknown_ids() {
+        let f = |f: TaskFilter| f.normalised().unwrap().select(&set());
+        assert_eq!(f(TaskFilter::default()).unwrap(), [0, 1, 2, 3]);
+        let by_lang = TaskFilter {
+            languages: vec![Language::Java, Language::Go, Language::Java],
+            ..Default::default()
+        };
+        assert_eq!(f(by_lang.clone()).unwrap(), [0, 1, 2]);
+        assert_eq!(
+            by_lang.clone().normalised().unwrap().languages,
+            [Language::Go, Language::Java],
+            "sorted by key, deduplicated"
+        );
+        let mq = TaskFilter {
+            techniques: vec!["mq".into()],
+            ..Default::default()
+        };
+        assert_eq!(f(mq).unwrap(), [1]);
+        let ids = TaskFilter {
+            tasks: vec!["1".into(), "python/3".into()],
+            limit: Some(2),
+            ..Default::default()
+        };
+        assert_eq!(f(ids).unwrap(), [0, 2]);
+        let unknown = TaskFilter {
+            languages: vec![Language::Go],
+            tasks: vec!["2".into()],
+            ..Default::default()
+        };
+        assert!(f(unknown)
+            .unwrap_err()
+            .contains("no crosspl-ipc task matches"));
+        let level = TaskFilter {
+            code_level: Some("function".into()),
+            ..Default::default()
+        };
+        assert_eq!(f(level).unwrap_err(), "no tasks left after the filters");
+        assert!(TaskFilter {
+            techniques: vec!["smoke".into()],
+            ..Default::default()
+        }
+        .normalised()
+        .is_err());
+    }
+
+    #[test]
+    fn serialises_as_the_run_configuration_contract() {
+        let f = TaskFilter {
+            languages: vec![Language::Python],
+            limit: Some(2),
+            ..Default::default()
+        };
+        assert_eq!(
+            serde_json::to_value(&f).unwrap(),
+            serde_json::json!({"lang": ["python"], "technique": [], "tasks": [], "limit": 2})
+        );
+        let back: TaskFilter =
+            serde_json::from_value(serde_json::json!({"lang": ["python"], "limit": 2})).unwrap();
+        assert_eq!(back, f);
+        assert_eq!(f.flags().as_deref(), Some("--lang python --limit 2"));
+        assert_eq!(f.scope_label().as_deref(), Some("Python"));
+        assert!(TaskFilter::default().flags().is_none());
+    }
+}

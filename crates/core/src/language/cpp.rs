@@ -1,0 +1,12 @@
+//! C++ (C++17).
+
+use super::LanguageInfo;
+
+pub(super) const INFO: LanguageInfo = LanguageInfo {
+    key: "cpp",
+    display_name: "C++",
+    spellings: &["cpp", "c++", "cxx"],
+    multioop_key: "cpp",
+    fence_tags: &["cpp", "c++", "cxx", "cc", "hpp", "h++"],
+    extensions: &[".cpp", ".cc", ".cxx", ".hpp"],
+};

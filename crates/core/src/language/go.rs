@@ -1,0 +1,12 @@
+//! Go.
+
+use super::LanguageInfo;
+
+pub(super) const INFO: LanguageInfo = LanguageInfo {
+    key: "go",
+    display_name: "Go",
+    spellings: &["go", "golang"],
+    multioop_key: "go",
+    fence_tags: &["go", "golang"],
+    extensions: &[".go"],
+};

@@ -1,0 +1,12 @@
+//! Java.
+
+use super::LanguageInfo;
+
+pub(super) const INFO: LanguageInfo = LanguageInfo {
+    key: "java",
+    display_name: "Java",
+    spellings: &["java"],
+    multioop_key: "java",
+    fence_tags: &["java"],
+    extensions: &[".java"],
+};

@@ -1,0 +1,12 @@
+//! PHP.
+
+use super::LanguageInfo;
+
+pub(super) const INFO: LanguageInfo = LanguageInfo {
+    key: "php",
+    display_name: "PHP",
+    spellings: &["php"],
+    multioop_key: "php",
+    fence_tags: &["php"],
+    extensions: &[".php"],
+};

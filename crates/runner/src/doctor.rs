@@ -1,0 +1,177 @@
+//! `polyeval doctor`: the environment (every toolchain with its version and
+//! a sandboxed hello-world, bubblewrap, the memory limit, GSL), and for
+//! anything missing, the command that installs it. Benchmark checks
+//! (`--bench`) are each benchmark's own (`Benchmark::doctor`).
+
+use polyeval_core::progress::Progress;
+use polyeval_core::{Language, Status};
+use polyeval_sandbox::{toolchain_for, Engine, EngineConfig, Job};
+use serde::Serialize;
+use std::path::Path;
+
+/// One environment check.
+#[derive(Debug, Clone, Serialize)]
+pub struct Check {
+    #[serde(rename = "check")]
+    pub name: String,
+    pub ok: bool,
+    pub detail: String,
+    /// What to do when the check fails.
+    pub fix: Option<String>,
+}
+
+/// Check the environment with `jobs` sandbox workers (0: one per core) and
+/// the GSL in `gsl_dir` (default: found through the linker's search path).
+pub fn environment(jobs: usize, gsl_dir: Option<&Path>, progress: &Progress) -> Vec<Check> {
+    let mut checks: Vec<Check> = Vec::new();
+    // Sandbox: bwrap present and a real sandboxed program runs.
+    let engine = match Engine::new(EngineConfig {
+        jobs,
+        ..Default::default()
+    }) {
+        Ok(engine) => Some(engine),
+        Err(e) => {
+            checks.push(Check {
+                name: "bubblewrap".into(),
+                ok: false,
+                detail: format!("{e:#}"),
+                fix: Some("apt-get install -y bubblewrap".into()),
+            });
+            None
+        }
+    };
+    if let Some(engine) = &engine {
+        toolchains(engine, &mut checks, progress);
+        // Either mechanism is a working limit; the fallback is weaker (it
+        // counts reserved address space, so FFI programs get a large one).
+        let mechanism = engine.memory_mechanism();
+        let mut detail = mechanism.to_string();
+        if !mechanism.uses_cgroup() {
+            detail.push_str(
+                "; for a resident-memory limit run as root with a writable memory cgroup, or under a delegated cgroup v2 (e.g. `systemd-run --user --scope -p Delegate=yes polyeval ...`)",
+            );
+        }
+        checks.push(Check {
+            name: "memory limit".into(),
+            ok: true,
+            detail,
+            fix: None,
+        });
+    }
+    checks.push(match polyeval_sandbox::gsl::find(gsl_dir) {
+        Ok(gsl) => Check {
+            name: "gsl".into(),
+            ok: true,
+            detail: format!(
+                "GSL {}, {} ({}, {}){}",
+                gsl.version,
+                gsl.origin.describe(),
+                gsl.libgsl.display(),
+                gsl.libgslcblas.display(),
+                if gsl.version == polyeval_sandbox::gsl::GSL_BUILD_VERSION {
+                    String::new()
+                } else {
+                    format!(
+                        "; CrossPL-FFI was made with GSL 2.8: build it with `{}`",
+                        polyeval_sandbox::gsl::GSL_SETUP_HINT
+                    )
+                }
+            ),
+            fix: None,
+        },
+        Err(e) => Check {
+            name: "gsl".into(),
+            ok: false,
+            detail: format!("{e:#}"),
+            fix: Some(polyeval_sandbox::gsl::GSL_INSTALL_HINT.to_string()),
+        },
+    });
+    checks
+}
+
+/// Every toolchain: present, and its hello-world compiled and run in the sandbox.
+fn toolchains(engine: &Engine, checks: &mut Vec<Check>, progress: &Progress) {
+    let runnable: Vec<Language> = Language::ALL
+        .iter()
+        .copied()
+        .filter(|&l| {
+            let tc = toolchain_for(l);
+            let missing: Vec<&str> = tc
+                .binaries()
+                .iter()
+                .copied()
+                .filter(|b| !Path::new(b).exists())
+                .collect();
+            if missing.is_empty() {
+                return true;
+            }
+            checks.push(Check {
+                name: format!("toolchain {}", l.key()),
+                ok: false,
+                detail: format!("missing {}", missing.join(", ")),
+                fix: Some(tc.install_hint().to_string()),
+            });
+            false
+        })
+        .collect();
+    let jobs: Vec<Job> = runnable
+        .iter()
+        .map(|&l| {
+            let mut job = Job::new(l, toolchain_for(l).hello_world(engine.marker()));
+            job.require_marker = true;
+            job
+        })
+        .collect();
+    let phase = progress.phase("toolchains", Some(jobs.len() as u64), "hello-worlds");
+    let outcomes = engine.run_all(&jobs, &|| phase.inc(1));
+    drop(phase);
+    let mut sandbox_ok = false;
+    for (l, o) in runnable.iter().zip(&outcomes) {
+        let tc = toolchain_for(*l);
+        let info = engine.toolchain_info(*l);
+        let version = info
+            .as_ref()
+            .map(|i| i.version.clone())
+            .unwrap_or_else(|e| e.clone());
+        let features = info.map(|i| i.features.join(", ")).unwrap_or_default();
+        let ok = o.status == Status::Passed;
+        sandbox_ok |= ok;
+        let mut detail = format!(
+            "{version}; sandboxed hello-world {} (compile {} ms, run {} ms)",
+            o.status, o.compile_ms, o.run_ms
+        );
+        if !features.is_empty() {
+            detail.push_str(&format!("; tricks: {features}"));
+        }
+        if !ok {
+            detail.push_str(&format!(
+                "\n      {}",
+                polyeval_sandbox::tail(&format!("{}{}", o.compile_output, o.stderr), 600).trim()
+            ));
+        }
+        checks.push(Check {
+            name: format!("toolchain {}", l.key()),
+            ok,
+            detail,
+            fix: (!ok).then(|| tc.install_hint().to_string()),
+        });
+    }
+    let root = engine.uses_private_uids();
+    checks.push(Check {
+        name: "sandbox".into(),
+        ok: sandbox_ok,
+        detail: format!(
+            "bubblewrap {} with user/pid/net/ipc/uts/cgroup namespaces{}; cache {}",
+            engine.paths().bwrap.display(),
+            if root {
+                ", programs run as unprivileged per-job uids (root)"
+            } else {
+                ", programs run as the current user"
+            },
+            engine.paths().cache_dir.display()
+        ),
+        fix: (!sandbox_ok).then(|| {
+            "apt-get install -y bubblewrap; user namespaces must be allowed (sysctl kernel.unprivileged_userns_clone=1, and inside docker run with --security-opt seccomp=unconfined or --privileged)".to_string()
+        }),
+    });
+}

@@ -1,0 +1,442 @@
+//! Scoring a run's pending samples.
+//!
+//! The loop ([`evaluate`]) is generic over benchmarks: it feeds the
+//! benchmark's evaluator the samples that have no verdict for the
+//! evaluator's mode, in chunks, and stores each chunk's verdicts in one
+//! transaction. Scoring and storing are pipelined (the next chunk is scored
+//! while the previous one is committed), so killing the process loses at
+//! most the chunks in flight; running it again picks up where it stopped.
+//! Runs of one benchmark share one evaluator ([`Evaluators`]: one compiled
+//! FSM catalog, one sandbox setup).
+
+use crate::run::Run;
+use anyhow::{bail, Context};
+use polyeval_bench::Benchmark;
+use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_core::progress::Progress;
+use polyeval_core::{Bench, Evaluator, Task, Verdict};
+use polyeval_store::RECORDED_MODE;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// How samples are scored: one set of options, with one set of defaults, for
+/// every command that evaluates.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EvalSpec {
+    /// Evaluation mode (default: the benchmark's, see `Benchmark::modes`).
+    pub mode: Option<String>,
+    /// Parallel workers / sandbox processes (default: number of cores).
+    pub jobs: Option<usize>,
+    /// Per-program wall-clock timeout in seconds (default: the benchmark's).
+    pub timeout_secs: Option<f64>,
+    /// Per-program memory limit in MiB (default: the benchmark's, else the sandbox's).
+    pub memory_mb: Option<u64>,
+    /// Directory holding libgsl.so and libgslcblas.so (CrossPL-FFI; default: auto-detected).
+    pub gsl_dir: Option<PathBuf>,
+    /// MultiOOP JavaScript: strict deep equality instead of upstream's loose `assert.deepEqual`.
+    pub js_strict: bool,
+    /// Samples scored and committed per transaction (default: the
+    /// benchmark's, see `Benchmark::default_chunk`).
+    pub chunk: Option<usize>,
+}
+
+impl EvalSpec {
+    /// The options evaluators read.
+    pub fn options(&self) -> EvalOptions {
+        EvalOptions {
+            mode: self.mode.clone(),
+            jobs: self.jobs,
+            timeout_secs: self.timeout_secs,
+            memory_mb: self.memory_mb,
+            gsl_dir: self.gsl_dir.as_ref().map(|d| d.display().to_string()),
+            js_strict_equality: self.js_strict,
+        }
+    }
+
+    /// Workers in use: `jobs`, else the number of cores.
+    pub fn workers(&self) -> usize {
+        self.jobs.filter(|&j| j > 0).unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2)
+        })
+    }
+
+    /// Samples per transaction for a benchmark.
+    pub fn chunk_for(&self, benchmark: &dyn Benchmark) -> usize {
+        self.chunk
+            .unwrap_or_else(|| benchmark.default_chunk(self.workers()))
+            .max(1)
+    }
+}
+
+/// The evaluators of one process, built once per benchmark and shared by
+/// every run scored with the same [`EvalSpec`].
+pub struct Evaluators {
+    spec: EvalSpec,
+    built: Mutex<Vec<Arc<dyn Evaluator>>>,
+}
+
+impl Evaluators {
+    pub fn new(spec: EvalSpec) -> Evaluators {
+        Evaluators {
+            spec,
+            built: Mutex::new(Vec::new()),
+        }
+    }
+
+    pub fn spec(&self) -> &EvalSpec {
+        &self.spec
+    }
+
+    /// The evaluator of `bench`, built on first use.
+    pub fn get(&self, bench: Bench) -> anyhow::Result<Arc<dyn Evaluator>> {
+        let mut built = self.built.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(e) = built.iter().find(|e| e.bench() == bench) {
+            return Ok(e.clone());
+        }
+        let evaluator: Arc<dyn Evaluator> =
+            Arc::from(polyeval_bench::benchmark(bench).evaluator(&self.spec.options())?);
+        if evaluator.mode() == RECORDED_MODE {
+            bail!("evaluator mode `{RECORDED_MODE}` is reserved for upstream-recorded verdicts");
+        }
+        built.push(evaluator.clone());
+        Ok(evaluator)
+    }
+}
+
+/// What an evaluation pass did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct EvalSummary {
+    pub mode: String,
+    /// Samples scored in this pass.
+    pub evaluated: usize,
+    /// Of those, how many passed.
+    pub passed: usize,
+    /// Scored in this pass, by status.
+    pub by_status: BTreeMap<String, usize>,
+    /// Samples of the run with a verdict for `mode` after this pass.
+    pub total_with_verdict: usize,
+    pub total_samples: usize,
+}
+
+impl Run {
+    /// Score every sample that has no verdict yet in the mode of `evaluators`'
+    /// evaluator for this run's benchmark, in chunks of the spec's size.
+    pub fn evaluate(
+        &self,
+        evaluators: &Evaluators,
+        progress: &Progress,
+    ) -> anyhow::Result<EvalSummary> {
+        let evaluator = evaluators.get(self.bench())?;
+        let chunk = evaluators.spec().chunk_for(self.benchmark());
+        evaluate(self, evaluator.as_ref(), chunk, progress)
+            .with_context(|| format!("evaluating run {}", self.dir().display()))
+    }
+
+    /// Drop every verdict of `evaluators`' mode for this run's benchmark
+    /// (to score everything again); returns the mode and how many were dropped.
+    pub fn clear_verdicts(&self, evaluators: &Evaluators) -> anyhow::Result<(String, usize)> {
+        let evaluator = evaluators.get(self.bench())?;
+        let removed = self.store().clear_verdicts(evaluator.mode())?;
+        Ok((evaluator.mode().to_string(), removed))
+    }
+}
+
+/// Score every sample of `run` that has no verdict for `evaluator`'s mode,
+/// committing every `chunk` verdicts (see the module docs).
+pub fn evaluate(
+    run: &Run,
+    evaluator: &dyn Evaluator,
+    chunk: usize,
+    progress: &Progress,
+) -> anyhow::Result<EvalSummary> {
+    let tasks = run.tasks();
+    let store = run.store();
+    if evaluator.bench() != tasks.bench {
+        bail!(
+            "a {} evaluator cannot score {} tasks",
+            evaluator.bench(),
+            tasks.bench
+        );
+    }
+    let mode = evaluator.mode().to_string();
+    let by_key: HashMap<&str, &Task> = tasks.tasks.iter().map(|t| (t.key.as_str(), t)).collect();
+    // Reading the samples and the evaluator's preparation (compiling the FSM
+    // catalog) are independent: overlap them.
+    let all_tasks: Vec<&Task> = tasks.tasks.iter().collect();
+    let started = std::time::Instant::now();
+    let pending = std::thread::scope(|scope| {
+        scope.spawn(|| evaluator.warm_up(&all_tasks));
+        store.pending(&mode)
+    })?;
+    tracing::debug!(
+        "{}: {} samples pending for `{mode}` (read and evaluator ready in {:.1} ms)",
+        store.dir().display(),
+        pending.len(),
+        started.elapsed().as_secs_f64() * 1e3
+    );
+    let started = std::time::Instant::now();
+    // Resolve every task first so a bad sample fails before any work is done.
+    let items: Vec<(String, EvalItem<'_>)> = pending
+        .iter()
+        .map(|s| {
+            let task = by_key.get(s.task_key.as_str()).with_context(|| {
+                format!(
+                    "sample {}: task `{}` is not in the {} data",
+                    s.id, s.task_key, tasks.bench
+                )
+            })?;
+            Ok((
+                s.id.clone(),
+                EvalItem {
+                    task,
+                    code: &s.completion,
+                },
+            ))
+        })
+        .collect::<anyhow::Result<_>>()?;
+
+    let phase = (!items.is_empty()).then(|| {
+        progress.phase(
+            format!("evaluate {} ({mode})", tasks.bench),
+            Some(items.len() as u64),
+            "samples",
+        )
+    });
+    // Samples the evaluator reported done, so the phase can be kept honest
+    // when an evaluator forgets to report some.
+    let reported = AtomicU64::new(0);
+    let tick = || {
+        reported.fetch_add(1, Ordering::Relaxed);
+        if let Some(p) = &phase {
+            p.inc(1);
+        }
+    };
+    let mut summary = EvalSummary {
+        mode: mode.clone(),
+        ..Default::default()
+    };
+    let batches: Vec<&[(String, EvalItem<'_>)]> = items.chunks(chunk.max(1)).collect();
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        // Only the scorer runs on another thread: the store's connection
+        // stays on this one.
+        let (scored, received) = std::sync::mpsc::sync_channel::<Vec<Verdict>>(1);
+        let scorer = scope.spawn(|| {
+            for batch in &batches {
+                let eval_items: Vec<EvalItem<'_>> =
+                    batch.iter().map(|(_, item)| item.clone()).collect();
+                if scored
+                    .send(evaluator.evaluate_batch(&eval_items, &tick))
+                    .is_err()
+                {
+                    break; // storing failed: the error is reported below
+                }
+            }
+            drop(scored);
+        });
+        let stored = (|| {
+            for (batch, verdicts) in batches.iter().zip(&received) {
+                if verdicts.len() != batch.len() {
+                    bail!(
+                        "the {} evaluator returned {} verdicts for {} samples (evaluator bug)",
+                        tasks.bench,
+                        verdicts.len(),
+                        batch.len()
+                    );
+                }
+                let rows: Vec<(String, Verdict)> = batch
+                    .iter()
+                    .map(|(id, _)| id.clone())
+                    .zip(verdicts)
+                    .collect();
+                store.put_verdicts(&mode, &rows)?;
+                for (_, v) in &rows {
+                    summary.evaluated += 1;
+                    summary.passed += usize::from(v.passed());
+                    *summary
+                        .by_status
+                        .entry(v.status.as_str().to_string())
+                        .or_insert(0) += 1;
+                }
+                // Keep the progress honest even if an evaluator forgot to report some.
+                let seen = reported.load(Ordering::Relaxed);
+                if seen < summary.evaluated as u64 {
+                    reported.fetch_add(summary.evaluated as u64 - seen, Ordering::Relaxed);
+                    if let Some(p) = &phase {
+                        p.inc(summary.evaluated as u64 - seen);
+                    }
+                }
+            }
+            Ok(())
+        })();
+        // Unblock the scorer if storing stopped early, then wait for it.
+        drop(received);
+        scorer
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        stored
+    })?;
+    drop(phase);
+    tracing::debug!(
+        "{}: {} samples scored and stored in {:.1} ms",
+        store.dir().display(),
+        summary.evaluated,
+        started.elapsed().as_secs_f64() * 1e3
+    );
+    summary.total_samples = store.sample_count()?;
+    summary.total_with_verdict = store.verdict_count(&mode)?;
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::crosspl::tests::{crosspl_args, import_crosspl_results};
+    use crate::import::crosspl::RecordedSet;
+    use crate::tasks::TaskSets;
+    use polyeval_core::data::shared_test_data;
+    use polyeval_store::RunStore;
+
+    /// The default chunk of `polyeval evaluate` for CrossPL-IPC.
+    const DEFAULT_CHUNK: usize = 200;
+
+    fn ipc_evaluator() -> Arc<dyn Evaluator> {
+        Evaluators::new(EvalSpec::default())
+            .get(Bench::CrossplIpc)
+            .unwrap()
+    }
+
+    #[test]
+    fn evaluates_imported_ipc_run_and_resumes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("run");
+        import_crosspl_results(&crosspl_args("GPT-4o", &out, RecordedSet::Greedy)).unwrap();
+        let run = Run::open(&out, None, &TaskSets::default()).unwrap();
+        let store = run.store();
+        let evaluator = ipc_evaluator();
+        let s = evaluate(&run, evaluator.as_ref(), 300, &Progress::silent()).unwrap();
+        assert_eq!(s.mode, "compat");
+        assert_eq!(
+            (s.evaluated, s.total_with_verdict, s.total_samples),
+            (1982, 1982, 1982)
+        );
+        // Our compat verdicts reproduce the authors' recorded ones (the brief: 31,757 of 31,763 over 20 models).
+        let ours = store.verdicts("compat").unwrap();
+        let recorded = store.verdicts(RECORDED_MODE).unwrap();
+        let agree = ours
+            .iter()
+            .filter(|(id, v)| recorded[*id].passed() == v.passed())
+            .count();
+        assert!(
+            agree >= 1976,
+            "only {agree}/1982 verdicts agree with the recorded ones"
+        );
+        assert_eq!(s.passed, ours.values().filter(|v| v.passed()).count());
+        // Nothing left to do on a second pass.
+        let again = evaluate(&run, evaluator.as_ref(), DEFAULT_CHUNK, &Progress::silent()).unwrap();
+        assert_eq!(again.evaluated, 0);
+    }
+
+    /// An evaluator that loses verdicts: storing stops at the first chunk
+    /// with an error naming the bug, the scorer thread (blocked on a full
+    /// pipeline) is released, and nothing half-done is stored.
+    struct LosesVerdicts;
+    impl polyeval_core::Evaluator for LosesVerdicts {
+        fn bench(&self) -> polyeval_core::Bench {
+            polyeval_core::Bench::CrossplIpc
+        }
+        fn mode(&self) -> &str {
+            "lossy"
+        }
+        fn evaluate_batch(
+            &self,
+            items: &[EvalItem<'_>],
+            _progress: &(dyn Fn() + Sync),
+        ) -> Vec<polyeval_core::Verdict> {
+            let mut verdicts = vec![
+                polyeval_core::Verdict {
+                    status: polyeval_core::Status::Passed,
+                    category: None,
+                    detail: String::new(),
+                    pass_o: None,
+                    data: serde_json::Value::Null,
+                };
+                items.len()
+            ];
+            verdicts.pop();
+            verdicts
+        }
+    }
+
+    #[test]
+    fn a_storing_error_stops_the_pipelined_scorer() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("run");
+        import_crosspl_results(&crosspl_args("GPT-4o", &out, RecordedSet::Greedy)).unwrap();
+        let run = Run::open(&out, None, &TaskSets::default()).unwrap();
+        let store = run.store();
+        // 1982 samples in chunks of 10: far more chunks than the pipeline holds.
+        let e = evaluate(&run, &LosesVerdicts, 10, &Progress::silent()).unwrap_err();
+        assert!(
+            format!("{e:#}").contains("returned 9 verdicts for 10 samples"),
+            "{e:#}"
+        );
+        assert_eq!(store.verdict_count("lossy").unwrap(), 0);
+    }
+
+    #[test]
+    fn refuses_other_task_data() {
+        let data = shared_test_data();
+        let tmp = tempfile::tempdir().unwrap();
+        let sets = TaskSets::default();
+        let tasks = sets.get(Bench::CrossplIpc, &data, false).unwrap();
+        let config = polyeval_store::RunConfig {
+            bench: tasks.bench,
+            model: "m".into(),
+            data_dir: tasks.data_dir.clone(),
+            task_fingerprint: "0".repeat(64),
+            params: serde_json::json!({}),
+        };
+        let store = RunStore::create(tmp.path(), &config).unwrap();
+        let e = format!("{:#}", Run::with_store(store, None, &sets).err().unwrap());
+        assert!(
+            e.contains("differs from the data this run was made from"),
+            "{e}"
+        );
+        let e = format!(
+            "{:#}",
+            Run::new(RunStore::open(tmp.path()).unwrap(), tasks)
+                .err()
+                .unwrap()
+        );
+        assert!(e.contains("differs"), "{e}");
+    }
+
+    #[test]
+    fn one_chunk_default_per_benchmark() {
+        let spec = EvalSpec {
+            jobs: Some(3),
+            ..Default::default()
+        };
+        assert_eq!(
+            spec.chunk_for(polyeval_bench::benchmark(Bench::CrossplIpc)),
+            200
+        );
+        assert_eq!(
+            spec.chunk_for(polyeval_bench::benchmark(Bench::MultiOop)),
+            24
+        );
+        let fixed = EvalSpec {
+            chunk: Some(7),
+            ..spec
+        };
+        assert_eq!(
+            fixed.chunk_for(polyeval_bench::benchmark(Bench::CrossplFfi)),
+            7
+        );
+    }
+}

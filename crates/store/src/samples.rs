@@ -1,0 +1,202 @@
+//! A run's samples: the completions, keyed by `"{task_key}#{sample_index}"`.
+
+use crate::{utc_timestamp, RunStore, RECORDED_MODE};
+use anyhow::Context;
+use rusqlite::{params, OptionalExtension};
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct NewSample {
+    pub task_key: String,
+    pub sample_index: u32,
+    pub completion: String,
+    /// Upstream-recorded verdict, kept separate from ours.
+    pub recorded_passed: Option<bool>,
+    pub request: Option<serde_json::Value>,
+    pub response: Option<serde_json::Value>,
+    pub usage: Option<serde_json::Value>,
+    pub latency_ms: Option<u64>,
+}
+
+impl NewSample {
+    /// A sample with only the essentials (imports).
+    pub fn new(
+        task_key: impl Into<String>,
+        sample_index: u32,
+        completion: impl Into<String>,
+    ) -> NewSample {
+        NewSample {
+            task_key: task_key.into(),
+            sample_index,
+            completion: completion.into(),
+            recorded_passed: None,
+            request: None,
+            response: None,
+            usage: None,
+            latency_ms: None,
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct SampleRow {
+    /// `"{task_key}#{sample_index}"`.
+    pub id: String,
+    pub task_key: String,
+    pub sample_index: u32,
+    pub completion: String,
+    pub recorded_passed: Option<bool>,
+    pub usage: Option<serde_json::Value>,
+    pub latency_ms: Option<u64>,
+}
+
+/// The stable id of a sample.
+pub fn sample_id(task_key: &str, sample_index: u32) -> String {
+    format!("{task_key}#{sample_index}")
+}
+
+impl RunStore {
+    /// Insert samples in one transaction; ids that exist are left unchanged.
+    /// Returns how many were new.
+    pub fn insert_samples(&self, samples: &[NewSample]) -> anyhow::Result<usize> {
+        let tx = self.conn.unchecked_transaction()?;
+        let now = utc_timestamp(&tx)?;
+        let mut added = 0;
+        {
+            let mut stmt = tx.prepare_cached(
+                "INSERT OR IGNORE INTO samples
+                 (id, task_key, sample_index, completion, recorded_passed, request, response, usage, latency_ms, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            )?;
+            for s in samples {
+                added += stmt.execute(params![
+                    sample_id(&s.task_key, s.sample_index),
+                    s.task_key,
+                    s.sample_index,
+                    s.completion,
+                    s.recorded_passed,
+                    json_opt(&s.request),
+                    json_opt(&s.response),
+                    json_opt(&s.usage),
+                    s.latency_ms.map(|v| v as i64),
+                    now,
+                ])?;
+            }
+        }
+        tx.commit().context("saving samples")?;
+        self.wrote()?;
+        Ok(added)
+    }
+
+    pub fn has_sample(&self, task_key: &str, sample_index: u32) -> anyhow::Result<bool> {
+        let found: Option<i64> = self
+            .conn
+            .query_row(
+                "SELECT 1 FROM samples WHERE id = ?1",
+                [sample_id(task_key, sample_index)],
+                |r| r.get(0),
+            )
+            .optional()?;
+        Ok(found.is_some())
+    }
+
+    pub fn sample_ids(&self) -> anyhow::Result<HashSet<String>> {
+        let mut stmt = self.conn.prepare("SELECT id FROM samples")?;
+        let ids = stmt
+            .query_map([], |r| r.get::<_, String>(0))?
+            .collect::<Result<_, _>>()?;
+        Ok(ids)
+    }
+
+    pub fn sample_count(&self) -> anyhow::Result<usize> {
+        let n: i64 = self
+            .conn
+            .query_row("SELECT COUNT(*) FROM samples", [], |r| r.get(0))?;
+        Ok(n as usize)
+    }
+
+    /// Every sample, ordered by task key and sample index.
+    pub fn samples(&self) -> anyhow::Result<Vec<SampleRow>> {
+        self.query_samples(
+            "SELECT id, task_key, sample_index, completion, recorded_passed, usage, latency_ms
+             FROM samples ORDER BY task_key, sample_index",
+            &[],
+        )
+    }
+
+    /// Every sample like [`samples`](Self::samples), with empty `completion`s
+    /// (for summaries that never show them: much less to read).
+    pub fn samples_without_completions(&self) -> anyhow::Result<Vec<SampleRow>> {
+        self.query_samples(
+            "SELECT id, task_key, sample_index, '', recorded_passed, usage, latency_ms
+             FROM samples ORDER BY task_key, sample_index",
+            &[],
+        )
+    }
+
+    /// Samples without a verdict for `mode` (same order as [`samples`](Self::samples)).
+    pub fn pending(&self, mode: &str) -> anyhow::Result<Vec<SampleRow>> {
+        if mode == RECORDED_MODE {
+            return self.query_samples(
+                "SELECT id, task_key, sample_index, completion, recorded_passed, usage, latency_ms
+                 FROM samples WHERE recorded_passed IS NULL ORDER BY task_key, sample_index",
+                &[],
+            );
+        }
+        self.query_samples(
+            "SELECT s.id, s.task_key, s.sample_index, s.completion, s.recorded_passed, s.usage, s.latency_ms
+             FROM samples s LEFT JOIN verdicts v ON v.sample_id = s.id AND v.mode = ?1
+             WHERE v.sample_id IS NULL ORDER BY s.task_key, s.sample_index",
+            &[&mode],
+        )
+    }
+
+    fn query_samples(
+        &self,
+        sql: &str,
+        args: &[&dyn rusqlite::ToSql],
+    ) -> anyhow::Result<Vec<SampleRow>> {
+        let mut stmt = self.conn.prepare(sql)?;
+        let rows = stmt
+            .query_map(args, |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, Option<bool>>(4)?,
+                    r.get::<_, Option<String>>(5)?,
+                    r.get::<_, Option<i64>>(6)?,
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.into_iter()
+            .map(
+                |(id, task_key, idx, completion, recorded_passed, usage, latency)| {
+                    let usage =
+                        match usage {
+                            Some(u) => Some(serde_json::from_str(&u).with_context(|| {
+                                format!("sample {id}: stored `usage` is not JSON")
+                            })?),
+                            None => None,
+                        };
+                    Ok(SampleRow {
+                        sample_index: u32::try_from(idx)
+                            .with_context(|| format!("sample {id}: bad sample_index {idx}"))?,
+                        id,
+                        task_key,
+                        completion,
+                        recorded_passed,
+                        usage,
+                        latency_ms: latency.map(|v| v.max(0) as u64),
+                    })
+                },
+            )
+            .collect()
+    }
+}
+
+fn json_opt(v: &Option<serde_json::Value>) -> Option<String> {
+    v.as_ref().map(|v| v.to_string())
+}

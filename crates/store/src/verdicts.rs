@@ -1,0 +1,177 @@
+//! A run's verdicts: one per sample and evaluation mode, plus the recorded
+//! (upstream) verdicts exposed as the pseudo-mode [`RECORDED_MODE`].
+
+use crate::{utc_timestamp, RunStore, RECORDED_MODE};
+use anyhow::{bail, Context};
+use polyeval_core::{Status, Verdict};
+use rayon::prelude::*;
+use rusqlite::{params, OptionalExtension};
+use std::collections::HashMap;
+
+impl RunStore {
+    /// Store verdicts for `mode` in one transaction (upsert by sample id and mode).
+    pub fn put_verdicts(&self, mode: &str, verdicts: &[(String, Verdict)]) -> anyhow::Result<()> {
+        if mode == RECORDED_MODE {
+            bail!("mode `{RECORDED_MODE}` is reserved for upstream-recorded verdicts");
+        }
+        if mode.is_empty() {
+            bail!("verdict mode must not be empty");
+        }
+        // Serialising the verdict data is most of the work for cheap verdicts:
+        // done on all cores, before the transaction.
+        let data: Vec<String> = verdicts
+            .par_iter()
+            .map(|(_, v)| serde_json::to_string(&v.data))
+            .collect::<Result<_, _>>()?;
+        let tx = self.conn.unchecked_transaction()?;
+        let now = utc_timestamp(&tx)?;
+        {
+            let mut stmt = tx.prepare_cached(
+                "INSERT INTO verdicts (sample_id, mode, status, category, detail, pass_o, data, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                 ON CONFLICT(sample_id, mode) DO UPDATE SET
+                   status = excluded.status, category = excluded.category, detail = excluded.detail,
+                   pass_o = excluded.pass_o, data = excluded.data, updated_at = excluded.updated_at",
+            )?;
+            for ((id, v), data) in verdicts.iter().zip(data) {
+                stmt.execute(params![
+                    id,
+                    mode,
+                    v.status.as_str(),
+                    v.category,
+                    v.detail,
+                    v.pass_o,
+                    data,
+                    now
+                ])
+                .with_context(|| {
+                    format!("storing the verdict of sample {id} (is it a sample of this run?)")
+                })?;
+            }
+        }
+        tx.commit().context("saving verdicts")?;
+        self.wrote()?;
+        Ok(())
+    }
+
+    /// Verdicts of `mode` by sample id. For [`RECORDED_MODE`], the recorded
+    /// pass/fail of every sample that has one.
+    pub fn verdicts(&self, mode: &str) -> anyhow::Result<HashMap<String, Verdict>> {
+        if mode == RECORDED_MODE {
+            let mut stmt = self.conn.prepare(
+                "SELECT id, recorded_passed FROM samples WHERE recorded_passed IS NOT NULL",
+            )?;
+            let rows =
+                stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, bool>(1)?)))?;
+            let mut out = HashMap::new();
+            for row in rows {
+                let (id, passed) = row?;
+                out.insert(id, recorded_verdict(passed));
+            }
+            return Ok(out);
+        }
+        let mut stmt = self
+            .conn
+            .prepare("SELECT sample_id, status, category, detail, pass_o, data FROM verdicts WHERE mode = ?1")?;
+        let rows = stmt
+            .query_map([mode], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, Option<bool>>(4)?,
+                    r.get::<_, String>(5)?,
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        // Parsing the JSON data is most of the cost: on all cores.
+        rows.into_par_iter()
+            .map(|(id, status, category, detail, pass_o, data)| {
+                let status = Status::parse(&status).with_context(|| {
+                    format!("sample {id}, mode {mode}: unknown stored status `{status}`")
+                })?;
+                let data = serde_json::from_str(&data).with_context(|| {
+                    format!("sample {id}, mode {mode}: stored verdict data is not JSON")
+                })?;
+                Ok((
+                    id,
+                    Verdict {
+                        status,
+                        category,
+                        detail,
+                        pass_o,
+                        data,
+                    },
+                ))
+            })
+            .collect()
+    }
+
+    /// How many samples have a verdict of `mode`.
+    pub fn verdict_count(&self, mode: &str) -> anyhow::Result<usize> {
+        let n: i64 = if mode == RECORDED_MODE {
+            self.conn.query_row(
+                "SELECT COUNT(*) FROM samples WHERE recorded_passed IS NOT NULL",
+                [],
+                |r| r.get(0),
+            )?
+        } else {
+            self.conn.query_row(
+                "SELECT COUNT(*) FROM verdicts WHERE mode = ?1",
+                [mode],
+                |r| r.get(0),
+            )?
+        };
+        Ok(n as usize)
+    }
+
+    /// Modes that have verdicts, plus [`RECORDED_MODE`] when samples carry recorded verdicts.
+    pub fn modes(&self) -> anyhow::Result<Vec<String>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT DISTINCT mode FROM verdicts ORDER BY mode")?;
+        let mut modes: Vec<String> = stmt
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        let recorded: Option<i64> = self
+            .conn
+            .query_row(
+                "SELECT 1 FROM samples WHERE recorded_passed IS NOT NULL LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if recorded.is_some() {
+            modes.push(RECORDED_MODE.to_string());
+        }
+        Ok(modes)
+    }
+
+    /// Remove every verdict of `mode` (to re-evaluate from scratch). Returns how many were removed.
+    pub fn clear_verdicts(&self, mode: &str) -> anyhow::Result<usize> {
+        let tx = self.conn.unchecked_transaction()?;
+        let n = tx.execute("DELETE FROM verdicts WHERE mode = ?1", [mode])?;
+        tx.commit()?;
+        Ok(n)
+    }
+}
+
+/// The verdict synthesised from an upstream-recorded pass/fail.
+pub fn recorded_verdict(passed: bool) -> Verdict {
+    Verdict {
+        status: if passed {
+            Status::Passed
+        } else {
+            Status::Failed
+        },
+        category: None,
+        detail: if passed {
+            "recorded upstream: passed".into()
+        } else {
+            "recorded upstream: failed".into()
+        },
+        pass_o: None,
+        data: serde_json::json!({ "recorded": true }),
+    }
+}
