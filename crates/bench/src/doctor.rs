@@ -3,7 +3,7 @@
 
 use polyeval_core::progress::Progress;
 use polyeval_core::Language;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Options of a benchmark check; each benchmark reads the fields that concern it.
 #[derive(Debug, Clone, Default)]
@@ -17,19 +17,27 @@ pub struct DoctorOptions {
     /// MultiOOP/OOP: directory of the Python reference solutions (default:
     /// found beside the data, see `multioop::reference::default_dir`).
     pub reference_dir: Option<PathBuf>,
+    /// MultiOOP/OOP: write the list of defective tasks `report --defects`
+    /// reads to this file (an error for benchmarks without one).
+    pub defect_list: Option<PathBuf>,
     /// Where progress and notes go.
     pub progress: Progress,
 }
 
 /// What a benchmark check found.
 pub trait DoctorFindings {
-    /// The findings, machine-readable (`--json`).
-    fn to_json(&self) -> anyhow::Result<serde_json::Value>;
+    /// The findings, machine-readable (`--json`): pretty-printed JSON.
+    fn to_json(&self) -> anyhow::Result<String>;
     /// The findings for a person.
     fn render(&self) -> String;
-    /// Write the list of defective tasks `report --defects` reads to `path`,
-    /// for benchmarks that have one (MultiOOP/OOP); false for the others.
-    fn save_defect_list(&self, _path: &Path) -> anyhow::Result<bool> {
-        Ok(false)
+}
+
+impl DoctorOptions {
+    /// Refuse a defect list for a benchmark that has none, before any work.
+    pub fn refuse_defect_list(&self, bench: polyeval_core::Bench) -> anyhow::Result<()> {
+        if self.defect_list.is_some() {
+            anyhow::bail!("--out: {bench} has no defective-task list (multioop and oop do)");
+        }
+        Ok(())
     }
 }

@@ -18,11 +18,3 @@ pub mod prompts;
 pub mod registry;
 
 pub use registry::{benchmark, Benchmark};
-
-use polyeval_core::eval::EvalOptions;
-use polyeval_core::{Bench, Evaluator};
-
-/// The evaluator for a benchmark with the given options.
-pub fn evaluator_for(bench: Bench, opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
-    benchmark(bench).evaluator(opts)
-}

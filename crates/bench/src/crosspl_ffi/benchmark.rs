@@ -49,6 +49,7 @@ impl Benchmark for CrossplFfi {
         tasks: &TaskSet,
         opts: &DoctorOptions,
     ) -> anyhow::Result<Box<dyn DoctorFindings>> {
+        opts.refuse_defect_list(self.bench())?;
         let report = super::doctor::check(
             &tasks.tasks,
             &super::doctor::DoctorOptions {
@@ -72,8 +73,8 @@ struct Findings {
 }
 
 impl DoctorFindings for Findings {
-    fn to_json(&self) -> anyhow::Result<serde_json::Value> {
-        Ok(serde_json::to_value(&self.report)?)
+    fn to_json(&self) -> anyhow::Result<String> {
+        Ok(serde_json::to_string_pretty(&self.report)?)
     }
 
     fn render(&self) -> String {

@@ -61,8 +61,9 @@ impl Benchmark for CrossplIpc {
     fn doctor(
         &self,
         tasks: &TaskSet,
-        _opts: &DoctorOptions,
+        opts: &DoctorOptions,
     ) -> anyhow::Result<Box<dyn DoctorFindings>> {
+        opts.refuse_defect_list(self.bench())?;
         Ok(Box::new(super::doctor::check(tasks)?))
     }
 }

@@ -82,8 +82,8 @@ pub fn check(tasks: &TaskSet) -> anyhow::Result<Findings> {
 }
 
 impl DoctorFindings for Findings {
-    fn to_json(&self) -> anyhow::Result<serde_json::Value> {
-        Ok(serde_json::to_value(self)?)
+    fn to_json(&self) -> anyhow::Result<String> {
+        Ok(serde_json::to_string_pretty(self)?)
     }
 
     fn render(&self) -> String {

@@ -506,30 +506,30 @@ pub fn run(
         &DoctorOptions { reference_dir },
         &opts.progress,
     )?;
-    Ok(Box::new(Findings {
-        list: report.defect_list(&tasks.data_dir, &tasks.fingerprint),
-        report,
-    }))
+    if let Some(path) = &opts.defect_list {
+        report
+            .defect_list(&tasks.data_dir, &tasks.fingerprint)
+            .save(path)?;
+        opts.progress.note(
+            polyeval_core::progress::Level::Info,
+            format!("Defective-task list written to {}", path.display()),
+        );
+    }
+    Ok(Box::new(Findings { report }))
 }
 
-/// The scan's report with the defect list it makes.
+/// The scan's report.
 struct Findings {
     report: DoctorReport,
-    list: DefectList,
 }
 
 impl crate::doctor::DoctorFindings for Findings {
-    fn to_json(&self) -> anyhow::Result<serde_json::Value> {
-        Ok(serde_json::to_value(&self.report)?)
+    fn to_json(&self) -> anyhow::Result<String> {
+        Ok(serde_json::to_string_pretty(&self.report)?)
     }
 
     fn render(&self) -> String {
         render(&self.report)
-    }
-
-    fn save_defect_list(&self, path: &Path) -> anyhow::Result<bool> {
-        self.list.save(path)?;
-        Ok(true)
     }
 }
 

@@ -5,16 +5,9 @@
 //! the solution (`super::doctor`).
 //!
 //! Adding a language to MultiOOP: one file here implementing
-//! [`OopLanguage`] and one line in [`LANGUAGES`] (plus, in the other layers,
+//! [`OopLanguage`] and one line in the `oop_languages!` list (plus, in the other layers,
 //! the language in `polyeval_core::language`, its sandbox toolchain and its
 //! few-shot prompt file in `prompts/oop-few-shot/`).
-
-mod cpp;
-mod csharp;
-mod java;
-mod javascript;
-mod php;
-mod python;
 
 pub use cpp::HEADERS as CPP_HEADERS;
 pub use csharp::USINGS as CSHARP_USINGS;
@@ -27,15 +20,24 @@ use polyeval_core::{Language, Status};
 use regex::Regex;
 use std::sync::LazyLock;
 
-/// The registry, in the papers' column order: one line per language.
-pub const LANGUAGES: &[&dyn OopLanguage] = &[
-    &python::Python,
-    &cpp::Cpp,
-    &java::Java,
-    &csharp::CSharp,
-    &php::Php,
-    &javascript::JavaScript,
-];
+macro_rules! oop_languages {
+    ($($module:ident::$layer:ident,)*) => {
+        $(mod $module;)*
+
+        /// The registry, in the papers' column order.
+        pub const LANGUAGES: &[&dyn OopLanguage] = &[$(&$module::$layer,)*];
+    };
+}
+
+// One line per language: the module and its `OopLanguage`.
+oop_languages! {
+    python::Python,
+    cpp::Cpp,
+    java::Java,
+    csharp::CSharp,
+    php::Php,
+    javascript::JavaScript,
+}
 
 /// The MultiOOP layer of `lang`, if MultiOOP has that language.
 pub fn language(lang: Language) -> Option<&'static dyn OopLanguage> {

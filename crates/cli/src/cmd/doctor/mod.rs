@@ -68,19 +68,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             gsl_dir: args.gsl_dir.clone(),
             language: args.lang,
             reference_dir: args.reference.clone(),
+            defect_list: args.out.clone(),
             progress,
         },
     )?;
-    if let Some(out) = &args.out {
-        if !findings.save_defect_list(out)? {
-            anyhow::bail!("--out: {bench} has no defective-task list (multioop and oop do)");
-        }
-        if !args.json {
-            eprintln!("Defective-task list written to {}", out.display());
-        }
-    }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&findings.to_json()?)?);
+        println!("{}", findings.to_json()?);
     } else {
         print!("{}", findings.render());
     }
