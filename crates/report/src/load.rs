@@ -3,13 +3,12 @@
 
 use crate::model::{RunData, RunScope, SampleRecord, TaskRecord, VerdictSource};
 use anyhow::{bail, Context, Result};
-use polyeval_bench::loaders::LoadOptions as TaskLoadOptions;
+use polyeval_bench::loaders::TaskSets;
 use polyeval_core::filter::Candidate;
 use polyeval_core::{Bench, Language, Task, TaskFilter, TaskMeta, TaskSet, Verdict};
 use polyeval_store::{RunStore, SampleRow, RECORDED_MODE};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
 
 #[derive(Debug, Clone)]
 pub struct LoadOptions {
@@ -109,41 +108,9 @@ fn record_for(task: &Task) -> TaskRecord {
     }
 }
 
-/// The task sets of the runs being loaded, each loaded once however many
-/// runs were made from it (runs compared side by side usually share theirs).
-#[derive(Default)]
-struct SharedTasks {
-    #[allow(clippy::type_complexity)]
-    loaded: Mutex<Vec<(Bench, PathBuf, Arc<OnceLock<Result<Arc<TaskSet>, String>>>)>>,
-}
-
-impl SharedTasks {
-    fn get(&self, bench: Bench, dir: &Path, options: &TaskLoadOptions) -> Result<Arc<TaskSet>> {
-        let cell = {
-            let mut loaded = self.loaded.lock().unwrap_or_else(|p| p.into_inner());
-            match loaded.iter().find(|(b, d, _)| *b == bench && d == dir) {
-                Some((_, _, cell)) => cell.clone(),
-                None => {
-                    let cell = Arc::new(OnceLock::new());
-                    loaded.push((bench, dir.to_path_buf(), cell.clone()));
-                    cell
-                }
-            }
-        };
-        // Another run's thread may be loading it: this waits for that one.
-        cell.get_or_init(|| {
-            polyeval_bench::loaders::load_with(bench, dir, options)
-                .map(Arc::new)
-                .map_err(|e| format!("{e:#}"))
-        })
-        .clone()
-        .map_err(anyhow::Error::msg)
-    }
-}
-
 /// Load several run directories for reporting, side by side (in parallel).
 pub fn load_runs(dirs: &[PathBuf], opts: &LoadOptions) -> Result<Vec<RunData>> {
-    let shared = SharedTasks::default();
+    let shared = TaskSets::default();
     // Plain threads, not the rayon pool: `load_run` blocks on a thread of its
     // own that uses the pool, and a blocked pool worker could deadlock it.
     std::thread::scope(|scope| {
@@ -169,7 +136,7 @@ pub fn load_runs(dirs: &[PathBuf], opts: &LoadOptions) -> Result<Vec<RunData>> {
 
 /// Load one run directory for reporting.
 pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
-    load_run_sharing(dir, opts, &SharedTasks::default())
+    load_run_sharing(dir, opts, &TaskSets::default())
 }
 
 /// The report model of an open run whose tasks the caller has loaded and
@@ -230,20 +197,15 @@ fn read_store(store: &RunStore, mode: Option<&str>, opts: &LoadOptions) -> Store
     (verdicts, samples)
 }
 
-fn load_run_sharing(dir: &Path, opts: &LoadOptions, shared: &SharedTasks) -> Result<RunData> {
+fn load_run_sharing(dir: &Path, opts: &LoadOptions, shared: &TaskSets) -> Result<RunData> {
     let store = RunStore::open(dir)?;
     let config = store.config().clone();
     let mode = choose_mode(&store, opts)?;
     let data_dir = polyeval_store::task_data_dir(&config, opts.data_dir.as_deref())?;
     // Task loading (thousands of JSON files) and reading the store are
     // independent: overlap them.
-    let task_options = if opts.texts {
-        TaskLoadOptions::from_env()
-    } else {
-        TaskLoadOptions::without_texts()
-    };
     let (taskset, (verdicts, samples)) = std::thread::scope(|scope| {
-        let loading = scope.spawn(|| shared.get(config.bench, &data_dir, &task_options));
+        let loading = scope.spawn(|| shared.get(config.bench, &data_dir, opts.texts));
         let read = read_store(&store, mode.as_deref(), opts);
         let taskset = loading
             .join()

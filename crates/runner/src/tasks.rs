@@ -1,43 +1,10 @@
-//! The task sets of a process: each benchmark's tasks are loaded once per
-//! data directory and shared (`Arc`) by every run that uses them.
+//! Tasks: the task sets of a process ([`TaskSets`], each loaded once and
+//! shared) and finding one task.
+
+pub use polyeval_bench::loaders::TaskSets;
 
 use anyhow::bail;
-use polyeval_bench::loaders::{self, LoadOptions};
-use polyeval_core::{Bench, Language, Task, TaskSet};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-
-/// Loaded task sets by benchmark and data directory.
-#[derive(Default)]
-pub struct TaskSets {
-    loaded: Mutex<Vec<(Bench, PathBuf, Arc<TaskSet>)>>,
-}
-
-impl TaskSets {
-    /// The tasks of `bench` in `dir` (the benchmark root or its parent),
-    /// loaded on first use. `texts`: with instructions and canonical
-    /// solutions (generation needs them, scoring does not); a set loaded
-    /// without them is loaded again, once, when they are asked for.
-    pub fn get(&self, bench: Bench, dir: &Path, texts: bool) -> anyhow::Result<Arc<TaskSet>> {
-        let key = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-        let mut loaded = self.loaded.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((_, _, set)) = loaded
-            .iter()
-            .find(|(b, d, s)| *b == bench && *d == key && (s.texts || !texts))
-        {
-            return Ok(set.clone());
-        }
-        let options = if texts {
-            LoadOptions::from_env()
-        } else {
-            LoadOptions::without_texts()
-        };
-        let set = Arc::new(loaders::load_with(bench, dir, &options)?);
-        loaded.retain(|(b, d, _)| !(*b == bench && *d == key));
-        loaded.push((bench, key, set.clone()));
-        Ok(set)
-    }
-}
+use polyeval_core::{Language, Task, TaskSet};
 
 /// A task by key, or by upstream id (+ language when the id repeats).
 pub fn find_task<'a>(

@@ -325,7 +325,6 @@ impl Engine {
     /// finished job (from worker threads).
     pub fn run_all(&self, jobs: &[Job], progress: &(dyn Fn() + Sync)) -> Vec<Outcome> {
         use rayon::prelude::*;
-        let tick = progress;
         // Deduplicate up front so two workers never run the same program.
         let mut first_index: HashMap<CacheKey, usize> = HashMap::new();
         let mut source_of: Vec<usize> = Vec::with_capacity(jobs.len());
@@ -351,7 +350,7 @@ impl Engine {
                 .par_iter()
                 .map(|&i| {
                     let outcome = self.run(&jobs[i]);
-                    tick();
+                    progress();
                     (i, outcome)
                 })
                 .collect()
@@ -365,7 +364,7 @@ impl Engine {
                         Outcome::environment_error("internal error: missing outcome")
                     })
                 } else {
-                    tick();
+                    progress();
                     let mut o = by_index.get(&src).cloned().unwrap_or_else(|| {
                         Outcome::environment_error("internal error: missing outcome")
                     });
