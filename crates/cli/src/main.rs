@@ -45,6 +45,8 @@ enum Command {
     Export(cmd::export::Args),
     /// Debug the CrossPL state machines (score one file, print the trace).
     Fsm(cmd::fsm::Args),
+    /// Mine repositories with the CrossPL state machines (IPC and FFI code, CrossPL Algorithm 1).
+    Mine(cmd::mine::Args),
     /// Run one program in the sandbox and print the verdict.
     Exec(cmd::exec::Args),
     /// Check the environment (toolchains, sandbox, GSL) or a benchmark's data for defects.
@@ -94,6 +96,7 @@ fn main() {
         Command::Report(a) => cmd::report::run(a),
         Command::Export(a) => cmd::export::run(a),
         Command::Fsm(a) => cmd::fsm::run(a),
+        Command::Mine(a) => cmd::mine::run(a),
         Command::Exec(a) => cmd::exec::run(a),
         Command::Doctor(a) => cmd::doctor::run(a),
         Command::Setup(a) => cmd::setup::run(a),

@@ -167,11 +167,45 @@ pub fn repr_str(s: &str) -> String {
             c if (c as u32) < 0x20 || c as u32 == 0x7f => {
                 out.push_str(&format!("\\x{:02x}", c as u32))
             }
+            c if !c.is_ascii() && !is_printable(c) => match c as u32 {
+                n if n < 0x100 => out.push_str(&format!("\\x{n:02x}")),
+                n if n < 0x10000 => out.push_str(&format!("\\u{n:04x}")),
+                n => out.push_str(&format!("\\U{n:08x}")),
+            },
             c => out.push(c),
         }
     }
     out.push(quote);
     out
+}
+
+/// Python's `str.isprintable` for one non-ASCII character: false for the
+/// general categories Cc, Cf, Cs, Co, Cn, Zl, Zp and Zs (which `repr`
+/// escapes). Category data: `regex-syntax`'s Unicode tables.
+fn is_printable(c: char) -> bool {
+    use regex_syntax::hir::{Class, ClassUnicode, HirKind};
+    use std::sync::OnceLock;
+    static NON_PRINTABLE: OnceLock<ClassUnicode> = OnceLock::new();
+    let class = NON_PRINTABLE.get_or_init(|| {
+        let hir = regex_syntax::parse(r"[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]")
+            .expect("valid class");
+        match hir.kind() {
+            HirKind::Class(Class::Unicode(class)) => class.clone(),
+            _ => unreachable!("a Unicode class parses to a class"),
+        }
+    });
+    class
+        .ranges()
+        .binary_search_by(|r| {
+            if r.end() < c {
+                std::cmp::Ordering::Less
+            } else if r.start() > c {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_err()
 }
 
 /// Parse one complete Python literal (surrounding whitespace allowed).

@@ -5,6 +5,7 @@ use crate::pyre::{self, LineMatcher, PatternError};
 use crate::strip;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
@@ -60,6 +61,8 @@ pub enum SkipRule {
     CLike,
     /// `.html .m .mm`: `<!-- … -->` lines, odd counter.
     Markup,
+    /// `.as` (upstream's "assembly"): lines starting with `;` or `#`.
+    Assembly,
     /// Every other suffix, including `.go`: nothing is skipped.
     Never,
 }
@@ -71,6 +74,7 @@ impl SkipRule {
             ".cpp" | ".cc" | ".java" | ".c" | ".js" | ".ts" | ".php" | ".rs" | ".kt" | ".swift"
             | ".scala" | ".dart" => SkipRule::CLike,
             ".html" | ".m" | ".mm" => SkipRule::Markup,
+            ".as" => SkipRule::Assembly,
             _ => SkipRule::Never,
         }
     }
@@ -120,13 +124,13 @@ fn contains_triple(line: &str, quote: u8) -> bool {
 
 /// Tracks the compat procedure's comment counter.
 #[derive(Debug, Default, Clone)]
-struct CommentCounter(u64);
+pub(crate) struct CommentCounter(u64);
 
 impl CommentCounter {
     /// Apply the four counter tests to a stripped line, then decide whether
     /// the rule skips it.
     #[inline]
-    fn skip(&mut self, line: &str, rule: SkipRule) -> bool {
+    pub(crate) fn skip(&mut self, line: &str, rule: SkipRule) -> bool {
         let starts = |p: &str| line.starts_with(p);
         let ends = |p: &str| line.ends_with(p);
         // Each test separately: one line can add several.
@@ -149,6 +153,7 @@ impl CommentCounter {
             }
             SkipRule::CLike => starts("//") || odd || (starts("/*") && ends("*/")) || starts("*/"),
             SkipRule::Markup => (starts("<!--") && ends("-->")) || odd,
+            SkipRule::Assembly => starts(";") || starts("#"),
             SkipRule::Never => false,
         }
     }
@@ -169,7 +174,7 @@ pub fn compat_lines_read(code: &str, suffix: &str) -> Vec<bool> {
 
 /// `code.split('\n')`, with the newline search done by SIMD `memchr`
 /// (the standard library's is scalar and was the hottest spot in profiles).
-struct SplitLines<'a> {
+pub(crate) struct SplitLines<'a> {
     code: &'a str,
     newlines: memchr::Memchr<'a>,
     start: usize,
@@ -177,7 +182,7 @@ struct SplitLines<'a> {
 }
 
 impl<'a> SplitLines<'a> {
-    fn new(code: &'a str) -> Self {
+    pub(crate) fn new(code: &'a str) -> Self {
         SplitLines {
             code,
             newlines: memchr::memchr_iter(b'\n', code.as_bytes()),
@@ -205,6 +210,20 @@ impl<'a> Iterator for SplitLines<'a> {
         let line = &self.code[self.start..end];
         self.start = end + 1;
         Some(line)
+    }
+}
+
+/// The text the line procedure reads in `mode`, and its comment rule:
+/// compat reads `code` with the suffix's rule; strict removes comments with
+/// the suffix's lexer and skips nothing (without a lexer for the suffix, the
+/// compat heuristics are the best there is).
+pub fn prepare<'c>(code: &'c str, suffix: &str, mode: Mode) -> (Cow<'c, str>, SkipRule) {
+    match (mode, strip::Lang::for_suffix(suffix)) {
+        (Mode::Strict, Some(lang)) => (
+            Cow::Owned(strip::strip_comments(code, lang)),
+            SkipRule::Never,
+        ),
+        _ => (Cow::Borrowed(code), SkipRule::for_suffix(suffix)),
     }
 }
 
@@ -402,17 +421,8 @@ impl CompiledMachine {
 
     /// Score `code` written for a file with `suffix` (e.g. `.java`).
     pub fn run(&self, code: &str, suffix: &str, mode: Mode) -> Trace {
-        match mode {
-            Mode::Compat => self.run_lines(code, SkipRule::for_suffix(suffix), mode),
-            Mode::Strict => match strip::Lang::for_suffix(suffix) {
-                Some(lang) => {
-                    let stripped = strip::strip_comments(code, lang);
-                    self.run_lines(&stripped, SkipRule::Never, mode)
-                }
-                // No lexer for this suffix: the compat heuristics are the best we have.
-                None => self.run_lines(code, SkipRule::for_suffix(suffix), mode),
-            },
-        }
+        let (text, rule) = prepare(code, suffix, mode);
+        self.run_lines(&text, rule, mode)
     }
 
     /// Only the verdict, without building a trace (the fast path for bulk scoring).
@@ -452,10 +462,6 @@ impl CompiledMachine {
 
     /// The procedure itself. `on_match(step, line)` is called for each state
     /// the first time it matches. Returns whether the machine accepted.
-    ///
-    /// A state that already matched is not tested again: matching it again
-    /// could only re-append successors that are already in the list, so the
-    /// verdict is the same as re-testing it on every line, only faster.
     #[inline]
     fn walk(&self, code: &str, rule: SkipRule, mut on_match: impl FnMut(usize, usize)) -> bool {
         let n = self.states.len();
@@ -483,6 +489,36 @@ impl CompiledMachine {
                 &mut list_heap[..],
             )
         };
+        let mut cursor = self.begin(in_list, matched, list);
+        let mut counter = CommentCounter::default();
+        for (index, raw) in SplitLines::new(code).enumerate() {
+            if cursor.pending == 0 {
+                // Every reachable state has matched without accepting: nothing can change.
+                return false;
+            }
+            let line = py_strip(raw);
+            if line.is_empty() || counter.skip(line, rule) {
+                continue;
+            }
+            if self
+                .advance(&mut cursor, line, index + 1, &mut on_match)
+                .is_some()
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A run's start: the initial states listed, nothing matched. The
+    /// buffers hold one entry per state and must be all `false` / anything.
+    #[inline]
+    pub(crate) fn begin<'b>(
+        &self,
+        in_list: &'b mut [bool],
+        matched: &'b mut [bool],
+        list: &'b mut [usize],
+    ) -> Cursor<'b> {
         let mut len = 0usize;
         for &p in &self.initial {
             if !in_list[p] {
@@ -491,46 +527,76 @@ impl CompiledMachine {
                 len += 1;
             }
         }
-        let mut pending = len; // active states not yet matched
-        let mut counter = CommentCounter::default();
-        for (index, raw) in SplitLines::new(code).enumerate() {
-            if pending == 0 {
-                // Every reachable state has matched without accepting: nothing can change.
-                return false;
-            }
-            let line = py_strip(raw);
-            if line.is_empty() || counter.skip(line, rule) {
+        Cursor {
+            in_list,
+            matched,
+            list,
+            len,
+            pending: len,
+        }
+    }
+
+    /// One line of the procedure (already stripped, not skipped): walk the
+    /// active list in order, including states appended during this walk.
+    /// Returns the list position of the state that accepted, if one did.
+    ///
+    /// A state that already matched is not tested again: matching it again
+    /// could only re-append successors that are already in the list, so the
+    /// verdict is the same as re-testing it on every line, only faster.
+    #[inline(always)]
+    pub(crate) fn advance(
+        &self,
+        cursor: &mut Cursor<'_>,
+        line: &str,
+        line_number: usize,
+        on_match: &mut impl FnMut(usize, usize),
+    ) -> Option<usize> {
+        let Cursor {
+            in_list,
+            matched,
+            list,
+            len,
+            pending,
+        } = cursor;
+        let mut i = 0;
+        while i < *len {
+            let p = list[i];
+            i += 1;
+            if matched[p] {
                 continue;
             }
-            let mut i = 0;
-            while i < len {
-                let p = list[i];
-                i += 1;
-                if matched[p] {
-                    continue;
-                }
-                let state = &self.states[p];
-                if !state.matcher.is_match(line) {
-                    continue;
-                }
-                matched[p] = true;
-                pending -= 1;
-                on_match(p + 1, index + 1);
-                if state.next.is_empty() {
-                    return true;
-                }
-                for &q in &state.next {
-                    if !in_list[q] {
-                        in_list[q] = true;
-                        list[len] = q;
-                        len += 1;
-                        pending += 1;
-                    }
+            let state = &self.states[p];
+            if !state.matcher.is_match(line) {
+                continue;
+            }
+            matched[p] = true;
+            *pending -= 1;
+            on_match(p + 1, line_number);
+            if state.next.is_empty() {
+                return Some(i - 1);
+            }
+            for &q in &state.next {
+                if !in_list[q] {
+                    in_list[q] = true;
+                    list[*len] = q;
+                    *len += 1;
+                    *pending += 1;
                 }
             }
         }
-        false
+        None
     }
+}
+
+/// Where one machine's run stands: the active list (state positions in the
+/// order they were listed), which are listed and matched, and how many
+/// listed states have not matched yet (none left: the run cannot change).
+pub(crate) struct Cursor<'b> {
+    pub(crate) in_list: &'b mut [bool],
+    pub(crate) matched: &'b mut [bool],
+    pub(crate) list: &'b mut [usize],
+    pub(crate) len: usize,
+    pub(crate) pending: usize,
 }
 
 /// All machines of a catalog, compiled once.

@@ -40,7 +40,8 @@
 //! starts with `#` or contains `'''`/`"""`; C-like suffixes skip `//` lines,
 //! odd-counter lines, lines that start with `/*` and end with `*/`, and lines
 //! starting with `*/`; `.html .m .mm` skip `<!-- … -->` lines and odd-counter
-//! lines; every other suffix, including `.go`, skips nothing.
+//! lines; `.as` skips lines starting with `;` or `#`; every other suffix,
+//! including `.go`, skips nothing.
 //!
 //! The run keeps an active list, initially `initial`. For each remaining line
 //! it walks the list in order, including states appended during this walk;
@@ -74,10 +75,11 @@ pub mod catalog;
 pub mod engine;
 pub mod pyre;
 pub mod recorded;
+pub mod scan;
 pub mod strip;
 
 pub use catalog::{catalog_path_for_task_file, catalog_path_in, Catalog, Machine, StateDef};
 pub use engine::{
-    compat_lines_read, compile_patterns, py_strip, CompileIssue, CompiledMachine, Engine, FsmError,
-    Mode, PatternTable, SkipRule, StepMatch, Trace, Unreached,
+    compat_lines_read, compile_patterns, prepare, py_strip, CompileIssue, CompiledMachine, Engine,
+    FsmError, Mode, PatternTable, SkipRule, StepMatch, Trace, Unreached,
 };

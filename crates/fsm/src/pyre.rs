@@ -104,20 +104,8 @@ impl LinearRegex {
     fn new(pattern: &str) -> Result<LinearRegex, String> {
         use regex_automata::util::prefilter::Prefilter;
         use regex_automata::MatchKind;
-        use regex_syntax::hir::literal::Extractor;
-        let ascii_hir = regex_syntax::ParserBuilder::new()
-            .unicode(false)
-            .utf8(false)
-            .build()
-            .parse(pattern)
-            .map_err(|e| e.to_string())?;
-        let prefixes = Extractor::new().extract(&ascii_hir);
-        let ascii_prefixes = prefixes.literals().and_then(|lits| {
-            if lits.is_empty() || lits.iter().any(|l| l.as_bytes().is_empty()) {
-                return None;
-            }
-            Prefilter::new(MatchKind::All, lits)
-        });
+        let ascii_prefixes =
+            ascii_prefix_literals(pattern)?.and_then(|lits| Prefilter::new(MatchKind::All, &lits));
         Ok(LinearRegex {
             pattern: pattern.to_string(),
             ascii_prefixes,
@@ -161,6 +149,54 @@ impl LinearRegex {
             None => false,
         }
     }
+}
+
+/// Literals every match of `pattern` (in `regex` syntax) on an ASCII line
+/// begins with (`None`: no useful set, e.g. the pattern can start with any
+/// character); errors are the parser's.
+fn ascii_prefix_literals(pattern: &str) -> Result<Option<Vec<Vec<u8>>>, String> {
+    use regex_syntax::hir::literal::Extractor;
+    let ascii_hir = regex_syntax::ParserBuilder::new()
+        .unicode(false)
+        .utf8(false)
+        .build()
+        .parse(pattern)
+        .map_err(|e| e.to_string())?;
+    let prefixes = Extractor::new().extract(&ascii_hir);
+    Ok(prefixes.literals().and_then(|lits| {
+        if lits.is_empty() || lits.iter().any(|l| l.as_bytes().is_empty()) {
+            return None;
+        }
+        Some(lits.iter().map(|l| l.as_bytes().to_vec()).collect())
+    }))
+}
+
+/// Literals one of which occurs in every ASCII line that the compiled
+/// `pattern` (see [`compile`]) matches, taken from the same analysis the
+/// matcher itself uses; `None` when there is no such set (the pattern can
+/// match without any fixed text, or needs the backtracking engine).
+///
+/// This lets a caller holding many patterns rule most lines out with one
+/// multi-literal search before asking any pattern.
+pub fn required_literals(pattern: Option<&str>) -> Option<Vec<Vec<u8>>> {
+    let pattern = pattern.filter(|p| !p.is_empty())?;
+    let literals: Vec<Vec<u8>> = if let Some(m) = plain_alternation(pattern) {
+        if matches!(m, LineMatcher::Always) {
+            return None;
+        }
+        pattern.split('|').map(|a| a.as_bytes().to_vec()).collect()
+    } else {
+        let t = translate(pattern).ok()?;
+        if t.needs_backtracking {
+            return None;
+        }
+        match literal_matcher(&t.pattern) {
+            Some(LineMatcher::Always) => return None,
+            Some(_) => literal_alternatives(&regex_syntax::parse(&t.pattern).ok()?)?,
+            None => ascii_prefix_literals(&t.pattern).ok()??,
+        }
+    };
+    (!literals.is_empty() && literals.iter().all(|l| !l.is_empty())).then_some(literals)
 }
 
 impl Clone for LinearRegex {

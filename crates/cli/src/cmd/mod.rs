@@ -8,6 +8,7 @@ pub mod export;
 pub mod fsm;
 pub mod generate;
 pub mod import;
+pub mod mine;
 pub mod report;
 pub mod run;
 pub mod setup;
