@@ -213,8 +213,8 @@ impl<'e> MachineSet<'e> {
                 cursors.push(cursor);
             }
         }
-        for m in 0..n {
-            self.update_always(m, &cursors[m], always);
+        for (m, cursor) in cursors.iter().enumerate() {
+            self.update_always(m, cursor, always);
         }
 
         let mut found: Vec<Found> = Vec::new();
@@ -262,10 +262,10 @@ impl<'e> MachineSet<'e> {
             if line.is_empty() || counter.skip(line, rule) || candidates.iter().all(|w| *w == 0) {
                 continue;
             }
-            for w in 0..self.words {
-                while candidates[w] != 0 {
-                    let bit = candidates[w].trailing_zeros() as usize;
-                    candidates[w] &= candidates[w] - 1;
+            for (w, word) in candidates.iter_mut().enumerate() {
+                while *word != 0 {
+                    let bit = word.trailing_zeros() as usize;
+                    *word &= *word - 1;
                     let m = w * 64 + bit;
                     if !get(live, m) {
                         continue; // dropped earlier on this line

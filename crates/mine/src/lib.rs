@@ -172,7 +172,11 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
                     continue;
                 }
             }
-            repos.push(Repo::at(&into.join(entry.dir_name()))?);
+            let cloned = Repo::at(&into.join(entry.dir_name()))?;
+            // Already named (e.g. found by --repos-dir in the same directory).
+            if !repos.iter().any(|r| same_dir(&r.dir, &cloned.dir)) {
+                repos.push(cloned);
+            }
         }
     }
     let mut names = HashSet::new();
@@ -238,6 +242,13 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
     }
     summary.elapsed = started.elapsed();
     Ok(summary)
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
 }
 
 impl Summary {

@@ -186,6 +186,15 @@ pub fn clone_all(
     for entry in entries {
         let target = into.join(entry.dir_name());
         let outcome = if target.exists() {
+            let head = head_commit(&target);
+            if let (Some(wanted), Some(head)) = (&entry.commit, &head) {
+                if !head.starts_with(wanted.as_str()) {
+                    progress.warn(format!(
+                        "{} is already there at commit {head}, not at the list's {wanted}; kept as it is",
+                        entry.dir_name()
+                    ));
+                }
+            }
             CloneOutcome::Present
         } else {
             match clone_one(entry, into, &target) {
