@@ -222,7 +222,12 @@ impl<'e> MachineSet<'e> {
         // The literals are searched in the whole text at once (one search
         // instead of one per line), in step with the lines.
         let mut occurrences = self.literals.as_ref().map(|ac| Occurrences::new(ac, text));
-        let last_non_ascii = text.bytes().rposition(|b| !b.is_ascii());
+        // (`is_ascii` checks a word at a time; most files are ASCII.)
+        let last_non_ascii = if text.is_ascii() {
+            None
+        } else {
+            text.bytes().rposition(|b| !b.is_ascii())
+        };
         for (index, raw) in SplitLines::new(text).enumerate() {
             if live.iter().all(|w| *w == 0) {
                 break;

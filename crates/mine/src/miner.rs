@@ -10,6 +10,7 @@ use polyeval_fsm::scan::{Found, MachineSet, Pick, Scratch};
 use polyeval_fsm::{prepare, Catalog, CompiledMachine, Engine, Machine, Mode, SkipRule, StepMatch};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
@@ -491,6 +492,7 @@ impl<'s, 'e> ParallelVisitorBuilder<'s> for VisitorBuilder<'s, 'e> {
             phase: self.phase,
             local: Accum::default(),
             scratch: Scratch::default(),
+            buffer: Vec::new(),
             unreported: (0, 0),
         })
     }
@@ -504,6 +506,7 @@ struct Visitor<'a, 'e> {
     phase: &'a Phase,
     local: Accum,
     scratch: Scratch,
+    buffer: Vec<u8>,
     /// Files and bytes not yet reported to the phase (reported in batches).
     unreported: (u64, u64),
 }
@@ -524,8 +527,10 @@ impl Visitor<'_, '_> {
         let miner = self.miner;
         self.local.visited += 1;
         self.unreported.0 += 1;
-        self.local.exts.insert(ext.clone());
-        if strict_listed {
+        if !self.local.exts.contains(&ext) {
+            self.local.exts.insert(ext.clone());
+        }
+        if strict_listed && !self.local.strict_exts.contains(&ext) {
             self.local.strict_exts.insert(ext.clone());
         }
         let compat_set = miner.set_for(&ext, Mode::Compat);
@@ -545,17 +550,41 @@ impl Visitor<'_, '_> {
         if !is_file {
             return;
         }
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
-            Err(e) => {
-                self.local.errors.push(format!("{}: {e}", path.display()));
-                return;
-            }
-        };
+        // One buffer per thread: no allocation (nor mmap for big files) per file.
+        let mut bytes = std::mem::take(&mut self.buffer);
+        bytes.clear();
+        if let Err(e) = std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes)) {
+            self.local.errors.push(format!("{}: {e}", path.display()));
+            self.buffer = bytes;
+            return;
+        }
+        self.mine_bytes(
+            &bytes,
+            rel_path,
+            ext,
+            strict_visible,
+            compat_set,
+            strict_set,
+        );
+        if bytes.capacity() <= 16 << 20 {
+            self.buffer = bytes;
+        }
+    }
+
+    fn mine_bytes(
+        &mut self,
+        bytes: &[u8],
+        rel_path: &Path,
+        ext: String,
+        strict_visible: bool,
+        compat_set: Option<&ExtSet<'_>>,
+        strict_set: Option<&ExtSet<'_>>,
+    ) {
+        let miner = self.miner;
         self.local.read += 1;
         self.local.bytes += bytes.len() as u64;
         self.unreported.1 += bytes.len() as u64;
-        let text = text::decode(&bytes);
+        let text = text::decode(bytes);
         self.local.lines += text::line_count(&text);
         let pick = match miner.mode {
             Mode::Compat => Pick::First,
@@ -576,7 +605,7 @@ impl Visitor<'_, '_> {
         self.local.files.push(FileResult {
             path: slash_path(rel_path),
             ext,
-            blob: blob_id(&bytes),
+            blob: blob_id(bytes),
             strict_visible,
             compat,
             strict,
