@@ -3,19 +3,19 @@
 # Debian/Ubuntu: a C toolchain (for the bundled SQLite), the language
 # toolchains the executed benchmarks use (g++, Java, Mono C#, PHP, Node.js,
 # Go, Python with numpy), GSL for CrossPL-FFI, bubblewrap for the sandbox,
-# Chromium for HTML report rendering, Slurm with munge for the one-node
-# test cluster of scripts/slurm-local.sh, and the LiteLLM proxy (from PyPI, in
-# a virtual environment) that the model-client tests run against; then GSL
-# 2.8, the release CrossPL-FFI was made with, built from the shared source
-# tarball into polyeval's cache (scripts/build-gsl.sh, what `polyeval setup
-# gsl` runs; about 1.5 minutes with 2 cores, once). Idempotent: safe to run
-# again. Run it as the user who runs the tests (the GSL build goes to that
-# user's cache).
+# Chromium for HTML report rendering, git for mining (the clone step), Slurm
+# with munge for the one-node test cluster of scripts/slurm-local.sh, and the
+# LiteLLM proxy (from PyPI, in a virtual environment) that the model-client
+# tests run against; then GSL 2.8, the release CrossPL-FFI was made with,
+# built from the shared source tarball into polyeval's cache
+# (scripts/build-gsl.sh, what `polyeval setup gsl` runs; about 1.5 minutes
+# with 2 cores, once). Idempotent: safe to run again. Run it as the user who
+# runs the tests (the GSL build goes to that user's cache).
 # Rust itself is expected to be installed (https://rustup.rs).
 set -euo pipefail
 
 PACKAGES=(
-  build-essential g++ pkg-config ca-certificates
+  build-essential g++ pkg-config ca-certificates git
   python3 python3-numpy python3-venv
   php-cli
   mono-mcs mono-runtime
