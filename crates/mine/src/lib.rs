@@ -24,9 +24,10 @@
 //! differences from compat are recorded with their reason.
 //!
 //! Each candidate file is read once and all applicable machines run over it
-//! together ([`polyeval_fsm::scan`]); repositories are walked in parallel
-//! and written out one at a time, with a state file that makes `--resume`
-//! exact ([`output`]).
+//! together ([`polyeval_fsm::scan`]); one thread walks the repositories
+//! while the others read and match files of any of them, and repositories
+//! are written out one at a time, in order, with a state file that makes
+//! `--resume` exact ([`output`]).
 
 pub mod lang;
 pub mod miner;
@@ -61,7 +62,7 @@ pub struct Options {
     /// Languages of every repository (else detected per repository).
     pub languages: Option<String>,
     pub catalog: PathBuf,
-    /// Walker threads (0: one per core).
+    /// Threads reading and matching files (0: one per core); one more walks.
     pub threads: usize,
     pub resume: bool,
 }
@@ -223,23 +224,27 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
         let (class, name) = miner.describe(kind, position);
         (class.to_string(), name.to_string())
     };
+    let mut todo = Vec::new();
     for repo in &repos {
-        let record = match out.done.get(&repo.dir_name) {
+        match out.done.get(&repo.dir_name) {
             Some(record) => {
                 summary.resumed += 1;
-                record.clone()
+                summary.add(record);
+                repo_phase.inc(1);
             }
-            None => {
-                repo_phase.status(repo.dir_name.clone());
-                let outcome = miner.mine(repo, threads, &file_phase);
-                summary.files_this_run += outcome.files;
-                summary.bytes_this_run += outcome.bytes;
-                out.write_repo(repo, &outcome, options.mode, &describe)?
-            }
-        };
-        summary.add(&record);
-        repo_phase.inc(1);
+            None => todo.push(repo.clone()),
+        }
     }
+    miner.mine_all(&todo, threads, &file_phase, |index, outcome| {
+        let repo = &todo[index];
+        summary.files_this_run += outcome.files;
+        summary.bytes_this_run += outcome.bytes;
+        let record = out.write_repo(repo, &outcome, options.mode, &describe)?;
+        summary.add(&record);
+        repo_phase.status(repo.dir_name.clone());
+        repo_phase.inc(1);
+        Ok(())
+    })?;
     summary.elapsed = started.elapsed();
     Ok(summary)
 }

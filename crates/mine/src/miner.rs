@@ -4,7 +4,7 @@
 use crate::lang;
 use crate::repo::{blob_id, head_commit, Repo};
 use crate::text;
-use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
+use ignore::WalkBuilder;
 use polyeval_core::progress::Phase;
 use polyeval_fsm::scan::{Found, MachineSet, Pick, Scratch};
 use polyeval_fsm::{prepare, Catalog, CompiledMachine, Engine, Machine, Mode, SkipRule, StepMatch};
@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{mpsc, Mutex, OnceLock};
 
 /// Directories strict mode never enters, beyond the `ignore` crate's filters.
 pub const VENDORED_DIRS: [&str; 3] = ["vendor", "node_modules", "third_party"];
@@ -254,54 +254,221 @@ impl<'e> Miner<'e> {
         self.sets.get(ext)?[slot(ipc, mode)].as_ref()
     }
 
-    /// Mine one repository with `threads` walker threads, reporting files
-    /// and bytes to `phase`.
-    pub fn mine(&self, repo: &Repo, threads: usize, phase: &Phase) -> RepoOutcome {
-        let commit_dir = repo.dir.clone();
-        let commit = std::thread::spawn(move || head_commit(&commit_dir));
-        let strict = self.mode == Mode::Strict;
-        let strict_files = strict.then(|| strict_walk(&repo.dir, threads));
-        let accum = Mutex::new(Accum::default());
+    /// Mine `repos` in order with `threads` workers, handing each finished
+    /// repository to `emit` in that order (it writes the output; an error
+    /// from it stops the run). Files and bytes go to `phase`.
+    ///
+    /// One thread walks the repositories one after the other (a directory
+    /// walk costs little next to reading and matching) and queues the
+    /// candidate files; the workers read and scan files of any repository,
+    /// so no core waits at a repository's end; this thread gathers the
+    /// results and finishes each repository once all its files are back.
+    pub fn mine_all(
+        &self,
+        repos: &[Repo],
+        threads: usize,
+        phase: &Phase,
+        mut emit: impl FnMut(usize, RepoOutcome) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        let (job_tx, job_rx) = mpsc::sync_channel::<Vec<Job>>(256);
+        let job_rx = Mutex::new(job_rx);
+        let (done_tx, done_rx) = mpsc::channel::<Msg>();
+        std::thread::scope(|scope| {
+            let walker_tx = done_tx.clone();
+            scope.spawn(move || {
+                for (index, repo) in repos.iter().enumerate() {
+                    match self.walk(index, repo, &job_tx, phase) {
+                        Some(walked) => {
+                            if walker_tx.send(Msg::Walked(walked)).is_err() {
+                                return;
+                            }
+                        }
+                        None => return, // the run stopped
+                    }
+                }
+            });
+            for _ in 0..threads.max(1) {
+                let done_tx = done_tx.clone();
+                let job_rx = &job_rx;
+                scope.spawn(move || {
+                    let mut worker = Worker {
+                        miner: self,
+                        scratch: Scratch::default(),
+                        buffer: Vec::new(),
+                    };
+                    let mut unreported = 0u64;
+                    loop {
+                        let batch = job_rx.lock().unwrap_or_else(|p| p.into_inner()).recv();
+                        let Ok(batch) = batch else { break };
+                        let repo = batch[0].repo;
+                        let outcomes: Vec<FileOutcome> =
+                            batch.into_iter().map(|job| worker.file(job)).collect();
+                        unreported += outcomes.iter().map(|o| o.bytes).sum::<u64>();
+                        if unreported >= 1 << 20 {
+                            phase.advance(0, std::mem::take(&mut unreported));
+                        }
+                        if done_tx.send(Msg::Files { repo, outcomes }).is_err() {
+                            break;
+                        }
+                    }
+                    phase.advance(0, unreported);
+                });
+            }
+            drop(done_tx);
+            // Gather; a failing `emit` returns early, which drops `done_rx`
+            // and so stops the workers and then the walker.
+            let mut gathering: HashMap<usize, Gathering> = HashMap::new();
+            let mut ready: BTreeMap<usize, RepoOutcome> = BTreeMap::new();
+            let mut next = 0;
+            for msg in done_rx {
+                let index = match msg {
+                    Msg::Walked(walked) => {
+                        let index = walked.repo;
+                        gathering.entry(index).or_default().walked = Some(walked);
+                        index
+                    }
+                    Msg::Files { repo, outcomes } => {
+                        let g = gathering.entry(repo).or_default();
+                        outcomes.into_iter().for_each(|o| g.add(o));
+                        repo
+                    }
+                };
+                if gathering[&index].complete() {
+                    let g = gathering.remove(&index).expect("present");
+                    ready.insert(index, self.finish(g));
+                }
+                while let Some(outcome) = ready.remove(&next) {
+                    emit(next, outcome)?;
+                    next += 1;
+                }
+                if next == repos.len() {
+                    break;
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Walk one repository: count and classify every file, queue those some
+    /// machine reads. `None` when the run stopped.
+    fn walk(
+        &self,
+        repo: usize,
+        checkout: &Repo,
+        jobs: &mpsc::SyncSender<Vec<Job>>,
+        phase: &Phase,
+    ) -> Option<Walked> {
+        // Files go out in small batches: one channel operation per batch, not per file.
+        const BATCH: usize = 16;
+        let mut batch = Vec::with_capacity(BATCH);
+        let root = &checkout.dir;
+        let mut walked = Walked {
+            repo,
+            commit: head_commit(root),
+            ..Walked::default()
+        };
+        let strict_files =
+            (self.mode == Mode::Strict).then(|| strict_listing(root, &mut walked.errors));
+        let mut unreported = 0u64;
+        for entry in WalkBuilder::new(root)
+            .standard_filters(false)
+            .follow_links(false)
+            .build()
         {
-            let mut builder = VisitorBuilder {
-                miner: self,
-                root: &repo.dir,
-                strict_files: strict_files.as_ref().map(|(files, _)| files),
-                accum: &accum,
-                phase,
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    walked.errors.push(e.to_string());
+                    continue;
+                }
             };
-            WalkBuilder::new(&repo.dir)
-                .standard_filters(false)
-                .follow_links(false)
-                .threads(threads)
-                .build_parallel()
-                .visit(&mut builder);
+            if entry.file_type().is_some_and(|t| t.is_dir()) {
+                continue;
+            }
+            walked.visited += 1;
+            unreported += 1;
+            if unreported == 256 {
+                phase.advance(std::mem::take(&mut unreported), 0);
+            }
+            let path = entry.path();
+            let rel = path.strip_prefix(root).unwrap_or(path);
+            let ext = lang::extension(&entry.file_name().to_string_lossy());
+            let strict_listed = strict_files.as_ref().is_some_and(|s| s.contains(rel));
+            let strict_visible = strict_listed && !is_hidden(rel);
+            if !walked.exts.contains(&ext) {
+                walked.exts.insert(ext.clone());
+            }
+            if strict_listed && !walked.strict_exts.contains(&ext) {
+                walked.strict_exts.insert(ext.clone());
+            }
+            let read = self.set_for(&ext, Mode::Compat).is_some()
+                || (strict_visible && self.set_for(&ext, Mode::Strict).is_some());
+            // Like the authors' miner: a symbolic link to a file is read, to
+            // anything else (or dangling) is passed over; so are FIFOs and devices.
+            let is_file = match entry.file_type() {
+                Some(t) if t.is_file() => true,
+                Some(t) if t.is_symlink() => std::fs::metadata(path).is_ok_and(|m| m.is_file()),
+                _ => false,
+            };
+            if !(read && is_file) {
+                continue;
+            }
+            let job = Job {
+                repo,
+                path: path.to_path_buf(),
+                rel: rel.to_path_buf(),
+                ext,
+                strict_visible,
+            };
+            batch.push(job);
+            walked.jobs += 1;
+            if batch.len() == BATCH {
+                jobs.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)))
+                    .ok()?;
+            }
         }
-        let mut accum = accum.into_inner().unwrap_or_else(|p| p.into_inner());
-        if let Some((_, errors)) = &strict_files {
-            accum.errors.extend(errors.iter().cloned());
+        if !batch.is_empty() {
+            jobs.send(batch).ok()?;
         }
-        accum.errors.sort();
+        phase.advance(unreported, 0);
+        Some(walked)
+    }
+
+    /// A repository whose files are all back: its languages, hits and differences.
+    fn finish(&self, gathered: Gathering) -> RepoOutcome {
+        let Gathering {
+            walked,
+            mut files,
+            read,
+            bytes,
+            lines,
+            mut errors,
+            ..
+        } = gathered;
+        let walked = walked.expect("complete repositories were walked");
+        let strict = self.mode == Mode::Strict;
+        errors.extend(walked.errors);
+        errors.sort();
         let compat_langs = self
             .languages
             .clone()
-            .unwrap_or_else(|| lang::detect(accum.exts.iter().map(String::as_str), false));
+            .unwrap_or_else(|| lang::detect(walked.exts.iter().map(String::as_str), false));
         let strict_langs = strict.then(|| {
-            self.languages
-                .clone()
-                .unwrap_or_else(|| lang::detect(accum.strict_exts.iter().map(String::as_str), true))
+            self.languages.clone().unwrap_or_else(|| {
+                lang::detect(walked.strict_exts.iter().map(String::as_str), true)
+            })
         });
         let compat_ok = compat_langs.len() >= 2;
         let strict_ok = strict_langs.as_ref().is_some_and(|l| l.len() >= 2);
-        accum.files.sort_by(|a, b| a.path.cmp(&b.path));
+        files.sort_by(|a, b| a.path.cmp(&b.path));
 
         let mut outcome = RepoOutcome {
-            commit: commit.join().ok().flatten(),
-            files: accum.visited,
-            files_read: accum.read,
-            bytes: accum.bytes,
-            lines: accum.lines,
-            errors: std::mem::take(&mut accum.errors),
+            commit: walked.commit,
+            files: walked.visited,
+            files_read: read,
+            bytes,
+            lines,
+            errors,
             ..RepoOutcome::default()
         };
         let (languages, ok) = match &strict_langs {
@@ -320,7 +487,7 @@ impl<'e> Miner<'e> {
             ));
         }
         let mut comparison = strict.then(Comparison::default);
-        for file in &accum.files {
+        for file in &files {
             let compat_first = first_per_kind(&file.compat);
             if let Some(cmp) = comparison.as_mut() {
                 compare_file(self, file, &compat_first, compat_ok, strict_ok, cmp);
@@ -449,167 +616,136 @@ struct FileResult {
     strict: Vec<Accepted>,
 }
 
+/// A file to read and scan.
+struct Job {
+    repo: usize,
+    path: PathBuf,
+    rel: PathBuf,
+    ext: String,
+    strict_visible: bool,
+}
+
+/// What walking a repository found.
 #[derive(Default)]
-struct Accum {
+struct Walked {
+    repo: usize,
+    commit: Option<String>,
+    /// Files queued for the workers.
+    jobs: u64,
+    visited: u64,
     exts: HashSet<String>,
     strict_exts: HashSet<String>,
-    files: Vec<FileResult>,
     errors: Vec<String>,
-    visited: u64,
+}
+
+/// What reading and scanning one file gave.
+#[derive(Default)]
+struct FileOutcome {
+    bytes: u64,
+    lines: u64,
+    error: Option<String>,
+    result: Option<FileResult>,
+}
+
+enum Msg {
+    Walked(Walked),
+    Files {
+        repo: usize,
+        outcomes: Vec<FileOutcome>,
+    },
+}
+
+/// A repository's results as they come back.
+#[derive(Default)]
+struct Gathering {
+    walked: Option<Walked>,
+    back: u64,
+    files: Vec<FileResult>,
     read: u64,
     bytes: u64,
     lines: u64,
+    errors: Vec<String>,
 }
 
-impl Accum {
-    fn merge(&mut self, other: Accum) {
-        self.exts.extend(other.exts);
-        self.strict_exts.extend(other.strict_exts);
-        self.files.extend(other.files);
-        self.errors.extend(other.errors);
-        self.visited += other.visited;
-        self.read += other.read;
-        self.bytes += other.bytes;
-        self.lines += other.lines;
+impl Gathering {
+    fn add(&mut self, outcome: FileOutcome) {
+        self.back += 1;
+        match outcome.error {
+            Some(e) => self.errors.push(e),
+            None => self.read += 1,
+        }
+        self.bytes += outcome.bytes;
+        self.lines += outcome.lines;
+        self.files.extend(outcome.result);
+    }
+
+    fn complete(&self) -> bool {
+        self.walked.as_ref().is_some_and(|w| w.jobs == self.back)
     }
 }
 
-struct VisitorBuilder<'a, 'e> {
+/// A worker thread's reusable state.
+struct Worker<'a, 'e> {
     miner: &'a Miner<'e>,
-    root: &'a Path,
-    strict_files: Option<&'a HashSet<PathBuf>>,
-    accum: &'a Mutex<Accum>,
-    phase: &'a Phase,
-}
-
-impl<'s, 'e> ParallelVisitorBuilder<'s> for VisitorBuilder<'s, 'e> {
-    fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
-        Box::new(Visitor {
-            miner: self.miner,
-            root: self.root,
-            strict_files: self.strict_files,
-            accum: self.accum,
-            phase: self.phase,
-            local: Accum::default(),
-            scratch: Scratch::default(),
-            buffer: Vec::new(),
-            unreported: (0, 0),
-        })
-    }
-}
-
-struct Visitor<'a, 'e> {
-    miner: &'a Miner<'e>,
-    root: &'a Path,
-    strict_files: Option<&'a HashSet<PathBuf>>,
-    accum: &'a Mutex<Accum>,
-    phase: &'a Phase,
-    local: Accum,
     scratch: Scratch,
+    /// One read buffer per thread: no allocation (nor mmap for big files) per file.
     buffer: Vec<u8>,
-    /// Files and bytes not yet reported to the phase (reported in batches).
-    unreported: (u64, u64),
 }
 
-impl Visitor<'_, '_> {
-    fn report(&mut self) {
-        let (files, bytes) = std::mem::take(&mut self.unreported);
-        self.phase.advance(files, bytes);
-    }
-
-    fn file(&mut self, entry: DirEntry) {
-        let path = entry.path();
-        let rel_path = path.strip_prefix(self.root).unwrap_or(path);
-        let name = entry.file_name().to_string_lossy();
-        let ext = lang::extension(&name);
-        let strict_listed = self.strict_files.is_some_and(|s| s.contains(rel_path));
-        let strict_visible = strict_listed && !is_hidden(rel_path);
-        let miner = self.miner;
-        self.local.visited += 1;
-        self.unreported.0 += 1;
-        if !self.local.exts.contains(&ext) {
-            self.local.exts.insert(ext.clone());
-        }
-        if strict_listed && !self.local.strict_exts.contains(&ext) {
-            self.local.strict_exts.insert(ext.clone());
-        }
-        let compat_set = miner.set_for(&ext, Mode::Compat);
-        let strict_set = strict_visible
-            .then(|| miner.set_for(&ext, Mode::Strict))
-            .flatten();
-        if compat_set.is_none() && strict_set.is_none() {
-            return;
-        }
-        // Like the authors' miner: a symbolic link to a file is read, to
-        // anything else (or dangling) is passed over; so are FIFOs and devices.
-        let is_file = match entry.file_type() {
-            Some(t) if t.is_file() => true,
-            Some(t) if t.is_symlink() => std::fs::metadata(path).is_ok_and(|m| m.is_file()),
-            _ => false,
-        };
-        if !is_file {
-            return;
-        }
-        // One buffer per thread: no allocation (nor mmap for big files) per file.
+impl Worker<'_, '_> {
+    fn file(&mut self, job: Job) -> FileOutcome {
         let mut bytes = std::mem::take(&mut self.buffer);
         bytes.clear();
-        if let Err(e) = std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes)) {
-            self.local.errors.push(format!("{}: {e}", path.display()));
-            self.buffer = bytes;
-            return;
-        }
-        self.mine_bytes(
-            &bytes,
-            rel_path,
-            ext,
-            strict_visible,
-            compat_set,
-            strict_set,
-        );
+        let outcome =
+            match std::fs::File::open(&job.path).and_then(|mut f| f.read_to_end(&mut bytes)) {
+                Ok(_) => self.mine_bytes(&bytes, job),
+                Err(e) => FileOutcome {
+                    error: Some(format!("{}: {e}", job.path.display())),
+                    ..FileOutcome::default()
+                },
+            };
         if bytes.capacity() <= 16 << 20 {
             self.buffer = bytes;
         }
+        outcome
     }
 
-    fn mine_bytes(
-        &mut self,
-        bytes: &[u8],
-        rel_path: &Path,
-        ext: String,
-        strict_visible: bool,
-        compat_set: Option<&ExtSet<'_>>,
-        strict_set: Option<&ExtSet<'_>>,
-    ) {
+    fn mine_bytes(&mut self, bytes: &[u8], job: Job) -> FileOutcome {
         let miner = self.miner;
-        self.local.read += 1;
-        self.local.bytes += bytes.len() as u64;
-        self.unreported.1 += bytes.len() as u64;
         let text = text::decode(bytes);
-        self.local.lines += text::line_count(&text);
+        let mut outcome = FileOutcome {
+            bytes: bytes.len() as u64,
+            lines: text::line_count(&text),
+            ..FileOutcome::default()
+        };
         let pick = match miner.mode {
             Mode::Compat => Pick::First,
             Mode::Strict => Pick::All,
         };
-        let compat = compat_set
-            .map(|s| self.accepted(s, &text, SkipRule::for_suffix(&ext), pick))
+        let compat = miner
+            .set_for(&job.ext, Mode::Compat)
+            .map(|s| self.accepted(s, &text, SkipRule::for_suffix(&job.ext), pick))
             .unwrap_or_default();
-        let strict = strict_set
+        let strict = job
+            .strict_visible
+            .then(|| miner.set_for(&job.ext, Mode::Strict))
+            .flatten()
             .map(|s| {
-                let (prepared, rule) = prepare(&text, &ext, Mode::Strict);
+                let (prepared, rule) = prepare(&text, &job.ext, Mode::Strict);
                 self.accepted(s, &prepared, rule, Pick::All)
             })
             .unwrap_or_default();
-        if compat.is_empty() && strict.is_empty() {
-            return;
+        if !compat.is_empty() || !strict.is_empty() {
+            outcome.result = Some(FileResult {
+                path: slash_path(&job.rel),
+                ext: job.ext,
+                blob: blob_id(bytes),
+                strict_visible: job.strict_visible,
+                compat,
+                strict,
+            });
         }
-        self.local.files.push(FileResult {
-            path: slash_path(rel_path),
-            ext,
-            blob: blob_id(bytes),
-            strict_visible,
-            compat,
-            strict,
-        });
+        outcome
     }
 
     fn accepted(
@@ -655,34 +791,6 @@ fn tested_descriptions(set: &ExtSet<'_>, found: &Found) -> Vec<String> {
     out
 }
 
-impl ParallelVisitor for Visitor<'_, '_> {
-    fn visit(&mut self, entry: Result<DirEntry, ignore::Error>) -> WalkState {
-        match entry {
-            Ok(entry) => {
-                if !entry.file_type().is_some_and(|t| t.is_dir()) {
-                    self.file(entry);
-                    if self.unreported.0 >= 256 {
-                        self.report();
-                    }
-                }
-            }
-            Err(e) => self.local.errors.push(e.to_string()),
-        }
-        WalkState::Continue
-    }
-}
-
-impl Drop for Visitor<'_, '_> {
-    fn drop(&mut self) {
-        self.report();
-        let local = std::mem::take(&mut self.local);
-        self.accum
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .merge(local);
-    }
-}
-
 /// The repository's own files for strict mode (paths relative to `root`):
 /// the `ignore` crate's filters for `.gitignore`, `.ignore` and
 /// `.git/info/exclude` (not the user's global gitignore, so results do not
@@ -690,78 +798,36 @@ impl Drop for Visitor<'_, '_> {
 /// files and directories are listed: they count for the repository's
 /// languages (as on GitHub, e.g. `.ci/setup.sh`), but strict mode does not
 /// mine them (the `ignore` crate's hidden filter, see [`is_hidden`]).
-fn strict_walk(root: &Path, threads: usize) -> (HashSet<PathBuf>, Vec<String>) {
-    let found = Mutex::new(Listing::default());
-    WalkBuilder::new(root)
+fn strict_listing(root: &Path, errors: &mut Vec<String>) -> HashSet<PathBuf> {
+    let mut files = HashSet::new();
+    let walk = WalkBuilder::new(root)
         .standard_filters(true)
         .hidden(false)
         .parents(false)
         .git_global(false)
         .require_git(false)
         .follow_links(false)
-        .threads(threads)
         .filter_entry(|e| {
             !(e.file_type().is_some_and(|t| t.is_dir())
                 && e.depth() > 0
                 && (e.file_name() == ".git" || VENDORED_DIRS.iter().any(|v| e.file_name() == *v)))
         })
-        .build_parallel()
-        .visit(&mut ListingBuilder {
-            root,
-            found: &found,
-        });
-    let listing = found.into_inner().unwrap_or_else(|p| p.into_inner());
-    (listing.files, listing.errors)
-}
-
-#[derive(Default)]
-struct Listing {
-    files: HashSet<PathBuf>,
-    errors: Vec<String>,
-}
-
-struct ListingBuilder<'a> {
-    root: &'a Path,
-    found: &'a Mutex<Listing>,
-}
-
-impl<'s> ParallelVisitorBuilder<'s> for ListingBuilder<'s> {
-    fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
-        Box::new(Lister {
-            root: self.root,
-            found: self.found,
-            local: Listing::default(),
-        })
-    }
-}
-
-struct Lister<'a> {
-    root: &'a Path,
-    found: &'a Mutex<Listing>,
-    local: Listing,
-}
-
-impl ParallelVisitor for Lister<'_> {
-    fn visit(&mut self, entry: Result<DirEntry, ignore::Error>) -> WalkState {
+        .build();
+    for entry in walk {
         match entry {
             Ok(e) if !e.file_type().is_some_and(|t| t.is_dir()) => {
-                let rel = e.path().strip_prefix(self.root).unwrap_or(e.path());
-                self.local.files.insert(rel.to_path_buf());
+                files.insert(
+                    e.path()
+                        .strip_prefix(root)
+                        .unwrap_or(e.path())
+                        .to_path_buf(),
+                );
             }
             Ok(_) => {}
-            Err(err) => self.local.errors.push(err.to_string()),
+            Err(err) => errors.push(err.to_string()),
         }
-        WalkState::Continue
     }
-}
-
-impl Drop for Lister<'_> {
-    fn drop(&mut self) {
-        let local = std::mem::take(&mut self.local);
-        let mut found = self.found.lock().unwrap_or_else(|p| p.into_inner());
-        found.files.extend(local.files);
-        found.errors.extend(local.errors);
-    }
+    files
 }
 
 /// Whether a path (relative to the repository) is hidden: the `ignore`

@@ -215,6 +215,24 @@ fn bad_input_is_one_clear_error() {
 }
 
 #[test]
+fn a_write_error_stops_the_run_with_the_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repos = three_repos(tmp.path());
+    let mut opts = options(&shared_catalog(), &repos, &tmp.path().join("hits.csv"));
+    // Writes to /dev/full fail (no space): the first repository with hits cannot be written.
+    opts.jsonl = Some(PathBuf::from("/dev/full"));
+    opts.threads = 3;
+    let err = polyeval_mine::run(&opts, &Progress::silent()).unwrap_err();
+    assert!(
+        format!("{err:#}").contains("cannot write the JSONL output"),
+        "{err:#}"
+    );
+    // Nothing was recorded as done, so a resumed run would redo everything.
+    let state = std::fs::read_to_string(state_path(&tmp.path().join("hits.csv"))).unwrap();
+    assert_eq!(state.lines().count(), 1, "{state}");
+}
+
+#[test]
 fn progress_reports_files_and_bytes() {
     let tmp = tempfile::tempdir().unwrap();
     let repos = three_repos(tmp.path());

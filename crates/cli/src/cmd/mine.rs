@@ -38,7 +38,7 @@ pub struct Args {
     /// FSM catalog file (default: fsm/crosspl_fsms.json in the data directory).
     #[arg(long)]
     catalog: Option<PathBuf>,
-    /// Walker threads (default: one per core).
+    /// Threads reading and matching files (default: one per core).
     #[arg(short = 'j', long, default_value_t = 0)]
     jobs: usize,
     /// Skip repositories already complete in --out (a repository cut short is redone).
