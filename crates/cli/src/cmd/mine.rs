@@ -39,8 +39,8 @@ pub struct Args {
     #[arg(long)]
     catalog: Option<PathBuf>,
     /// Threads reading and matching files (default: one per core).
-    #[arg(short = 'j', long, default_value_t = 0)]
-    jobs: usize,
+    #[arg(short = 'j', long)]
+    jobs: Option<usize>,
     /// Skip repositories already complete in --out (a repository cut short is redone).
     #[arg(long)]
     resume: bool,
@@ -60,7 +60,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         jsonl: args.jsonl,
         mode: args.mode,
         languages: args.languages,
-        threads: args.jobs,
+        threads: args.jobs.unwrap_or(0),
         resume: args.resume,
     };
     let progress = crate::progress::terminal(!args.no_progress);
