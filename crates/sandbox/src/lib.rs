@@ -20,7 +20,9 @@ mod cgroup;
 pub mod gsl;
 mod process;
 mod sandbox;
+pub mod seccomp;
 pub mod toolchain;
+mod workdir;
 
 use polyeval_core::{Language, Status};
 use serde::{Deserialize, Serialize};
@@ -217,6 +219,9 @@ pub struct Engine {
     toolchains: HashMap<Language, OnceLock<Result<Arc<ToolchainInfo>, String>>>,
     cache: Mutex<HashMap<CacheKey, Outcome>>,
     uids: sandbox::UidPool,
+    /// This engine's locked dir of job dirs (stale ones of dead engines are
+    /// removed when it is created).
+    area: workdir::WorkArea,
 }
 
 impl Engine {
@@ -234,6 +239,12 @@ impl Engine {
             .thread_name(|i| format!("polyeval-sandbox-{i}"))
             .build()?;
         let paths = SandboxPaths::discover()?;
+        let area = workdir::WorkArea::create(&paths.work_root)?;
+        // Job dirs inside belong to the jobs' uids: they must reach them.
+        std::fs::set_permissions(
+            area.path(),
+            std::os::unix::fs::PermissionsExt::from_mode(0o711),
+        )?;
         // Detect (and probe) the memory mechanism now rather than in a job.
         let mechanism = memory_mechanism();
         tracing::debug!("sandbox memory limit: {mechanism}");
@@ -252,6 +263,7 @@ impl Engine {
             paths,
             toolchains,
             cache: Mutex::new(HashMap::new()),
+            area,
         })
     }
 
@@ -379,7 +391,15 @@ impl Engine {
 
     fn execute(&self, job: &Job, info: &ToolchainInfo, limits: &Limits) -> Outcome {
         let uid = self.uids.acquire();
-        let result = sandbox::execute(&self.paths, info, job, limits, &self.marker, uid.uid());
+        let result = sandbox::execute(
+            &self.paths,
+            self.area.path(),
+            info,
+            job,
+            limits,
+            &self.marker,
+            uid.uid(),
+        );
         drop(uid);
         result.unwrap_or_else(|e| Outcome::environment_error(format!("sandbox error: {e:#}")))
     }

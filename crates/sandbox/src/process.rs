@@ -5,6 +5,7 @@ use nix::sys::resource::{setrlimit, Resource};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::{Gid, Pid, Uid};
 use std::io::Read;
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::mpsc;
@@ -12,7 +13,7 @@ use std::time::{Duration, Instant};
 
 /// Limits applied in the child between fork and exec (inherited by bwrap and
 /// everything it starts).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct ChildLimits {
     pub cpu_secs: u64,
     pub data_bytes: u64,
@@ -25,11 +26,12 @@ pub(crate) struct ChildLimits {
     /// Open `cgroup.procs` files of the job's cgroups: the child writes "0"
     /// (itself) to each before exec, so bwrap and all it starts are inside.
     pub cgroup_fds: Vec<std::os::fd::RawFd>,
+    /// Descriptors the child gets at fixed numbers (source, number there).
+    pub pass_fds: Vec<(OwnedFd, RawFd)>,
 }
 
 #[derive(Debug)]
 pub(crate) struct Captured {
-    pub status: ExitStatus,
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
     pub stdout_truncated: bool,
@@ -87,15 +89,31 @@ pub(crate) fn run_captured(
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let l = limits;
-    // SAFETY: only async-signal-safe syscalls (setpgid, write, setrlimit,
-    // setgroups, setgid, setuid, umask) run between fork and exec.
+    let mut l = limits;
+    // Passed descriptors are first moved above every target number, so that
+    // placing one never overwrites another still to be placed.
+    let lowest = l.pass_fds.iter().map(|p| p.1).max().unwrap_or(2) + 1;
+    let mut passed: Vec<OwnedFd> = Vec::new();
+    let mut placements: Vec<(RawFd, RawFd)> = Vec::new();
+    for (fd, target) in std::mem::take(&mut l.pass_fds) {
+        let high = rustix::io::fcntl_dupfd_cloexec(&fd, lowest)?;
+        placements.push((high.as_raw_fd(), target));
+        passed.push(high);
+    }
+    // SAFETY: only async-signal-safe syscalls (setpgid, write, dup2,
+    // setrlimit, setgroups, setgid, setuid, umask) run between fork and exec.
     unsafe {
         cmd.pre_exec(move || {
             nix::unistd::setpgid(Pid::from_raw(0), Pid::from_raw(0)).map_err(io_err)?;
             // Enter the job's cgroups while still privileged (before setuid).
             for &fd in &l.cgroup_fds {
                 if nix::libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            // dup2 clears close-on-exec on the copy.
+            for &(from, to) in &placements {
+                if nix::libc::dup2(from, to) != to {
                     return Err(std::io::Error::last_os_error());
                 }
             }
@@ -116,7 +134,11 @@ pub(crate) fn run_captured(
     }
     let start = Instant::now();
     let deadline = start + timeout;
-    let mut child = cmd.spawn()?;
+    let spawned = cmd.spawn();
+    // The child has its copies (the status pipe's write end must not stay
+    // open here).
+    drop(passed);
+    let mut child = spawned?;
     let pgid = Pid::from_raw(child.id() as i32);
     let kill = || {
         let _ = killpg(pgid, Signal::SIGKILL);
@@ -153,9 +175,11 @@ pub(crate) fn run_captured(
     // Phase 2: reap, still honouring the deadline (a program may close its
     // output early and keep running).
     let mut pause = Duration::from_micros(50);
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
+    // (bwrap's own exit status says nothing reliable: the supervisor
+    // inside reports how the program ended.)
+    loop {
+        if child.try_wait()?.is_some() {
+            break;
         }
         if Instant::now() >= deadline && !timed_out {
             timed_out = true;
@@ -164,7 +188,7 @@ pub(crate) fn run_captured(
         // bwrap exits right after its pipes close: poll finely at first.
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(5));
-    };
+    }
     let elapsed = start.elapsed();
     // bwrap is gone; with --die-with-parent its PID namespace is torn down, so
     // nothing can hold the pipes open any more.
@@ -172,7 +196,6 @@ pub(crate) fn run_captured(
     let (stdout, stdout_truncated) = out_thread.join().unwrap_or_default();
     let (stderr, stderr_truncated) = err_thread.join().unwrap_or_default();
     Ok(Captured {
-        status,
         stdout,
         stderr,
         stdout_truncated,
@@ -184,41 +207,11 @@ pub(crate) fn run_captured(
     })
 }
 
-/// (exit code, signal) of the sandboxed program. bwrap reports a program
-/// killed by signal N as exit code 128+N.
-pub(crate) fn decode_status(status: &ExitStatus) -> (Option<i32>, Option<i32>) {
-    if let Some(sig) = status.signal() {
-        return (None, Some(sig));
+/// (exit code, signal) of a raw wait status.
+pub(crate) fn decode_wait_status(raw: i32) -> (Option<i32>, Option<i32>) {
+    let status = ExitStatus::from_raw(raw);
+    match status.signal() {
+        Some(sig) => (None, Some(sig)),
+        None => (status.code(), None),
     }
-    match status.code() {
-        Some(code) if code > 128 && code < 128 + 65 && is_fatal_signal(code - 128) => {
-            (None, Some(code - 128))
-        }
-        other => (other, None),
-    }
-}
-
-fn is_fatal_signal(sig: i32) -> bool {
-    use nix::libc::*;
-    matches!(
-        sig,
-        SIGSEGV
-            | SIGABRT
-            | SIGBUS
-            | SIGFPE
-            | SIGILL
-            | SIGKILL
-            | SIGTERM
-            | SIGXCPU
-            | SIGXFSZ
-            | SIGPIPE
-            | SIGSYS
-            | SIGTRAP
-            | SIGHUP
-            | SIGINT
-            | SIGQUIT
-            | SIGALRM
-            | SIGUSR1
-            | SIGUSR2
-    )
 }

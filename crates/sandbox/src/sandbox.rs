@@ -2,13 +2,17 @@
 //! one compile+run of a job.
 
 use crate::cgroup::{memory_mechanism, JobCgroup};
-use crate::process::{decode_status, run_captured, Captured, ChildLimits};
+use crate::process::{decode_wait_status, run_captured, Captured, ChildLimits};
 use crate::toolchain::{classify_failure, toolchain_for, ToolchainInfo};
-use crate::{Job, Limits, Outcome};
+use crate::workdir::JobDir;
+use crate::{seccomp, Job, Limits, Outcome};
 use anyhow::Context;
 use polyeval_core::Status;
+use sha2::Digest;
 use std::collections::BTreeSet;
 use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::os::fd::{OwnedFd, RawFd};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -45,7 +49,14 @@ pub struct SandboxPaths {
     pub cache_dir: PathBuf,
     /// Where per-run work dirs are created.
     pub work_root: PathBuf,
+    /// `polyeval-init`, the supervisor run inside every sandbox (see
+    /// init/polyeval-init.c), written here from the copy built into this
+    /// library.
+    pub init: PathBuf,
 }
+
+/// The supervisor executable, built by build.rs.
+const INIT_BINARY: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/polyeval-init"));
 
 impl SandboxPaths {
     /// Find bwrap and set up the asset cache dir (POLYEVAL_SANDBOX_CACHE or
@@ -69,12 +80,36 @@ impl SandboxPaths {
             );
         }
         std::fs::set_permissions(&cache_dir, std::fs::Permissions::from_mode(0o755))?;
+        let init = install_init(&cache_dir)?;
         Ok(SandboxPaths {
             bwrap,
             cache_dir,
             work_root: std::env::temp_dir(),
+            init,
         })
     }
+}
+
+/// Write the supervisor into the cache dir (once per build of it).
+fn install_init(cache_dir: &Path) -> anyhow::Result<PathBuf> {
+    let name = format!(
+        "polyeval-init-{}",
+        crate::toolchain::short_hash(&[&hex::encode(sha2::Sha256::digest(INIT_BINARY))])
+    );
+    let path = cache_dir.join(name);
+    if path.is_file() {
+        return Ok(path);
+    }
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".init-")
+        .tempfile_in(cache_dir)
+        .with_context(|| format!("writing polyeval-init into {}", cache_dir.display()))?;
+    tmp.write_all(INIT_BINARY)?;
+    tmp.as_file()
+        .set_permissions(std::fs::Permissions::from_mode(0o555))?;
+    tmp.persist(&path)
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(path)
 }
 
 pub(crate) fn find_executable(name: &str) -> Option<PathBuf> {
@@ -85,7 +120,8 @@ pub(crate) fn find_executable(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Make a dir tree readable (and traversable) by everyone.
+/// Make a dir tree readable (and traversable) by everyone, writable by its
+/// owner only.
 pub(crate) fn make_world_readable(dir: &Path) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
@@ -94,7 +130,10 @@ pub(crate) fn make_world_readable(dir: &Path) -> std::io::Result<()> {
             make_world_readable(&entry.path())?;
         } else if ft.is_file() {
             let mode = entry.metadata()?.permissions().mode();
-            std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(mode | 0o444))?;
+            std::fs::set_permissions(
+                entry.path(),
+                std::fs::Permissions::from_mode((mode | 0o444) & !0o022),
+            )?;
         }
     }
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755))
@@ -150,12 +189,6 @@ pub(crate) fn bind_source(paths: &SandboxPaths, host: &Path) -> anyhow::Result<P
         .persist(&staged)
         .with_context(|| format!("placing {}", staged.display()))?;
     Ok(staged)
-}
-
-/// A dir every sandbox uid may write (shared build caches).
-pub(crate) fn make_shared_dir(dir: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777))
 }
 
 /// Unprivileged uids handed to concurrent jobs when we run as root, one per
@@ -234,16 +267,51 @@ fn processes_of(uid: u32) -> u64 {
         .sum()
 }
 
+/// What the work dir `/sandbox` is in a sandboxed command.
+#[derive(Clone, Copy)]
+pub(crate) enum WorkMount<'a> {
+    /// The host dir, writable: the compile step, where only trusted
+    /// compilers write (their outputs must outlive the sandbox).
+    Host(&'a Path),
+    /// A size-capped tmpfs (counted in the job's memory cgroup) holding
+    /// read-only binds of the host dir's entries (None: empty): the run step,
+    /// so nothing the program writes reaches the host disk or outlives it.
+    Scratch(Option<&'a Path>),
+}
+
 /// One sandboxed command.
 pub(crate) struct Spec<'a> {
     pub argv: Vec<String>,
-    pub work: &'a Path,
+    pub work: WorkMount<'a>,
     pub ro_binds: Vec<(PathBuf, PathBuf)>,
-    pub rw_binds: Vec<(PathBuf, PathBuf)>,
     pub env: Vec<(String, String)>,
     pub limits: &'a Limits,
     pub uid: Option<u32>,
     pub umask: u32,
+}
+
+/// Descriptor numbers inside the sandbox: the supervisor's report pipe, the
+/// supervisor executable, the seccomp program (read and closed by bwrap).
+const STATUS_FD: RawFd = 3;
+const INIT_FD: RawFd = 4;
+const SECCOMP_FD: RawFd = 5;
+
+/// Sizes of the writable tmpfs mounts: together at most the memory limit,
+/// so without a memory cgroup (which counts tmpfs pages itself) a program
+/// can store at most that much besides its RLIMIT_DATA.
+struct ScratchSizes {
+    work: u64,
+    tmp: u64,
+    shm: u64,
+}
+
+fn scratch_sizes(limits: &Limits) -> ScratchSizes {
+    let total = limits.memory_mb.max(32).saturating_mul(1 << 20);
+    ScratchSizes {
+        work: total / 2,
+        tmp: total / 4,
+        shm: total / 4,
+    }
 }
 
 /// Which sandbox paths are read-only system binds (targets under them need
@@ -268,6 +336,10 @@ pub(crate) fn bwrap_args(spec: &Spec) -> Vec<OsString> {
     };
     push(&[
         &"--unshare-all",
+        // Explicit, for --disable-userns: no nested user namespaces (the
+        // seccomp filter can't see clone3's flags).
+        &"--unshare-user",
+        &"--disable-userns",
         &"--die-with-parent",
         &"--new-session",
         &"--hostname",
@@ -284,11 +356,31 @@ pub(crate) fn bwrap_args(spec: &Spec) -> Vec<OsString> {
     for entry in ETC_ENTRIES {
         push(&[&"--ro-bind-try", entry, entry]);
     }
-    push(&[&"--proc", &"/proc", &"--dev", &"/dev", &"--tmpfs", &"/tmp"]);
-    push(&[&"--bind", &spec.work, &WORK_DIR, &"--chdir", &WORK_DIR]);
-    for (host, inside) in &spec.rw_binds {
-        push(&[&"--bind", host, inside]);
+    let sizes = scratch_sizes(spec.limits);
+    let size = |bytes: u64| bytes.to_string();
+    push(&[&"--proc", &"/proc", &"--dev", &"/dev"]);
+    push(&[&"--size", &size(sizes.shm), &"--tmpfs", &"/dev/shm"]);
+    push(&[&"--size", &size(sizes.tmp), &"--tmpfs", &"/tmp"]);
+    match spec.work {
+        WorkMount::Host(dir) => push(&[&"--bind", &dir, &WORK_DIR]),
+        WorkMount::Scratch(dir) => {
+            push(&[&"--size", &size(sizes.work), &"--tmpfs", &WORK_DIR]);
+            let mut entries: Vec<PathBuf> = dir
+                .and_then(|d| std::fs::read_dir(d).ok())
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| e.path())
+                .collect();
+            entries.sort();
+            for host in entries {
+                if let Some(name) = host.file_name() {
+                    push(&[&"--ro-bind", &host, &Path::new(WORK_DIR).join(name)]);
+                }
+            }
+        }
     }
+    push(&[&"--chdir", &WORK_DIR]);
 
     // Read-only binds; a target under a read-only system dir that doesn't
     // exist there can't be created (bwrap would mkdir in a read-only mount),
@@ -338,9 +430,13 @@ pub(crate) fn bwrap_args(spec: &Spec) -> Vec<OsString> {
     for dir in &overlaid {
         push(&[&"--remount-ro", dir]);
     }
-    // The sandbox root is a tmpfs bwrap built; freeze it (non-recursive: the
-    // work dir and /tmp stay writable).
-    push(&[&"--remount-ro", &"/"]);
+    // The sandbox root and /dev are tmpfs bwrap built; freeze them
+    // (non-recursive: the work dir, /tmp and /dev/shm stay writable, device
+    // nodes stay usable).
+    push(&[&"--remount-ro", &"/dev", &"--remount-ro", &"/"]);
+    if seccomp::filter().is_ok() {
+        push(&[&"--seccomp", &SECCOMP_FD.to_string()]);
+    }
     a
 }
 
@@ -370,15 +466,83 @@ pub(crate) fn data_limit_bytes(limits: &Limits, cgroup: bool) -> u64 {
     }
 }
 
-/// Run one command in the sandbox.
-pub(crate) fn run_sandboxed(bwrap: &Path, spec: &Spec) -> anyhow::Result<Captured> {
-    let mut cmd = Command::new(bwrap);
-    cmd.args(bwrap_args(spec)).arg("--").args(&spec.argv);
+/// How the supervisor says the program ended (see init/polyeval-init.c).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ending {
+    /// bwrap failed before starting the supervisor: an environment problem.
+    NotStarted,
+    /// The supervisor was killed before it could report (only the program
+    /// can do that, or our own kill at a limit).
+    Unreported,
+    Ended {
+        wait_status: i32,
+        cpu_micros: u64,
+    },
+}
+
+impl Ending {
+    fn parse(report: &str) -> Ending {
+        let mut ending = Ending::NotStarted;
+        for line in report.lines() {
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some("started") => ending = Ending::Unreported,
+                Some("ended") => {
+                    let wait_status = words.next().and_then(|w| w.parse().ok());
+                    let cpu_micros = words.next().and_then(|w| w.parse().ok());
+                    if let (Some(wait_status), Some(cpu_micros)) = (wait_status, cpu_micros) {
+                        ending = Ending::Ended {
+                            wait_status,
+                            cpu_micros,
+                        };
+                    }
+                }
+                _ => {}
+            }
+        }
+        ending
+    }
+
+    /// (exit code, signal) of the program.
+    pub fn decode(self) -> (Option<i32>, Option<i32>) {
+        match self {
+            Ending::Ended { wait_status, .. } => decode_wait_status(wait_status),
+            _ => (None, None),
+        }
+    }
+}
+
+fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
+    Ok(rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?)
+}
+
+/// Run one command in the sandbox, under the supervisor.
+pub(crate) fn run_sandboxed(
+    paths: &SandboxPaths,
+    spec: &Spec,
+) -> anyhow::Result<(Captured, Ending)> {
+    let mut cmd = Command::new(&paths.bwrap);
+    cmd.args(bwrap_args(spec))
+        .arg("--")
+        .arg(format!("/proc/self/fd/{INIT_FD}"))
+        .args([STATUS_FD.to_string(), INIT_FD.to_string()])
+        .args(&spec.argv);
     cmd.env_clear().envs(spec.env.iter().map(|(k, v)| (k, v)));
+    let (status_read, status_write) = pipe()?;
+    let init = std::fs::File::open(&paths.init)
+        .with_context(|| format!("opening {}", paths.init.display()))?;
+    let mut pass_fds = vec![(status_write, STATUS_FD), (OwnedFd::from(init), INIT_FD)];
+    if let Ok(program) = seccomp::filter() {
+        let (read, write) = pipe()?;
+        // A few hundred bytes: fits the pipe buffer.
+        std::fs::File::from(write).write_all(program)?;
+        pass_fds.push((read, SECCOMP_FD));
+    }
     let nproc = match spec.uid {
-        Some(_) => spec.limits.max_processes,
+        // bwrap, its namespace init and the supervisor come on top.
+        Some(_) => spec.limits.max_processes + 3,
         // Same uid as us: the count includes our other processes.
-        None => processes_of(nix::unistd::geteuid().as_raw()) + spec.limits.max_processes,
+        None => processes_of(nix::unistd::geteuid().as_raw()) + spec.limits.max_processes + 3,
     };
     let cgroup = JobCgroup::create(memory_mechanism(), spec.limits)?;
     let limits = ChildLimits {
@@ -392,15 +556,29 @@ pub(crate) fn run_sandboxed(bwrap: &Path, spec: &Spec) -> anyhow::Result<Capture
             .as_ref()
             .map(JobCgroup::enter_fds)
             .unwrap_or_default(),
+        pass_fds,
     };
     let mut captured = run_captured(cmd, limits, spec.limits.timeout, spec.limits.output_bytes)
-        .with_context(|| format!("starting {}", bwrap.display()))?;
+        .with_context(|| format!("starting {}", paths.bwrap.display()))?;
     if let Some(cgroup) = cgroup {
         captured.memory_exceeded = cgroup.oom_killed();
         // Dropping kills stragglers and removes the cgroup.
         drop(cgroup);
     }
-    Ok(captured)
+    // Everything that could write the report is gone: read what is there.
+    let mut report = String::new();
+    let mut reader = std::fs::File::from(status_read);
+    rustix::io::ioctl_fionbio(&reader, true)?;
+    let _ = reader.read_to_string(&mut report);
+    Ok((captured, Ending::parse(&report)))
+}
+
+/// The error for a sandbox bubblewrap could not set up.
+fn setup_failure(cap: &Captured) -> anyhow::Error {
+    anyhow::anyhow!(
+        "bubblewrap could not set up the sandbox: {}",
+        String::from_utf8_lossy(&cap.stderr).trim()
+    )
 }
 
 /// Run a bare command in a fresh sandbox (no toolchain, empty work dir).
@@ -410,22 +588,20 @@ pub(crate) fn run_raw(
     limits: &Limits,
     uid: Option<u32>,
 ) -> anyhow::Result<(Option<i32>, String, std::time::Duration)> {
-    let work = tempfile::Builder::new()
-        .prefix("polyeval-run-")
-        .tempdir_in(&paths.work_root)?;
-    chown(work.path(), uid)?;
     let spec = Spec {
         argv: argv.iter().map(|a| a.to_string()).collect(),
-        work: work.path(),
+        work: WorkMount::Scratch(None),
         ro_binds: Vec::new(),
-        rw_binds: Vec::new(),
         env: base_env(),
         limits,
         uid,
         umask: 0o022,
     };
-    let cap = run_sandboxed(&paths.bwrap, &spec)?;
-    let (code, _) = decode_status(&cap.status);
+    let (cap, ending) = run_sandboxed(paths, &spec)?;
+    if ending == Ending::NotStarted && !cap.timed_out && !cap.output_exceeded {
+        return Err(setup_failure(&cap));
+    }
+    let (code, _) = ending.decode();
     Ok((
         code,
         String::from_utf8_lossy(&cap.stdout).into_owned(),
@@ -448,9 +624,10 @@ fn chown(path: &Path, uid: Option<u32>) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Compile (if needed) and run one job.
+/// Compile (if needed) and run one job in a fresh job dir of `area`.
 pub(crate) fn execute(
     paths: &SandboxPaths,
+    area: &Path,
     info: &ToolchainInfo,
     job: &Job,
     limits: &Limits,
@@ -463,10 +640,7 @@ pub(crate) fn execute(
         .clone()
         .unwrap_or_else(|| tc.default_file_name(&job.source));
     validate_file_name(&file)?;
-    let work = tempfile::Builder::new()
-        .prefix("polyeval-run-")
-        .tempdir_in(&paths.work_root)
-        .with_context(|| format!("creating a work dir in {}", paths.work_root.display()))?;
+    let work = JobDir::create(area)?;
     let src_path = work.path().join(&file);
     std::fs::write(&src_path, &job.source)
         .with_context(|| format!("writing {}", src_path.display()))?;
@@ -480,22 +654,21 @@ pub(crate) fn execute(
 
     if let Some(argv) = tc.compile_command(&file, &job.source, info, limits) {
         let compile_limits = limits.for_compile();
+        let mut ro_binds = info.support_binds.clone();
+        ro_binds.extend(info.compile_binds.iter().cloned());
         let spec = Spec {
             argv,
-            work: work.path(),
-            ro_binds: info.support_binds.clone(),
-            rw_binds: info.compile_rw_binds.clone(),
+            work: WorkMount::Host(work.path()),
+            ro_binds,
             env: env.clone(),
             limits: &compile_limits,
             uid,
-            // Shared build caches must stay writable for other sandbox uids.
-            umask: if info.compile_rw_binds.is_empty() {
-                0o022
-            } else {
-                0
-            },
+            umask: 0o022,
         };
-        let cap = run_sandboxed(&paths.bwrap, &spec)?;
+        let (cap, ending) = run_sandboxed(paths, &spec)?;
+        if ending == Ending::NotStarted && !cap.timed_out && !cap.output_exceeded {
+            return Err(setup_failure(&cap));
+        }
         outcome.compile_ms = cap.elapsed.as_millis() as u64;
         let mut text = String::from_utf8_lossy(&cap.stdout).into_owned();
         text.push_str(&String::from_utf8_lossy(&cap.stderr));
@@ -505,8 +678,8 @@ pub(crate) fn execute(
             text.push_str("\n[polyeval] the compiler exceeded its memory limit\n");
         }
         outcome.compile_output = text;
-        if cap.timed_out || cap.output_exceeded || !cap.status.success() {
-            let (code, signal) = decode_status(&cap.status);
+        let (code, signal) = ending.decode();
+        if cap.timed_out || cap.output_exceeded || code != Some(0) {
             outcome.status = Status::CompileError;
             outcome.exit_code = code;
             outcome.signal = signal;
@@ -526,43 +699,53 @@ pub(crate) fn execute(
     env.extend(job.env.iter().cloned());
     let spec = Spec {
         argv: tc.run_command(&file, &job.source, info, limits),
-        work: work.path(),
+        work: WorkMount::Scratch(Some(work.path())),
         ro_binds,
-        rw_binds: Vec::new(),
         env,
         limits,
         uid,
         umask: 0o022,
     };
-    let cap = run_sandboxed(&paths.bwrap, &spec)?;
-    let (code, signal) = decode_status(&cap.status);
+    let (cap, ending) = run_sandboxed(paths, &spec)?;
+    drop(work);
+    let by_us = cap.timed_out || cap.output_exceeded;
+    if ending == Ending::NotStarted && !by_us {
+        return Err(setup_failure(&cap));
+    }
+    let (code, signal) = if by_us { (None, None) } else { ending.decode() };
     outcome.run_ms = cap.elapsed.as_millis() as u64;
     outcome.stdout = String::from_utf8_lossy(&cap.stdout).into_owned();
     outcome.stderr = String::from_utf8_lossy(&cap.stderr).into_owned();
     outcome.stdout_truncated = cap.stdout_truncated;
     outcome.stderr_truncated = cap.stderr_truncated;
     outcome.marker_seen = outcome.stdout.contains(marker);
-    outcome.exit_code = if cap.timed_out || cap.output_exceeded {
-        None
-    } else {
-        code
+    outcome.exit_code = code;
+    outcome.signal = signal;
+    // Limits are judged from our own bookkeeping (the clock, the output
+    // caps, the cgroup's OOM counter, the CPU time the supervisor measured)
+    // and real signals, never from an exit code.
+    let cpu_exhausted = match ending {
+        Ending::Ended { cpu_micros, .. } => {
+            cpu_micros >= limits.cpu_secs.max(1) * 900_000 && signal == Some(nix::libc::SIGXCPU)
+        }
+        _ => false,
     };
-    outcome.signal = if cap.timed_out || cap.output_exceeded {
-        None
-    } else {
-        signal
-    };
-    outcome.status = if cap.timed_out {
+    outcome.status = if cap.timed_out || cpu_exhausted {
         Status::Timeout
     } else if cap.output_exceeded {
         Status::OutputExceeded
-    } else if signal == Some(nix::libc::SIGXCPU) {
-        Status::Timeout
     } else if cap.memory_exceeded && code != Some(0) {
         // The kernel killed a process of the run at the cgroup's limit.
         Status::MemoryExceeded
     } else if signal == Some(nix::libc::SIGXFSZ) {
+        // Sent by the kernel at RLIMIT_FSIZE (or by the program to itself:
+        // a failure either way).
         Status::OutputExceeded
+    } else if ending == Ending::Unreported {
+        outcome
+            .stderr
+            .push_str("\n[polyeval] the program's supervisor was killed before it could report\n");
+        Status::Failed
     } else if code == Some(0) {
         if job.require_marker && !outcome.marker_seen {
             Status::Failed

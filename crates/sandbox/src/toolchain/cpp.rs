@@ -91,7 +91,7 @@ impl Toolchain for Cpp {
             ]);
             host_command(&argv, tmp, &[])
         });
-        info.add_optional_support_dir(built, dir, PCH_DIR_INSIDE, "pch", "C++ precompiled header");
+        info.add_optional_compile_dir(built, dir, PCH_DIR_INSIDE, "pch", "C++ precompiled header");
         Ok(info)
     }
     fn compile_command(

@@ -1,17 +1,21 @@
-//! Go: `go build` then run the binary. Trick: a shared build cache (warmed
-//! once with the standard library) bound writable for the compile step only —
-//! the compile step never executes the untrusted program (CGO off, no
-//! network, GOPROXY=off).
+//! Go: `go build` then run the binary. Trick: a build cache warmed once with
+//! the standard library (Debian's go1.19 rebuilds part of it for CGO off)
+//! seeds each compile. The seed is shared, so it is never writable: it is
+//! built on the host by trusted code, readable by all and writable by its
+//! owner only, and bound read-only; each compile copies it into a private
+//! cache on its own tmpfs (a few milliseconds), so no sample can poison
+//! another's build.
 
-use super::{host_command, s, Toolchain, ToolchainInfo};
+use super::{build_asset_dir, host_command, s, Toolchain, ToolchainInfo};
 use crate::{inside, Limits, SandboxPaths};
 use polyeval_core::Language;
-use std::path::PathBuf;
 
 pub struct Go;
 
 const GO: &str = "/usr/bin/go";
-const GOCACHE_INSIDE: &str = "/polyeval/gocache";
+/// The shared seed, read-only, and each compile's private copy.
+const SEED_INSIDE: &str = "/polyeval/gocache-seed";
+const GOCACHE_INSIDE: &str = "/tmp/gocache";
 
 fn go_env(gocache: &str) -> Vec<(String, String)> {
     vec![
@@ -46,43 +50,40 @@ impl Toolchain for Go {
     }
     fn prepare(&self, paths: &SandboxPaths) -> anyhow::Result<ToolchainInfo> {
         let mut info = ToolchainInfo::new(Language::Go, self.detect_version()?);
-        let cache = paths
-            .cache_dir
-            .join(format!("gocache-{}", super::short_hash(&[&info.version])));
-        let fresh = !cache.is_dir();
-        crate::sandbox::make_shared_dir(&cache)?;
-        if fresh {
-            // Warm the cache with the packages test programs use, on the host
-            // (trusted) with the same settings as inside; files must be
-            // writable by every sandbox uid, hence the permissive umask.
-            let tmp = tempfile::tempdir()?;
+        remove_writable_caches(paths);
+        let seed = paths.cache_dir.join(format!(
+            "gocache-seed-{}",
+            super::short_hash(&[&info.version])
+        ));
+        let built = build_asset_dir(&seed, |tmp| {
+            // Warm with the packages test programs use, on the host with the
+            // same settings as inside.
+            let work = tempfile::tempdir()?;
             std::fs::write(
-                tmp.path().join("main.go"),
+                work.path().join("main.go"),
                 "package main\nimport (\"fmt\"; \"os\"; \"strings\"; \"sort\"; \"math\"; \"errors\"; \"strconv\")\nfunc main() { fmt.Println(os.Args, strings.ToUpper(\"x\"), sort.IntsAreSorted(nil), math.Pi, errors.New(\"e\"), strconv.Itoa(1)) }\n",
             )?;
-            let cache_str = cache.to_string_lossy().to_string();
-            let mut envs: Vec<(String, String)> = go_env(&cache_str);
-            envs.push((s("HOME"), tmp.path().to_string_lossy().to_string()));
+            let mut envs: Vec<(String, String)> = go_env(&tmp.to_string_lossy());
+            envs.push((s("HOME"), work.path().to_string_lossy().to_string()));
             envs.push((
                 s("GOPATH"),
-                tmp.path().join("gopath").to_string_lossy().to_string(),
+                work.path().join("gopath").to_string_lossy().to_string(),
             ));
             let envs_ref: Vec<(&str, &str)> =
                 envs.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
-            let old = nix::sys::stat::umask(nix::sys::stat::Mode::empty());
-            let warmed = host_command(
+            host_command(
                 &[GO, "build", "-o", "prog", "main.go"],
-                tmp.path(),
+                work.path(),
                 &envs_ref,
-            );
-            nix::sys::stat::umask(old);
-            if let Err(e) = warmed {
-                tracing::warn!("could not warm the Go build cache: {e:#}");
-            }
-        }
-        info.compile_rw_binds
-            .push((cache, PathBuf::from(GOCACHE_INSIDE)));
-        info.features.push(s("shared-build-cache"));
+            )
+        });
+        info.add_optional_compile_dir(
+            built,
+            seed,
+            SEED_INSIDE,
+            "build-cache-seed",
+            "Go build cache seed",
+        );
         Ok(info)
     }
     fn compile_command(
@@ -92,10 +93,12 @@ impl Toolchain for Go {
         _: &ToolchainInfo,
         _: &Limits,
     ) -> Option<Vec<String>> {
+        // The seed may be missing (its build failed): then go starts empty.
         Some(vec![
-            s(GO),
-            s("build"),
-            s("-o"),
+            s("/bin/sh"),
+            s("-c"),
+            format!("cp -R \"$0\" {GOCACHE_INSIDE} 2>/dev/null; exec {GO} build -o \"$1\" \"$2\""),
+            s(SEED_INSIDE),
             inside("prog"),
             inside(file),
         ])
@@ -116,5 +119,21 @@ impl Toolchain for Go {
     }
     fn is_memory_exhaustion(&self, stderr: &str) -> bool {
         stderr.contains("out of memory")
+    }
+}
+
+/// Build caches of earlier versions were shared writable (`gocache-<hash>`,
+/// mode 0777): never use them again.
+fn remove_writable_caches(paths: &SandboxPaths) {
+    let Ok(entries) = std::fs::read_dir(&paths.cache_dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("gocache-") && !name.starts_with("gocache-seed-") {
+            if let Err(e) = crate::workdir::remove_tree(&entry.path()) {
+                tracing::warn!("could not remove {}: {e}", entry.path().display());
+            }
+        }
     }
 }

@@ -205,7 +205,7 @@ impl Toolchain for Java {
             }
             Ok(())
         });
-        info.add_optional_support_dir(
+        info.add_optional_compile_dir(
             built,
             dir,
             CDS_DIR_INSIDE,

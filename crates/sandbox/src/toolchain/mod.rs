@@ -26,9 +26,9 @@ pub struct ToolchainInfo {
     pub version: String,
     /// Read-only binds (host -> sandbox) of prepared assets, for both steps.
     pub support_binds: Vec<(PathBuf, PathBuf)>,
-    /// Writable binds for the compile step only (e.g. Go's build cache; the
-    /// compile step never executes the untrusted program).
-    pub compile_rw_binds: Vec<(PathBuf, PathBuf)>,
+    /// Read-only binds for the compile step only (precompiled header, javac
+    /// archive, Go build cache seed). Nothing shared is ever writable.
+    pub compile_binds: Vec<(PathBuf, PathBuf)>,
     /// Compile-time tricks in use, e.g. "pch" (shown by `polyeval doctor`).
     pub features: Vec<String>,
 }
@@ -39,7 +39,7 @@ impl ToolchainInfo {
             language,
             version,
             support_binds: Vec::new(),
-            compile_rw_binds: Vec::new(),
+            compile_binds: Vec::new(),
             features: Vec::new(),
         }
     }
@@ -52,10 +52,11 @@ impl ToolchainInfo {
         self.support_binds.push((host, PathBuf::from(inside)));
         self.features.push(s(feature));
     }
-    /// Like [`Self::add_support_dir`] for an optional asset (`what`) whose
-    /// build may have failed: without it compiles are slower but still
-    /// correct, so a failure is only a warning.
-    pub(crate) fn add_optional_support_dir(
+    /// Bind an optional compile-step asset (`what`) read-only at `inside`
+    /// and record the `feature` it enables; its build may have failed:
+    /// without it compiles are slower but still correct, so a failure is
+    /// only a warning.
+    pub(crate) fn add_optional_compile_dir(
         &mut self,
         built: anyhow::Result<()>,
         host: PathBuf,
@@ -64,7 +65,10 @@ impl ToolchainInfo {
         what: &str,
     ) {
         match built {
-            Ok(()) => self.add_support_dir(host, inside, feature),
+            Ok(()) => {
+                self.compile_binds.push((host, PathBuf::from(inside)));
+                self.features.push(s(feature));
+            }
             Err(e) => tracing::warn!("{what} unavailable: {e:#}"),
         }
     }
