@@ -273,16 +273,105 @@ pub(crate) enum WorkMount<'a> {
     /// The host dir, writable: the compile step, where only trusted
     /// compilers write (their outputs must outlive the sandbox).
     Host(&'a Path),
-    /// A size-capped tmpfs (counted in the job's memory cgroup) holding
-    /// read-only binds of the host dir's entries (None: empty): the run step,
-    /// so nothing the program writes reaches the host disk or outlives it.
-    Scratch(Option<&'a Path>),
+    /// A size-capped tmpfs (counted in the job's memory cgroup): the run
+    /// step, so nothing the program writes reaches the host disk or outlives
+    /// it. What it starts with comes as [`Spec::copies`].
+    Scratch,
+}
+
+/// A file or dir copied into the sandbox (absolute path inside), so that
+/// no host path shows in its mount table.
+pub(crate) struct ScratchEntry {
+    pub path: PathBuf,
+    pub content: ScratchContent,
+}
+
+pub(crate) enum ScratchContent {
+    Dir,
+    /// A file copied in by bwrap from this descriptor (read from offset 0).
+    File {
+        data: OwnedFd,
+        executable: bool,
+    },
+    /// A read-only bind of a host path (for trees too big to pass as
+    /// descriptors; its host path shows in the mount table).
+    Bind(PathBuf),
+}
+
+/// At most this many files are copied into a scratch work dir; a bigger
+/// tree of compile outputs is bound read-only instead.
+const MAX_COPIED_FILES: usize = 256;
+
+/// A sealed-off in-memory file holding `bytes`, positioned at its start.
+fn memory_file(bytes: &[u8]) -> std::io::Result<OwnedFd> {
+    let fd = rustix::fs::memfd_create(c"polyeval", rustix::fs::MemfdFlags::CLOEXEC)?;
+    let mut file = std::fs::File::from(fd);
+    file.write_all(bytes)?;
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(0))?;
+    Ok(OwnedFd::from(file))
+}
+
+/// Copies of the tree `dir` at `inside`: its files as descriptors (opened
+/// now, so the host dir may be removed before the run), or binds of its
+/// top-level entries when it holds too many files.
+fn scratch_entries(dir: &Path, inside: &Path) -> anyhow::Result<Vec<ScratchEntry>> {
+    let mut entries = Vec::new();
+    let mut stack = vec![inside.to_path_buf()];
+    let mut files = 0;
+    while let Some(rel) = stack.pop() {
+        let host = dir.join(rel.strip_prefix(inside).unwrap_or(&rel));
+        let mut children: Vec<std::fs::DirEntry> =
+            std::fs::read_dir(host)?.collect::<Result<_, _>>()?;
+        children.sort_by_key(|e| e.file_name());
+        for child in children {
+            let path = rel.join(child.file_name());
+            let kind = child.file_type()?;
+            if kind.is_dir() {
+                entries.push(ScratchEntry {
+                    path: path.clone(),
+                    content: ScratchContent::Dir,
+                });
+                stack.push(path);
+            } else if kind.is_file() {
+                files += 1;
+                if files > MAX_COPIED_FILES {
+                    return top_level_binds(dir, inside);
+                }
+                let file = std::fs::File::open(child.path())?;
+                let executable = file.metadata()?.permissions().mode() & 0o111 != 0;
+                entries.push(ScratchEntry {
+                    path,
+                    content: ScratchContent::File {
+                        data: OwnedFd::from(file),
+                        executable,
+                    },
+                });
+            }
+        }
+    }
+    Ok(entries)
+}
+
+fn top_level_binds(dir: &Path, inside: &Path) -> anyhow::Result<Vec<ScratchEntry>> {
+    let mut entries: Vec<ScratchEntry> = std::fs::read_dir(dir)?
+        .map(|e| {
+            let e = e?;
+            Ok(ScratchEntry {
+                path: inside.join(e.file_name()),
+                content: ScratchContent::Bind(e.path()),
+            })
+        })
+        .collect::<std::io::Result<_>>()?;
+    entries.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(entries)
 }
 
 /// One sandboxed command.
 pub(crate) struct Spec<'a> {
     pub argv: Vec<String>,
     pub work: WorkMount<'a>,
+    /// Files and dirs copied in (after the mounts).
+    pub copies: &'a [ScratchEntry],
     pub ro_binds: Vec<(PathBuf, PathBuf)>,
     pub env: Vec<(String, String)>,
     pub limits: &'a Limits,
@@ -291,10 +380,14 @@ pub(crate) struct Spec<'a> {
 }
 
 /// Descriptor numbers inside the sandbox: the supervisor's report pipe, the
-/// supervisor executable, the seccomp program (read and closed by bwrap).
+/// supervisor executable, then what bwrap reads and closes: the seccomp
+/// program, bwrap's own arguments (passed this way so that they, host paths
+/// included, don't show in the sandbox's /proc/1/cmdline), scratch files.
 const STATUS_FD: RawFd = 3;
 const INIT_FD: RawFd = 4;
 const SECCOMP_FD: RawFd = 5;
+const ARGS_FD: RawFd = 6;
+const FIRST_FILE_FD: RawFd = 7;
 
 /// Sizes of the writable tmpfs mounts: together at most the memory limit,
 /// so without a memory cgroup (which counts tmpfs pages itself) a program
@@ -363,21 +456,19 @@ pub(crate) fn bwrap_args(spec: &Spec) -> Vec<OsString> {
     push(&[&"--size", &size(sizes.tmp), &"--tmpfs", &"/tmp"]);
     match spec.work {
         WorkMount::Host(dir) => push(&[&"--bind", &dir, &WORK_DIR]),
-        WorkMount::Scratch(dir) => {
-            push(&[&"--size", &size(sizes.work), &"--tmpfs", &WORK_DIR]);
-            let mut entries: Vec<PathBuf> = dir
-                .and_then(|d| std::fs::read_dir(d).ok())
-                .into_iter()
-                .flatten()
-                .flatten()
-                .map(|e| e.path())
-                .collect();
-            entries.sort();
-            for host in entries {
-                if let Some(name) = host.file_name() {
-                    push(&[&"--ro-bind", &host, &Path::new(WORK_DIR).join(name)]);
+        WorkMount::Scratch => push(&[&"--size", &size(sizes.work), &"--tmpfs", &WORK_DIR]),
+    }
+    for (i, entry) in spec.copies.iter().enumerate() {
+        let target = &entry.path;
+        match &entry.content {
+            ScratchContent::Dir => push(&[&"--dir", target]),
+            ScratchContent::File { executable, .. } => {
+                if *executable {
+                    push(&[&"--perms", &"0755"]);
                 }
+                push(&[&"--file", &(FIRST_FILE_FD + i as RawFd).to_string(), target]);
             }
+            ScratchContent::Bind(host) => push(&[&"--ro-bind", host, target]),
         }
     }
     push(&[&"--chdir", &WORK_DIR]);
@@ -521,9 +612,15 @@ pub(crate) fn run_sandboxed(
     paths: &SandboxPaths,
     spec: &Spec,
 ) -> anyhow::Result<(Captured, Ending)> {
+    // The options go through a descriptor; the command (inside paths only)
+    // must stay on the command line.
+    let mut args: Vec<u8> = Vec::new();
+    for arg in bwrap_args(spec) {
+        args.extend_from_slice(arg.as_encoded_bytes());
+        args.push(0);
+    }
     let mut cmd = Command::new(&paths.bwrap);
-    cmd.args(bwrap_args(spec))
-        .arg("--")
+    cmd.args(["--args", &ARGS_FD.to_string(), "--"])
         .arg(format!("/proc/self/fd/{INIT_FD}"))
         .args([STATUS_FD.to_string(), INIT_FD.to_string()])
         .args(&spec.argv);
@@ -531,12 +628,18 @@ pub(crate) fn run_sandboxed(
     let (status_read, status_write) = pipe()?;
     let init = std::fs::File::open(&paths.init)
         .with_context(|| format!("opening {}", paths.init.display()))?;
-    let mut pass_fds = vec![(status_write, STATUS_FD), (OwnedFd::from(init), INIT_FD)];
+    let mut pass_fds = vec![
+        (status_write, STATUS_FD),
+        (OwnedFd::from(init), INIT_FD),
+        (memory_file(&args)?, ARGS_FD),
+    ];
     if let Ok(program) = seccomp::filter() {
-        let (read, write) = pipe()?;
-        // A few hundred bytes: fits the pipe buffer.
-        std::fs::File::from(write).write_all(program)?;
-        pass_fds.push((read, SECCOMP_FD));
+        pass_fds.push((memory_file(program)?, SECCOMP_FD));
+    }
+    for (i, entry) in spec.copies.iter().enumerate() {
+        if let ScratchContent::File { data, .. } = &entry.content {
+            pass_fds.push((data.try_clone()?, FIRST_FILE_FD + i as RawFd));
+        }
     }
     let nproc = match spec.uid {
         // bwrap, its namespace init and the supervisor come on top.
@@ -590,7 +693,8 @@ pub(crate) fn run_raw(
 ) -> anyhow::Result<(Option<i32>, String, std::time::Duration)> {
     let spec = Spec {
         argv: argv.iter().map(|a| a.to_string()).collect(),
-        work: WorkMount::Scratch(None),
+        work: WorkMount::Scratch,
+        copies: &[],
         ro_binds: Vec::new(),
         env: base_env(),
         limits,
@@ -639,56 +743,84 @@ pub(crate) fn execute(
         .file_name
         .clone()
         .unwrap_or_else(|| tc.default_file_name(&job.source));
+    let mut scratch_dir_kept: Option<JobDir> = None;
     validate_file_name(&file)?;
-    let work = JobDir::create(area)?;
-    let src_path = work.path().join(&file);
-    std::fs::write(&src_path, &job.source)
-        .with_context(|| format!("writing {}", src_path.display()))?;
-    chown(work.path(), uid)?;
-    chown(&src_path, uid)?;
-    std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o700))?;
-
     let mut env = base_env();
     env.extend(tc.env(limits));
     let mut outcome = Outcome::environment_error("");
 
-    if let Some(argv) = tc.compile_command(&file, &job.source, info, limits) {
-        let compile_limits = limits.for_compile();
-        let mut ro_binds = info.support_binds.clone();
-        ro_binds.extend(info.compile_binds.iter().cloned());
-        let spec = Spec {
-            argv,
-            work: WorkMount::Host(work.path()),
-            ro_binds,
-            env: env.clone(),
-            limits: &compile_limits,
-            uid,
-            umask: 0o022,
-        };
-        let (cap, ending) = run_sandboxed(paths, &spec)?;
-        if ending == Ending::NotStarted && !cap.timed_out && !cap.output_exceeded {
-            return Err(setup_failure(&cap));
+    // What the run step's /sandbox holds: the source alone (interpreted
+    // languages: never written to the host disk), or the compile outputs.
+    let scratch = match tc.compile_command(&file, &job.source, info, limits) {
+        None => vec![ScratchEntry {
+            path: Path::new(WORK_DIR).join(&file),
+            content: ScratchContent::File {
+                data: memory_file(job.source.as_bytes())?,
+                executable: false,
+            },
+        }],
+        Some(argv) => {
+            let work = JobDir::create(area)?;
+            let src_path = work.path().join(&file);
+            std::fs::write(&src_path, &job.source)
+                .with_context(|| format!("writing {}", src_path.display()))?;
+            chown(work.path(), uid)?;
+            chown(&src_path, uid)?;
+            std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o700))?;
+            let compile_limits = limits.for_compile();
+            let mut ro_binds = info.support_binds.clone();
+            ro_binds.extend(info.compile_binds.iter().cloned());
+            let spec = Spec {
+                argv,
+                work: WorkMount::Host(work.path()),
+                copies: &[],
+                ro_binds,
+                env: env.clone(),
+                limits: &compile_limits,
+                uid,
+                umask: 0o022,
+            };
+            let (cap, ending) = run_sandboxed(paths, &spec)?;
+            if ending == Ending::NotStarted && !cap.timed_out && !cap.output_exceeded {
+                return Err(setup_failure(&cap));
+            }
+            outcome.compile_ms = cap.elapsed.as_millis() as u64;
+            let mut text = String::from_utf8_lossy(&cap.stdout).into_owned();
+            text.push_str(&String::from_utf8_lossy(&cap.stderr));
+            if cap.timed_out {
+                text.push_str("\n[polyeval] the compiler exceeded its time limit\n");
+            } else if cap.memory_exceeded {
+                text.push_str("\n[polyeval] the compiler exceeded its memory limit\n");
+            }
+            outcome.compile_output = text;
+            let (code, signal) = ending.decode();
+            if cap.timed_out || cap.output_exceeded || code != Some(0) {
+                outcome.status = Status::CompileError;
+                outcome.exit_code = code;
+                outcome.signal = signal;
+                outcome.stderr = outcome.compile_output.clone();
+                return Ok(outcome);
+            }
+            let entries = scratch_entries(work.path(), Path::new(WORK_DIR))?;
+            // Copies are open: the host dir can go (unless bound).
+            if entries
+                .iter()
+                .all(|e| !matches!(e.content, ScratchContent::Bind(_)))
+            {
+                drop(work);
+            } else {
+                scratch_dir_kept = Some(work);
+            }
+            entries
         }
-        outcome.compile_ms = cap.elapsed.as_millis() as u64;
-        let mut text = String::from_utf8_lossy(&cap.stdout).into_owned();
-        text.push_str(&String::from_utf8_lossy(&cap.stderr));
-        if cap.timed_out {
-            text.push_str("\n[polyeval] the compiler exceeded its time limit\n");
-        } else if cap.memory_exceeded {
-            text.push_str("\n[polyeval] the compiler exceeded its memory limit\n");
-        }
-        outcome.compile_output = text;
-        let (code, signal) = ending.decode();
-        if cap.timed_out || cap.output_exceeded || code != Some(0) {
-            outcome.status = Status::CompileError;
-            outcome.exit_code = code;
-            outcome.signal = signal;
-            outcome.stderr = outcome.compile_output.clone();
-            return Ok(outcome);
-        }
-    }
+    };
 
-    let mut ro_binds = info.support_binds.clone();
+    // Support assets are copied too (small: e.g. the C# launcher).
+    let mut scratch = scratch;
+    for (host, inside) in &info.support_binds {
+        scratch.extend(scratch_entries(host, inside)?);
+    }
+    let mut ro_binds = Vec::new();
     for (host, target) in &job.ro_binds {
         let host = match uid {
             Some(_) => bind_source(paths, host)?,
@@ -699,7 +831,8 @@ pub(crate) fn execute(
     env.extend(job.env.iter().cloned());
     let spec = Spec {
         argv: tc.run_command(&file, &job.source, info, limits),
-        work: WorkMount::Scratch(Some(work.path())),
+        work: WorkMount::Scratch,
+        copies: &scratch,
         ro_binds,
         env,
         limits,
@@ -707,7 +840,7 @@ pub(crate) fn execute(
         umask: 0o022,
     };
     let (cap, ending) = run_sandboxed(paths, &spec)?;
-    drop(work);
+    drop(scratch_dir_kept);
     let by_us = cap.timed_out || cap.output_exceeded;
     if ending == Ending::NotStarted && !by_us {
         return Err(setup_failure(&cap));

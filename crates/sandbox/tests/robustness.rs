@@ -162,13 +162,14 @@ fn engine_process(root: &Path, cache: &Path, sleep: bool) -> Child {
     cmd.spawn().unwrap()
 }
 
-/// Wait until `root` holds more entries than `before` (a job has started).
+/// Wait until `root` holds entries not in `before` (an engine has started),
+/// then give its job time to start.
 fn wait_for_new_entries(root: &Path, before: &[PathBuf]) -> Vec<PathBuf> {
     let until = Instant::now() + Duration::from_secs(60);
     loop {
         let now = entries(root);
         let new: Vec<PathBuf> = now.into_iter().filter(|p| !before.contains(p)).collect();
-        if new.len() >= 2 {
+        if !new.is_empty() {
             // Let the job get going (its sources written, bwrap started).
             std::thread::sleep(Duration::from_millis(1500));
             return entries(root)
@@ -418,4 +419,36 @@ fn shared_go_build_cache_is_not_writable() {
         "no Go build cache found in {}",
         cache_dir.display()
     );
+}
+
+/// No host path of polyeval's (work dirs, asset cache) shows inside the
+/// sandbox: not in the mount table, not in any process's command line.
+#[test]
+fn host_paths_do_not_show_inside() {
+    let work_root = engine().paths().work_root.join("polyeval-");
+    let cache_dir = engine().paths().cache_dir.clone();
+    let python = "import os\nfor p in ['/proc/self/mountinfo'] + ['/proc/%s/cmdline' % d for d in os.listdir('/proc') if d.isdigit()]:\n    try:\n        print(p, open(p).read().replace('\\0', ' '))\n    except OSError as e:\n        print(p, e)\nprint('{M}')\n";
+    let csharp = "using System;\nusing System.IO;\nclass P { static void Main() {\n  Console.WriteLine(File.ReadAllText(\"/proc/self/mountinfo\"));\n  foreach (var d in Directory.GetDirectories(\"/proc\")) { try { Console.WriteLine(File.ReadAllText(d + \"/cmdline\").Replace('\\0', ' ')); } catch (Exception) { } }\n  Console.WriteLine(\"{M}\");\n} }\n";
+    let cpp = "#include <fstream>\n#include <iostream>\nint main() { std::ifstream f(\"/proc/self/mountinfo\"); std::cout << f.rdbuf() << std::endl; std::ifstream c(\"/proc/1/cmdline\"); std::cout << c.rdbuf() << std::endl << \"{M}\" << std::endl; }\n";
+    for (language, src) in [
+        (Language::Python, python),
+        (Language::CSharp, csharp),
+        (Language::Cpp, cpp),
+    ] {
+        let o = run(language, src);
+        assert_eq!(o.status, Status::Passed, "{language}: {}", describe(&o));
+        assert!(
+            o.stdout.contains(" /sandbox "),
+            "{language}: {}",
+            describe(&o)
+        );
+        for host in [&work_root, &cache_dir] {
+            let host = host.display().to_string();
+            assert!(
+                !o.stdout.contains(&host),
+                "{language}: {host} visible inside: {}",
+                describe(&o)
+            );
+        }
+    }
 }
