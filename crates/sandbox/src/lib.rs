@@ -1,12 +1,17 @@
 //! Sandboxed execution of untrusted programs in seven languages.
 //!
 //! Every executed benchmark goes through [`Engine`]: a program text plus a
-//! [`Language`] is written to a private work directory, compiled (if the
-//! language needs it) and run inside bubblewrap with no network, its own
-//! PID/IPC/UTS/user namespaces, read-only system directories only, and
-//! rlimits (CPU, memory, processes, file size). Output is captured up to a
-//! cap; a wall-clock timeout kills the whole process tree. The result is an
-//! [`Outcome`] whose [`Status`] says precisely what happened.
+//! [`Language`] is compiled (if the language needs it, in a private host
+//! work directory) and run inside bubblewrap with no network, its own
+//! PID/IPC/UTS/user namespaces (no nested ones), read-only system
+//! directories only, a seccomp filter ([`seccomp`]), and rlimits (CPU,
+//! memory, processes, file size). The program itself writes only to
+//! size-capped tmpfs mounts (`/sandbox` holding copies of its files, `/tmp`,
+//! `/dev/shm`). Output is captured up to a cap; a wall-clock timeout kills
+//! the whole process tree. A supervisor inside the sandbox
+//! (`init/polyeval-init.c`) reports the program's real wait status, so an
+//! exit code is never mistaken for a signal. The result is an [`Outcome`]
+//! whose [`Status`] says precisely what happened.
 //!
 //! Integrity: each engine owns a random marker ([`Engine::marker`]). Test
 //! harnesses print it after their last check; with `Job::require_marker` a run
@@ -44,7 +49,8 @@ pub struct Limits {
     pub timeout: Duration,
     /// CPU seconds per process (RLIMIT_CPU).
     pub cpu_secs: u64,
-    /// Memory in MiB. With a memory cgroup ([`MemoryMechanism::CgroupV1`]/
+    /// Memory in MiB; also caps the tmpfs scratch space (`/sandbox` half,
+    /// `/tmp` and `/dev/shm` a quarter each). With a memory cgroup ([`MemoryMechanism::CgroupV1`]/
     /// `CgroupV2`) this caps *resident* memory (no swap) of the whole run and
     /// RLIMIT_DATA is only a large backstop (max(4× this, 32 GiB)), so big
     /// untouched reservations work. Without cgroups it is RLIMIT_DATA, which
@@ -239,6 +245,7 @@ impl Engine {
             .thread_name(|i| format!("polyeval-sandbox-{i}"))
             .build()?;
         let paths = SandboxPaths::discover()?;
+        process::raise_open_files_limit();
         let area = workdir::WorkArea::create(&paths.work_root)?;
         // Job dirs inside belong to the jobs' uids: they must reach them.
         std::fs::set_permissions(

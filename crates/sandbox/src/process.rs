@@ -30,6 +30,23 @@ pub(crate) struct ChildLimits {
     pub pass_fds: Vec<(OwnedFd, RawFd)>,
 }
 
+/// Raise our own soft RLIMIT_NOFILE to the hard limit (concurrent jobs hold
+/// descriptors of the files copied into their sandboxes); sandboxed
+/// programs get the original soft limit back. Returns (original soft, hard).
+pub(crate) fn raise_open_files_limit() -> (u64, u64) {
+    static LIMITS: std::sync::OnceLock<(u64, u64)> = std::sync::OnceLock::new();
+    *LIMITS.get_or_init(|| {
+        let Ok((soft, hard)) = nix::sys::resource::getrlimit(Resource::RLIMIT_NOFILE) else {
+            return (1024, 1024);
+        };
+        let raised = hard.min(1 << 20);
+        if raised > soft && setrlimit(Resource::RLIMIT_NOFILE, raised, hard).is_err() {
+            tracing::debug!("could not raise RLIMIT_NOFILE from {soft} to {raised}");
+        }
+        (soft, hard)
+    })
+}
+
 #[derive(Debug)]
 pub(crate) struct Captured {
     pub stdout: Vec<u8>,
@@ -100,6 +117,7 @@ pub(crate) fn run_captured(
         placements.push((high.as_raw_fd(), target));
         passed.push(high);
     }
+    let nofile = raise_open_files_limit();
     // SAFETY: only async-signal-safe syscalls (setpgid, write, dup2,
     // setrlimit, setgroups, setgid, setuid, umask) run between fork and exec.
     unsafe {
@@ -122,6 +140,7 @@ pub(crate) fn run_captured(
             setrlimit(Resource::RLIMIT_FSIZE, l.file_size_bytes, l.file_size_bytes)
                 .map_err(io_err)?;
             setrlimit(Resource::RLIMIT_CORE, 0, 0).map_err(io_err)?;
+            setrlimit(Resource::RLIMIT_NOFILE, nofile.0, nofile.1).map_err(io_err)?;
             setrlimit(Resource::RLIMIT_NPROC, l.nproc, l.nproc).map_err(io_err)?;
             if let Some(uid) = l.uid {
                 nix::unistd::setgroups(&[]).map_err(io_err)?;

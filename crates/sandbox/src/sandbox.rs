@@ -298,9 +298,10 @@ pub(crate) enum ScratchContent {
     Bind(PathBuf),
 }
 
-/// At most this many files are copied into a scratch work dir; a bigger
-/// tree of compile outputs is bound read-only instead.
-const MAX_COPIED_FILES: usize = 256;
+/// At most this many files are copied into a scratch work dir (each is a
+/// descriptor held until the sandbox is set up); a bigger tree of compile
+/// outputs is bound read-only instead.
+const MAX_COPIED_FILES: usize = 64;
 
 /// A sealed-off in-memory file holding `bytes`, positioned at its start.
 fn memory_file(bytes: &[u8]) -> std::io::Result<OwnedFd> {

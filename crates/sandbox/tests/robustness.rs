@@ -452,3 +452,32 @@ fn host_paths_do_not_show_inside() {
         }
     }
 }
+
+/// The supervisor's report cannot be forged: its pipe is out of the
+/// program's reach, and a program that kills its supervisor does not pass.
+#[test]
+fn the_supervisor_report_cannot_be_forged() {
+    let src = "import os, signal\nsup = os.getppid()\ntry:\n    with open('/proc/%d/fd/3' % sup, 'w') as f:\n        f.write('ended 0 0\\n')\n    print('FORGED')\nexcept OSError as e:\n    print('refused', e)\nfor fd in range(3, 64):\n    try:\n        os.write(fd, b'ended 0 0\\n')\n        print('WROTE', fd)\n    except OSError:\n        pass\nprint('{M}', flush=True)\nos.kill(sup, signal.SIGKILL)\n";
+    let o = run(Language::Python, src);
+    assert!(o.stdout.contains("refused"), "{}", describe(&o));
+    assert!(
+        !o.stdout.contains("FORGED") && !o.stdout.contains("WROTE"),
+        "{}",
+        describe(&o)
+    );
+    assert_ne!(o.status, Status::Passed, "{}", describe(&o));
+}
+
+/// Compile outputs of any number of files run (above the number copied
+/// into the sandbox one by one they are bound instead).
+#[test]
+fn many_compile_outputs_still_run() {
+    let classes: String = (0..80)
+        .map(|i| format!("class C{i} {{ int v() {{ return {i}; }} }}\n"))
+        .collect();
+    let src = format!(
+        "public class Main {{\n  public static void main(String[] a) {{\n    if (new C79().v() != 79) throw new AssertionError();\n    System.out.println(\"{{M}}\");\n  }}\n}}\n{classes}"
+    );
+    let o = run(Language::Java, &src);
+    assert_eq!(o.status, Status::Passed, "{}", describe(&o));
+}
