@@ -237,9 +237,9 @@ fn clean_stale(parent: &Path) {
 }
 
 /// Tasks (processes + threads) allowed in a job's pids cgroup: the program's
-/// budget plus bwrap and its namespace init.
+/// budget plus bwrap, its namespace init and our supervisor.
 fn pids_max(limits: &Limits) -> u64 {
-    limits.max_processes + 4
+    limits.max_processes + 5
 }
 
 /// One job's cgroup(s); dropping it kills whatever is left inside and removes

@@ -65,6 +65,7 @@ impl SandboxPaths {
         let bwrap = find_executable("bwrap").ok_or_else(|| {
             anyhow::anyhow!("bubblewrap (bwrap) not found on PATH; install it with `apt-get install -y bubblewrap`")
         })?;
+        check_bwrap_version(&bwrap)?;
         let uid = nix::unistd::geteuid().as_raw();
         let cache_dir = match std::env::var_os("POLYEVAL_SANDBOX_CACHE") {
             Some(dir) => PathBuf::from(dir),
@@ -88,6 +89,30 @@ impl SandboxPaths {
             init,
         })
     }
+}
+
+/// The oldest bubblewrap with every option we use (`--disable-userns` is
+/// from 0.8.0, `--size` from 0.7.0; Debian 12 ships 0.8.0).
+const MIN_BWRAP: (u32, u32) = (0, 8);
+
+fn check_bwrap_version(bwrap: &Path) -> anyhow::Result<()> {
+    let out = Command::new(bwrap)
+        .arg("--version")
+        .output()
+        .with_context(|| format!("running {} --version", bwrap.display()))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let version = text.split_whitespace().nth(1).unwrap_or("");
+    let mut parts = version.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+    let found = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+    if found < MIN_BWRAP {
+        anyhow::bail!(
+            "{} is bubblewrap {version:?}; the sandbox needs {}.{} or newer",
+            bwrap.display(),
+            MIN_BWRAP.0,
+            MIN_BWRAP.1
+        );
+    }
+    Ok(())
 }
 
 /// Write the supervisor into the cache dir (once per build of it).
@@ -858,9 +883,13 @@ pub(crate) fn execute(
     // Limits are judged from our own bookkeeping (the clock, the output
     // caps, the cgroup's OOM counter, the CPU time the supervisor measured)
     // and real signals, never from an exit code.
+    // RLIMIT_CPU: SIGXCPU at the soft limit, SIGKILL a second later for a
+    // program that ignores it; either only counts with the CPU time spent.
     let cpu_exhausted = match ending {
         Ending::Ended { cpu_micros, .. } => {
-            cpu_micros >= limits.cpu_secs.max(1) * 900_000 && signal == Some(nix::libc::SIGXCPU)
+            cpu_micros >= limits.cpu_secs.max(1) * 900_000
+                && (signal == Some(nix::libc::SIGXCPU)
+                    || (signal == Some(nix::libc::SIGKILL) && !cap.memory_exceeded))
         }
         _ => false,
     };

@@ -481,3 +481,19 @@ fn many_compile_outputs_still_run() {
     let o = run(Language::Java, &src);
     assert_eq!(o.status, Status::Passed, "{}", describe(&o));
 }
+
+/// A program that ignores SIGXCPU is killed at the hard CPU limit: still a
+/// timeout, judged by the CPU time it used.
+#[test]
+fn cpu_limit_is_a_timeout_even_when_sigxcpu_is_ignored() {
+    let src =
+        "import signal\nsignal.signal(signal.SIGXCPU, signal.SIG_IGN)\nwhile True:\n    pass\n";
+    let mut job = job(Language::Python, src);
+    job.limits = Some(polyeval_sandbox::Limits {
+        cpu_secs: 1,
+        ..limits(20)
+    });
+    let o = run_job(job);
+    assert_eq!(o.status, Status::Timeout, "{}", describe(&o));
+    assert!(o.run_ms < 10_000, "{}", describe(&o));
+}
