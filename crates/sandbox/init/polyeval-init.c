@@ -1,6 +1,8 @@
-/* polyeval-init: runs inside the sandbox between bubblewrap and the program,
- * and reports how the program ended, which bubblewrap cannot: it turns a
- * death by signal N into exit code 128+N, indistinguishable from exit(128+N).
+/* polyeval-init: the sandbox's PID 1 (bubblewrap --as-pid-1), parent of the
+ * program; reports how the program ended, which bubblewrap cannot: it turns
+ * a death by signal N into exit code 128+N, indistinguishable from
+ * exit(128+N). As PID 1 it reaps orphans, and signals from inside the
+ * sandbox cannot kill it; when it exits, the kernel kills what is left.
  *
  *   polyeval-init STATUS_FD SELF_FD PROGRAM [ARGS...]
  *
@@ -53,8 +55,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "polyeval-init: cannot run %s: %s\n", argv[3], strerror(errno));
         _exit(127);
     }
-    /* Signals the program may send us (SIGKILL cannot be ignored: then no
-     * report is written and the engine says so). */
+    /* Signals the program may send us (ignored anyway by a PID 1 without
+     * handlers; kept for a supervisor run without --as-pid-1). */
     signal(SIGTERM, SIG_IGN);
     signal(SIGINT, SIG_IGN);
     signal(SIGHUP, SIG_IGN);
@@ -63,10 +65,14 @@ int main(int argc, char **argv) {
     signal(SIGUSR1, SIG_IGN);
     signal(SIGUSR2, SIG_IGN);
     signal(SIGALRM, SIG_IGN);
+    /* Reap orphans until the program itself ends. */
     int status;
     struct rusage usage;
-    while (wait4(pid, &status, 0, &usage) < 0) {
-        if (errno != EINTR) {
+    for (;;) {
+        pid_t ended = wait4(-1, &status, 0, &usage);
+        if (ended == pid)
+            break;
+        if (ended < 0 && errno != EINTR) {
             fprintf(stderr, "polyeval-init: wait: %s\n", strerror(errno));
             return 127;
         }

@@ -460,6 +460,9 @@ pub(crate) fn bwrap_args(spec: &Spec) -> Vec<OsString> {
         &"--unshare-user",
         &"--disable-userns",
         &"--die-with-parent",
+        // Our supervisor is the namespace's init (reaps, can't be killed
+        // from inside): one process fewer than bwrap's own init.
+        &"--as-pid-1",
         &"--new-session",
         &"--hostname",
         &"polyeval",

@@ -453,11 +453,12 @@ fn host_paths_do_not_show_inside() {
     }
 }
 
-/// The supervisor's report cannot be forged: its pipe is out of the
-/// program's reach, and a program that kills its supervisor does not pass.
+/// The supervisor's report cannot be forged or suppressed: its pipe is out
+/// of the program's reach, and the program cannot kill it (it is the
+/// sandbox's PID 1), so the program's real exit status arrives.
 #[test]
 fn the_supervisor_report_cannot_be_forged() {
-    let src = "import os, signal\nsup = os.getppid()\ntry:\n    with open('/proc/%d/fd/3' % sup, 'w') as f:\n        f.write('ended 0 0\\n')\n    print('FORGED')\nexcept OSError as e:\n    print('refused', e)\nfor fd in range(3, 64):\n    try:\n        os.write(fd, b'ended 0 0\\n')\n        print('WROTE', fd)\n    except OSError:\n        pass\nprint('{M}', flush=True)\nos.kill(sup, signal.SIGKILL)\n";
+    let src = "import os, signal, time\nsup = os.getppid()\nprint('supervisor', sup)\ntry:\n    with open('/proc/%d/fd/3' % sup, 'w') as f:\n        f.write('ended 0 0\\n')\n    print('FORGED')\nexcept OSError as e:\n    print('refused', e)\nfor fd in range(3, 64):\n    try:\n        os.write(fd, b'ended 0 0\\n')\n        print('WROTE', fd)\n    except OSError:\n        pass\nfor sig in (signal.SIGTERM, signal.SIGKILL):\n    try:\n        os.kill(sup, sig)\n    except OSError as e:\n        print('kill refused', e)\ntime.sleep(0.2)\nprint('{M}', flush=True)\nos._exit(3)\n";
     let o = run(Language::Python, src);
     assert!(o.stdout.contains("refused"), "{}", describe(&o));
     assert!(
@@ -465,7 +466,8 @@ fn the_supervisor_report_cannot_be_forged() {
         "{}",
         describe(&o)
     );
-    assert_ne!(o.status, Status::Passed, "{}", describe(&o));
+    assert_eq!(o.exit_code, Some(3), "{}", describe(&o));
+    assert_eq!(o.status, Status::Failed, "{}", describe(&o));
 }
 
 /// Compile outputs of any number of files run (above the number copied
