@@ -923,3 +923,30 @@ pub(crate) fn execute(
     };
     Ok(outcome)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn supervisor_reports_are_parsed() {
+        assert_eq!(Ending::parse(""), Ending::NotStarted);
+        assert_eq!(Ending::parse("started\n"), Ending::Unreported);
+        let ended = Ending::parse("started\nended 34304 1200\n");
+        assert_eq!(
+            ended,
+            Ending::Ended {
+                wait_status: 34304,
+                cpu_micros: 1200
+            }
+        );
+        // 34304 = exit(134): an exit code, not SIGABRT.
+        assert_eq!(ended.decode(), (Some(134), None));
+        let killed = Ending::parse("started\nended 6 0\n");
+        assert_eq!(killed.decode(), (None, Some(6)));
+        assert_eq!(
+            Ending::parse("started\nended garbage\n"),
+            Ending::Unreported
+        );
+    }
+}

@@ -83,6 +83,10 @@ fn scratch_space_is_capped_without_cgroups() {
 #[ignore = "run by scratch_space_is_capped_without_cgroups in its own process"]
 fn inner_scratch_space_capped() {
     assert!(!engine().memory_mechanism().uses_cgroup());
+    assert_scratch_space_capped();
+}
+
+fn assert_scratch_space_capped() {
     let dirs = ["/sandbox", "/tmp", "/dev/shm"];
     let src: String = dirs.iter().map(|d| filler(d, 8, 512)).collect();
     let mut job = job(Language::Python, &src);
@@ -286,6 +290,11 @@ fn inner_unprivileged_cleanup() {
         "#include <cstdio>\nint main() { std::puts(\"{M}\"); }\n",
     );
     assert_eq!(o.status, Status::Passed, "{}", describe(&o));
+    // An ordinary user has no memory cgroup here: the scratch space is
+    // capped all the same.
+    if !engine().memory_mechanism().uses_cgroup() {
+        assert_scratch_space_capped();
+    }
     // Only the engine's own (empty) directory may remain while it lives.
     let left: Vec<PathBuf> = entries(&root)
         .into_iter()
