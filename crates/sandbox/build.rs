@@ -1,7 +1,9 @@
 //! Builds `polyeval-init`, the small supervisor that runs inside every sandbox
 //! and reports the program's real wait status (see init/polyeval-init.c). It
 //! is a separate executable, so it is compiled here with the C compiler the
-//! Rust toolchain links with, statically when the C library allows it.
+//! Rust toolchain links with: freestanding on x86_64 and aarch64 (no C
+//! library start-up at each sandboxed command), statically linked against
+//! the C library elsewhere.
 
 use std::path::PathBuf;
 
@@ -20,8 +22,22 @@ fn main() {
             .arg(&out);
         cmd.status().map(|s| s.success()).unwrap_or(false)
     };
-    // Static: no dynamic loader work at each start inside the sandbox.
-    if !build(&["-static"]) && !build(&[]) {
+    let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+    let built = if arch == "x86_64" || arch == "aarch64" {
+        build(&[
+            "-static",
+            "-nostdlib",
+            "-ffreestanding",
+            "-fno-stack-protector",
+            "-fno-builtin",
+            "-fno-pie",
+            "-no-pie",
+            "-fno-asynchronous-unwind-tables",
+        ])
+    } else {
+        build(&["-static"]) || build(&[])
+    };
+    if !built {
         panic!("could not compile {source} with {:?}", compiler.path());
     }
 }

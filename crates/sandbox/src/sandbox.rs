@@ -132,7 +132,10 @@ fn install_init(cache_dir: &Path) -> anyhow::Result<PathBuf> {
     tmp.write_all(INIT_BINARY)?;
     tmp.as_file()
         .set_permissions(std::fs::Permissions::from_mode(0o555))?;
-    tmp.persist(&path)
+    // Closed before it appears under its name: an executable still open for
+    // writing can't be executed (ETXTBSY).
+    tmp.into_temp_path()
+        .persist(&path)
         .with_context(|| format!("writing {}", path.display()))?;
     Ok(path)
 }
@@ -641,6 +644,19 @@ pub(crate) fn run_sandboxed(
     paths: &SandboxPaths,
     spec: &Spec,
 ) -> anyhow::Result<(Captured, Ending)> {
+    let first = run_sandboxed_once(paths, spec)?;
+    // Right after the supervisor file was written, a child another thread
+    // forked meanwhile may still hold it open for writing (ETXTBSY).
+    if first.1 == Ending::NotStarted
+        && String::from_utf8_lossy(&first.0.stderr).contains("Text file busy")
+    {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        return run_sandboxed_once(paths, spec);
+    }
+    Ok(first)
+}
+
+fn run_sandboxed_once(paths: &SandboxPaths, spec: &Spec) -> anyhow::Result<(Captured, Ending)> {
     // The options go through a descriptor; the command (inside paths only)
     // must stay on the command line.
     let mut args: Vec<u8> = Vec::new();
