@@ -47,7 +47,9 @@ pub struct SandboxPaths {
     /// Prepared toolchain assets (PCH, launcher, Go cache): world-readable
     /// because sandboxed programs run under other uids.
     pub cache_dir: PathBuf,
-    /// Where per-run work dirs are created.
+    /// Where each engine keeps its locked work area (`polyeval-work-*`,
+    /// holding the compile steps' job dirs); areas of dead engines found
+    /// here are removed when an engine starts.
     pub work_root: PathBuf,
     /// `polyeval-init`, the supervisor run inside every sandbox (see
     /// init/polyeval-init.c), written here from the copy built into this
