@@ -50,7 +50,6 @@ impl Toolchain for Go {
     }
     fn prepare(&self, paths: &SandboxPaths) -> anyhow::Result<ToolchainInfo> {
         let mut info = ToolchainInfo::new(Language::Go, self.detect_version()?);
-        remove_writable_caches(paths);
         let seed = paths.cache_dir.join(format!(
             "gocache-seed-{}",
             super::short_hash(&[&info.version])
@@ -119,21 +118,5 @@ impl Toolchain for Go {
     }
     fn is_memory_exhaustion(&self, stderr: &str) -> bool {
         stderr.contains("out of memory")
-    }
-}
-
-/// Build caches of earlier versions were shared writable (`gocache-<hash>`,
-/// mode 0777): never use them again.
-fn remove_writable_caches(paths: &SandboxPaths) {
-    let Ok(entries) = std::fs::read_dir(&paths.cache_dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with("gocache-") && !name.starts_with("gocache-seed-") {
-            if let Err(e) = crate::workdir::remove_tree(&entry.path()) {
-                tracing::warn!("could not remove {}: {e}", entry.path().display());
-            }
-        }
     }
 }
