@@ -15,6 +15,9 @@ pub enum Status {
     MemoryExceeded,
     OutputExceeded,
     KilledBySignal,
+    /// The program tried to fake its verdict (evidence in `Verdict::data`):
+    /// a failure like any other, listed per model in reports.
+    Tampering,
     /// The sample could not be scored for a reason that is not the model's
     /// fault (environment defect, harness error). Excluded from nothing; reported.
     Error,
@@ -31,6 +34,7 @@ impl Status {
             Status::MemoryExceeded => "memory_exceeded",
             Status::OutputExceeded => "output_exceeded",
             Status::KilledBySignal => "killed_by_signal",
+            Status::Tampering => "tampering",
             Status::Error => "error",
         }
     }
@@ -44,6 +48,7 @@ impl Status {
             "memory_exceeded" => Status::MemoryExceeded,
             "output_exceeded" => Status::OutputExceeded,
             "killed_by_signal" => Status::KilledBySignal,
+            "tampering" => Status::Tampering,
             "error" => Status::Error,
             _ => return None,
         })

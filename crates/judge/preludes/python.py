@@ -1,0 +1,226 @@
+# polyeval judge observer (Python). Placed before the candidate's code: it
+# captures every function it uses now, so later monkeypatching of builtins,
+# json, os or sys cannot redirect it. It only reports values; the expected
+# values are compared outside the sandbox.
+def __polyeval_judge_install():
+    import builtins as _builtins
+    import json as _json
+    import os as _os
+    import sys as _sys
+    import math as _math
+    import collections as _collections
+    import decimal as _decimal
+    import fractions as _fractions
+    import threading as _threading
+
+    _write = _os.write
+    _open = _os.open
+    _read = _os.read
+    _close = _os.close
+    _O_RDONLY = _os.O_RDONLY
+    _dumps = _json.dumps
+    _type = type
+    _repr = repr
+    _str = str
+    _len = len
+    _id = id
+    _int, _float, _bool, _bytes = int, float, bool, bytes
+    _list, _tuple, _dict, _set, _frozenset = list, tuple, dict, set, frozenset
+    _none_type = type(None)
+    _int_repr = int.__repr__
+    _type_name_of = type.__dict__["__name__"].__get__
+    _float_repr = float.__repr__
+    _isfinite = _math.isfinite
+    _dict_items = dict.items
+    _dict_types = (
+        dict,
+        _collections.OrderedDict,
+        _collections.defaultdict,
+        _collections.Counter,
+    )
+    _exact_number = {_decimal.Decimal, _fractions.Fraction}
+    _np_int, _np_float, _np_bool = (), (), ()
+    try:
+        import numpy as _np
+
+        _np_int = tuple(
+            getattr(_np, n)
+            for n in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "intc", "intp", "longlong", "ulonglong")
+            if hasattr(_np, n)
+        )
+        _np_float = tuple(getattr(_np, n) for n in ("float16", "float32", "float64", "longdouble") if hasattr(_np, n))
+        _np_bool = (_np.bool_,)
+    except Exception:
+        pass
+    _BaseException = BaseException
+    _gettrace = _sys.gettrace
+    _getprofile = _sys.getprofile
+    _th_gettrace = getattr(_threading, "gettrace", None)
+    _th_getprofile = getattr(_threading, "getprofile", None)
+    _excepthook0 = _sys.excepthook
+    _builtins_dict = _builtins.__dict__
+    _builtins_snapshot = dict(_builtins_dict)
+    _modules = _sys.modules
+    _PREFIX = b"\n\x1epolyeval-judge "
+    _NONCE_PATH = "/polyeval/judge/nonce"
+    _MAX_DEPTH = 100
+    _budget = [0]
+
+    def _emit(text):
+        data = _PREFIX + text.encode("utf-8", "replace") + b"\n"
+        view = memoryview(data)
+        while _len(view):
+            try:
+                n = _write(1, view)
+            except InterruptedError:
+                continue
+            except OSError:
+                return
+            view = view[n:]
+
+    def _type_name(v):
+        try:
+            t = _type(v)
+            name = _type_name_of(t)
+            return name if _type(name) is _str else "?"
+        except _BaseException:
+            return "?"
+
+    def _int_json(i):
+        try:
+            text = _int_repr(i)
+        except ValueError:
+            return '{"truncated":null}'
+        if -(2**63) <= i < 2**63:
+            return text
+        return '{"int":"%s"}' % text
+
+    def _float_json(f):
+        if _isfinite(f):
+            text = _float_repr(f)
+            return text if ("." in text or "e" in text) else text + ".0"
+        if f != f:
+            return '{"float":"nan"}'
+        return '{"float":"inf"}' if f > 0 else '{"float":"-inf"}'
+
+    def _enc(v, depth):
+        _budget[0] += 1
+        if depth > _MAX_DEPTH or _budget[0] > 1000000:
+            return '{"truncated":null}'
+        t = _type(v)
+        if t is _none_type:
+            return "null"
+        if t is _bool:
+            return "true" if v else "false"
+        if t is _int:
+            return _int_json(v)
+        if t is _float:
+            return _float_json(v)
+        if t is _str:
+            return _dumps(v)
+        if t is _list:
+            return "[" + ",".join([_enc(x, depth + 1) for x in _list.__iter__(v)]) + "]"
+        if t is _tuple:
+            return '{"tuple":[' + ",".join([_enc(x, depth + 1) for x in _tuple.__iter__(v)]) + "]}"
+        if t is _set:
+            return '{"set":[' + ",".join([_enc(x, depth + 1) for x in _set.__iter__(v)]) + "]}"
+        if t is _frozenset:
+            return '{"set":[' + ",".join([_enc(x, depth + 1) for x in _frozenset.__iter__(v)]) + "]}"
+        if t in _dict_types:
+            return '{"map":[' + ",".join(["[" + _enc(k, depth + 1) + "," + _enc(x, depth + 1) + "]" for k, x in _dict_items(v)]) + "]}"
+        if t in _np_bool:
+            return "true" if _bool(v) else "false"
+        if t in _np_int:
+            return _int_json(_int(v))
+        if t in _np_float:
+            return _float_json(_float(v))
+        if t in _exact_number:
+            try:
+                if t is _fractions.Fraction and v.denominator == 1:
+                    return _int_json(_int(v))
+                if t is _decimal.Decimal and v == v.to_integral_value():
+                    return _int_json(_int(v))
+                return _float_json(_float(v))
+            except _BaseException:
+                pass
+        return '{"object":%s}' % _dumps(_type_name(v))
+
+    def observe(t, thunk):
+        try:
+            v = thunk()
+        except _BaseException as e:
+            raised(t, e)
+            raise
+        _budget[0] = 0
+        try:
+            text = _enc(v, 0)
+        except RecursionError:
+            text = '{"truncated":null}'
+        _emit('{"t":%d,"v":%s}' % (t, text))
+
+    def raised(t, e):
+        try:
+            message = _str(e)
+            if _type(message) is not _str:
+                message = ""
+        except _BaseException:
+            message = ""
+        _emit('{"t":%d,"raised":{"type":%s,"message":%s}}' % (t, _dumps(_type_name(e)), _dumps(message[:500])))
+
+    def ok(t):
+        _emit('{"t":%d,"ok":true}' % t)
+
+    def _tamper(evidence):
+        _emit('{"tamper":%s}' % _dumps(evidence))
+
+    def _integrity(protected_names):
+        # Runtime evidence of tampering: tracers, exception hooks, builtins.
+        if _gettrace() is not None:
+            _tamper("sys.settrace: a tracer is installed")
+        if _getprofile() is not None:
+            _tamper("sys.setprofile: a profiler is installed")
+        if _th_gettrace is not None and _th_gettrace() is not None:
+            _tamper("threading.settrace: a tracer is installed for threads")
+        if _th_getprofile is not None and _th_getprofile() is not None:
+            _tamper("threading.setprofile: a profiler is installed for threads")
+        if _sys.excepthook is not _excepthook0:
+            _tamper("sys.excepthook was replaced")
+        if _modules.get("builtins") is not _builtins:
+            _tamper("sys.modules['builtins'] was replaced")
+        for name, original in _dict_items(_builtins_snapshot):
+            if name.startswith("__") and name not in ("__import__", "__build_class__"):
+                continue
+            if _builtins_dict.get(name, _builtins_dict) is not original:
+                _tamper("builtins.%s was replaced or deleted" % name)
+        main = _modules.get("__main__")
+        main_globals = getattr(main, "__dict__", {}) if main is not None else {}
+        for name in protected_names:
+            if name in main_globals and name in _builtins_snapshot:
+                _tamper("the module redefines the builtin `%s`, which the test uses" % name)
+
+    def _nonce():
+        try:
+            fd = _open(_NONCE_PATH, _O_RDONLY)
+        except OSError:
+            return None
+        try:
+            chunks = []
+            while True:
+                chunk = _read(fd, 256)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+            return b"".join(chunks).decode("ascii", "replace").strip()
+        finally:
+            _close(fd)
+
+    def finish(needs_nonce, protected_names=()):
+        _integrity(protected_names)
+        nonce = _nonce() if needs_nonce else None
+        _emit('{"end":%s}' % ("null" if nonce is None else _dumps(nonce)))
+
+    return observe, ok, finish
+
+
+__polyeval_observe, __polyeval_ok, __polyeval_finish = __polyeval_judge_install()
+del __polyeval_judge_install

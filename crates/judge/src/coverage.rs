@@ -1,0 +1,84 @@
+//! How much of a benchmark's upstream test lines the split covers.
+
+use crate::split::{plan, FallbackReason, LineKind, SplitOptions};
+use polyeval_core::{Language, Task, TaskMeta};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Line counts of one language.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Coverage {
+    pub tasks: usize,
+    pub lines: usize,
+    pub setup: usize,
+    /// Checks observed and compared outside.
+    pub split: usize,
+    /// … of which compare by value where upstream compared references (Java).
+    pub repaired: usize,
+    pub fallback: BTreeMap<&'static str, usize>,
+    /// Tasks whose every test is observed (no in-process line, no nonce needed).
+    pub fully_observed_tasks: usize,
+}
+
+impl Coverage {
+    pub fn fallback_total(&self) -> usize {
+        self.fallback.values().sum()
+    }
+}
+
+/// Coverage per language over `tasks` (MultiOOP/OOP tasks; others are skipped).
+pub fn coverage(tasks: &[Task], opts: SplitOptions) -> BTreeMap<Language, Coverage> {
+    let mut out: BTreeMap<Language, Coverage> = BTreeMap::new();
+    for task in tasks {
+        let TaskMeta::Oop { test_list, .. } = &task.meta else {
+            continue;
+        };
+        let p = plan(task.language, test_list, opts);
+        let c = out.entry(task.language).or_default();
+        c.tasks += 1;
+        if !p.needs_nonce() {
+            c.fully_observed_tasks += 1;
+        }
+        for line in &p.lines {
+            c.lines += 1;
+            match &line.kind {
+                LineKind::Setup => c.setup += 1,
+                LineKind::Check(ch) => {
+                    c.split += 1;
+                    if ch.repaired.is_some() {
+                        c.repaired += 1;
+                    }
+                }
+                LineKind::Fallback(f) => *c.fallback.entry(reason_key(f.reason)).or_default() += 1,
+            }
+        }
+    }
+    out
+}
+
+fn reason_key(r: FallbackReason) -> &'static str {
+    r.as_str()
+}
+
+/// A Markdown table of `coverage` (for reports and docs).
+pub fn markdown(cov: &BTreeMap<Language, Coverage>) -> String {
+    let mut s = String::from(
+        "| language | tasks | lines | setup | checks split | of which repaired | fallback | fallback reasons | tasks fully observed |\n|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for (lang, c) in cov {
+        let reasons: Vec<String> = c.fallback.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            lang.display_name(),
+            c.tasks,
+            c.lines,
+            c.setup,
+            c.split,
+            c.repaired,
+            c.fallback_total(),
+            if reasons.is_empty() { "—".to_string() } else { reasons.join(", ") },
+            c.fully_observed_tasks
+        ));
+    }
+    s
+}

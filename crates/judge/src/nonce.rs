@@ -1,0 +1,207 @@
+//! The one-shot nonce: the secret that proves in-process code reached its
+//! end, kept out of everything the candidate can read before that point.
+//!
+//! Where a verdict still depends on code running in the candidate's process
+//! (fallback lines; CrossPL-FFI's `assert_test`), the harness's last act is to
+//! read a nonce and write it in its end record. The nonce is never in the
+//! source, the binary, the arguments or the environment: it exists only in
+//! this process until someone opens the FIFO bound into the sandbox at
+//! [`NONCE_PATH`], and it is served to the **first** opener only
+//! (later openers read nothing, and every open is counted). So
+//! - a candidate that reads its own source, binary or constants finds no secret;
+//! - a candidate that opens the channel early takes the nonce away from the
+//!   harness, whose end record then lacks it, and the open count shows two
+//!   readers: the verdict is `tampering`;
+//! - a program that exits before the harness's end (exit hooks, early exit)
+//!   produces no end record with the nonce: `failed`.
+//!
+//! Residual risk (documented, not closable in-process): a candidate that knows
+//! this protocol can open the channel itself, print an end record and exit
+//! before the harness runs; the static scan flags the path, and observed
+//! checks never depend on the nonce, so this only matters for fallback lines
+//! and FFI.
+//!
+//! Engine requirement: bind the FIFO read-only at [`NONCE_PATH`] for the run
+//! step only (not the compile step), with the FIFO world-readable and its
+//! directory world-traversable (the sandbox runs under another uid). Today
+//! this works through `Job::ro_binds` ([`NonceServer::bind`]); an engine-native
+//! version should also keep the host path out of the verdict-cache key and
+//! start the server when the run step starts. FIFOs on a read-only bind are
+//! fine (opening a FIFO is not a write to the filesystem).
+
+use rand::RngCore;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Where the harness finds the nonce inside the sandbox.
+pub const NONCE_PATH: &str = "/polyeval/judge/nonce";
+
+/// What the server saw, for the judge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NonceReport {
+    pub nonce: String,
+    /// How many times the channel was opened for reading (the harness opens it once).
+    pub reads: u32,
+}
+
+/// A FIFO that hands a fresh random nonce to its first reader.
+pub struct NonceServer {
+    dir: PathBuf,
+    fifo: PathBuf,
+    nonce: String,
+    stop: Arc<AtomicBool>,
+    reads: Arc<AtomicU32>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl NonceServer {
+    /// Create the FIFO in a fresh directory under `root` and start serving.
+    pub fn start(root: &Path) -> std::io::Result<NonceServer> {
+        use std::os::unix::fs::PermissionsExt;
+        let mut bytes = [0u8; 16];
+        rand::rngs::OsRng.fill_bytes(&mut bytes);
+        let nonce = hex::encode(bytes);
+        let mut tag = [0u8; 8];
+        rand::rngs::OsRng.fill_bytes(&mut tag);
+        let dir = root.join(format!("polyeval-nonce-{}-{}", std::process::id(), hex::encode(tag)));
+        std::fs::create_dir(&dir)?;
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711))?;
+        let fifo = dir.join("nonce");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o644))
+            .map_err(|e| std::io::Error::from_raw_os_error(e as i32))?;
+        std::fs::set_permissions(&fifo, std::fs::Permissions::from_mode(0o644))?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let reads = Arc::new(AtomicU32::new(0));
+        let thread = {
+            let (fifo, nonce, stop, reads) =
+                (fifo.clone(), nonce.clone(), stop.clone(), reads.clone());
+            std::thread::Builder::new()
+                .name("polyeval-nonce".into())
+                .spawn(move || serve(&fifo, &nonce, &stop, &reads))?
+        };
+        Ok(NonceServer {
+            dir,
+            fifo,
+            nonce,
+            stop,
+            reads,
+            thread: Some(thread),
+        })
+    }
+
+    /// The read-only bind (host FIFO, path inside the sandbox) for the job.
+    pub fn bind(&self) -> (PathBuf, PathBuf) {
+        (self.fifo.clone(), PathBuf::from(NONCE_PATH))
+    }
+
+    /// Stop serving and report (call after the run ended).
+    pub fn finish(mut self) -> NonceReport {
+        self.shutdown();
+        NonceReport {
+            nonce: self.nonce.clone(),
+            reads: self.reads.load(Ordering::SeqCst),
+        }
+    }
+
+    fn shutdown(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(thread) = self.thread.take() {
+            // The server may be blocked in open(2) waiting for a reader:
+            // become one (non-blocking) until it notices the stop flag.
+            while !thread.is_finished() {
+                let _ = std::fs::OpenOptions::new()
+                    .read(true)
+                    .custom_flags(nix::libc::O_NONBLOCK)
+                    .open(&self.fifo);
+                std::thread::sleep(Duration::from_micros(200));
+            }
+            let _ = thread.join();
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+use std::os::unix::fs::OpenOptionsExt;
+
+impl Drop for NonceServer {
+    fn drop(&mut self) {
+        if self.thread.is_some() {
+            self.shutdown();
+        }
+    }
+}
+
+fn serve(fifo: &Path, nonce: &str, stop: &AtomicBool, reads: &AtomicU32) {
+    loop {
+        if stop.load(Ordering::SeqCst) {
+            return;
+        }
+        // Blocks until a reader opens the FIFO.
+        let Ok(mut w) = std::fs::OpenOptions::new().write(true).open(fifo) else {
+            if stop.load(Ordering::SeqCst) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+            continue;
+        };
+        if stop.load(Ordering::SeqCst) {
+            return;
+        }
+        if reads.fetch_add(1, Ordering::SeqCst) == 0 {
+            // Short write (< PIPE_BUF): atomic, never blocks. A reader that
+            // already left makes it fail with EPIPE (SIGPIPE is ignored in Rust).
+            let _ = w.write_all(format!("{nonce}\n").as_bytes());
+        }
+        drop(w);
+        // Let this reader see EOF before the next open can pair with it.
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    fn read_fifo(path: &Path) -> String {
+        let mut s = String::new();
+        std::fs::File::open(path)
+            .unwrap()
+            .read_to_string(&mut s)
+            .unwrap();
+        s
+    }
+
+    #[test]
+    fn first_reader_gets_the_nonce_later_readers_nothing_and_all_are_counted() {
+        let root = tempfile::tempdir().unwrap();
+        let server = NonceServer::start(root.path()).unwrap();
+        let (fifo, inside) = server.bind();
+        assert_eq!(inside, PathBuf::from(NONCE_PATH));
+        let first = read_fifo(&fifo);
+        let second = read_fifo(&fifo);
+        let report = server.finish();
+        assert_eq!(first.trim(), report.nonce);
+        assert_eq!(report.nonce.len(), 32);
+        assert_eq!(second, "");
+        assert_eq!(report.reads, 2);
+        assert!(!fifo.exists(), "the FIFO and its directory are removed");
+    }
+
+    #[test]
+    fn unread_server_stops_promptly_and_nonces_differ() {
+        let root = tempfile::tempdir().unwrap();
+        let a = NonceServer::start(root.path()).unwrap();
+        let b = NonceServer::start(root.path()).unwrap();
+        let start = std::time::Instant::now();
+        let (ra, rb) = (a.finish(), b.finish());
+        assert!(start.elapsed() < Duration::from_secs(2));
+        assert_eq!((ra.reads, rb.reads), (0, 0));
+        assert_ne!(ra.nonce, rb.nonce);
+        assert_eq!(std::fs::read_dir(root.path()).unwrap().count(), 0);
+    }
+}

@@ -1,0 +1,1092 @@
+//! Splitting upstream-format test lines (`test_list`) into what the program
+//! runs and what polyeval keeps.
+//!
+//! Every line becomes one of:
+//! - **setup** — kept verbatim (`std::string input0 = "a"`, `$zz = new ZZPTN()`,
+//!   `const assert = require('node:assert')`);
+//! - **check** — an assertion `lhs == rhs` in the language's form
+//!   (`assert lhs == rhs`, `assert(lhs == rhs)`, `assert(lhs)==rhs`,
+//!   `Debug.Assert(lhs == rhs)`, `if (lhs !== rhs) { throw … }`,
+//!   `assert.deepEqual(lhs, rhs)` …) whose `rhs` is a literal of the
+//!   language: the program only *observes* `lhs`, the expected value is
+//!   parsed here ([`crate::literal`]) and compared outside ([`crate::compare`]);
+//! - **fallback** — an assertion we cannot split (its right-hand side is not
+//!   a literal, is not valid in the language, or the condition is compound):
+//!   kept verbatim and run in-process as upstream does, followed by an `ok`
+//!   record, and labelled in the verdict data with the reason.
+//!
+//! Equality semantics stay the benchmark's own where they are sound (Python
+//! `==`, C++/C# value `==`, PHP `===` or `==` as written, JS `deepEqual` or
+//! the strict forms). Java `==` on a string or collection literal compares
+//! references, which no computed result can pass; such checks compare by value
+//! and are marked `repaired` (a verdict that can differ from upstream's: a
+//! correct solution now passes). A right-hand side that is a literal of
+//! another language (Python's `True` in C++, a `[…]` list in Java) stays an
+//! in-process line, so the program fails to compile exactly as upstream's does.
+
+use crate::compare::{Equality, Semantics};
+use crate::literal::{self, LiteralError};
+use crate::value::Value;
+use polyeval_core::Language;
+use serde::{Deserialize, Serialize};
+
+/// Options of the split.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SplitOptions {
+    /// JavaScript: compare `assert.deepEqual`/`assert.equal` strictly
+    /// (polyeval's `--js-strict-equality`).
+    pub js_strict: bool,
+}
+
+/// A test list, split.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    pub language: Language,
+    pub lines: Vec<PlannedLine>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlannedLine {
+    /// The upstream line, verbatim.
+    pub text: String,
+    pub kind: LineKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum LineKind {
+    Setup,
+    Check(Check),
+    Fallback(Fallback),
+}
+
+/// An observed check.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    /// Test number (shared numbering with fallback lines), as in the records.
+    pub t: usize,
+    /// The expression the program evaluates and reports.
+    pub lhs: String,
+    /// The right-hand side as written (kept for reports, never sent to the program).
+    pub rhs: String,
+    pub expected: Value,
+    pub semantics: Semantics,
+    /// Set when the check deliberately departs from upstream's semantics.
+    pub repaired: Option<String>,
+}
+
+/// A line kept in-process.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Fallback {
+    pub t: usize,
+    pub reason: FallbackReason,
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FallbackReason {
+    /// The expected side is a literal the language rejects (upstream defect;
+    /// the line fails as it did).
+    LiteralInvalidInLanguage,
+    /// The expected side is an expression, not a literal.
+    RhsNotLiteral,
+    /// The condition is not a single `==` (`&&`, chained comparisons …).
+    CompoundCondition,
+    /// An assertion in a form we do not recognise.
+    UnknownAssertionForm,
+    /// Several statements in one test entry.
+    MultiStatement,
+}
+
+impl FallbackReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FallbackReason::LiteralInvalidInLanguage => "literal_invalid_in_language",
+            FallbackReason::RhsNotLiteral => "rhs_not_literal",
+            FallbackReason::CompoundCondition => "compound_condition",
+            FallbackReason::UnknownAssertionForm => "unknown_assertion_form",
+            FallbackReason::MultiStatement => "multi_statement",
+        }
+    }
+}
+
+impl Plan {
+    pub fn checks(&self) -> impl Iterator<Item = &Check> {
+        self.lines.iter().filter_map(|l| match &l.kind {
+            LineKind::Check(c) => Some(c),
+            _ => None,
+        })
+    }
+    pub fn fallbacks(&self) -> impl Iterator<Item = &Fallback> {
+        self.lines.iter().filter_map(|l| match &l.kind {
+            LineKind::Fallback(f) => Some(f),
+            _ => None,
+        })
+    }
+    /// Number of tests (checks + fallback lines): the records expected.
+    pub fn tests(&self) -> usize {
+        self.checks().count() + self.fallbacks().count()
+    }
+    /// Whether the verdict depends on in-process code reaching the end, so
+    /// the end record must carry the one-shot nonce: any fallback line, or a
+    /// non-check line after the last check (a setup line that throws there
+    /// would otherwise go unnoticed by a candidate that exits 0 on its own).
+    pub fn needs_nonce(&self) -> bool {
+        if self.fallbacks().next().is_some() {
+            return true;
+        }
+        let last_check = self
+            .lines
+            .iter()
+            .rposition(|l| matches!(l.kind, LineKind::Check(_)));
+        match last_check {
+            Some(i) => self.lines[i + 1..].iter().any(|l| !l.text.trim().is_empty()),
+            None => !self.lines.is_empty(),
+        }
+    }
+}
+
+/// Split a test list.
+pub fn plan(lang: Language, test_list: &[String], opts: SplitOptions) -> Plan {
+    let mut t = 0usize;
+    let mut lines = Vec::with_capacity(test_list.len());
+    for text in test_list {
+        let kind = classify(lang, text, opts);
+        let kind = match kind {
+            Classified::Setup => LineKind::Setup,
+            Classified::Check {
+                lhs,
+                rhs,
+                expected,
+                semantics,
+                repaired,
+            } => {
+                t += 1;
+                LineKind::Check(Check {
+                    t: t - 1,
+                    lhs,
+                    rhs,
+                    expected,
+                    semantics,
+                    repaired,
+                })
+            }
+            Classified::Fallback(reason, detail) => {
+                t += 1;
+                LineKind::Fallback(Fallback {
+                    t: t - 1,
+                    reason,
+                    detail,
+                })
+            }
+        };
+        lines.push(PlannedLine {
+            text: text.clone(),
+            kind,
+        });
+    }
+    Plan {
+        language: lang,
+        lines,
+    }
+}
+
+enum Classified {
+    Setup,
+    Check {
+        lhs: String,
+        rhs: String,
+        expected: Value,
+        semantics: Semantics,
+        repaired: Option<String>,
+    },
+    Fallback(FallbackReason, String),
+}
+
+fn fallback(reason: FallbackReason, detail: impl Into<String>) -> Classified {
+    Classified::Fallback(reason, detail.into())
+}
+
+/// A line with string/char literal contents and comments blanked out (same
+/// byte length, quotes kept) and the bracket depth before each byte, so
+/// operators can be found at the top level.
+#[derive(Debug, Clone)]
+pub struct Masked {
+    pub text: String,
+    pub depth: Vec<u16>,
+}
+
+impl Masked {
+    /// Byte offsets of `op` at bracket depth `depth` (not part of a longer operator).
+    fn find_op(&self, op: &str, depth: u16) -> Vec<usize> {
+        let b = self.text.as_bytes();
+        let mut out = Vec::new();
+        let mut from = 0;
+        while let Some(i) = self.text[from..].find(op).map(|i| i + from) {
+            from = i + op.len();
+            if self.depth[i] != depth {
+                continue;
+            }
+            let before = if i > 0 { b[i - 1] } else { b' ' };
+            let after = b.get(i + op.len()).copied().unwrap_or(b' ');
+            let glue = |c: u8| matches!(c, b'=' | b'!' | b'<' | b'>');
+            if glue(before) || after == b'=' {
+                continue;
+            }
+            out.push(i);
+        }
+        out
+    }
+
+    /// Byte offsets of the identifier `word` at bracket depth `depth`.
+    fn word_positions(&self, word: &str, depth: u16) -> Vec<usize> {
+        let b = self.text.as_bytes();
+        let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+        let mut out = Vec::new();
+        let mut from = 0;
+        while let Some(i) = self.text[from..].find(word).map(|i| i + from) {
+            from = i + word.len();
+            if self.depth[i] == depth
+                && (i == 0 || !ident(b[i - 1]))
+                && b.get(i + word.len()).map_or(true, |&c| !ident(c))
+            {
+                out.push(i);
+            }
+        }
+        out
+    }
+
+    /// Offset of the bracket closing the one opened at `open`.
+    fn closing(&self, open: usize) -> Option<usize> {
+        let d = self.depth[open];
+        let b = self.text.as_bytes();
+        (open + 1..b.len()).find(|&i| self.depth[i] == d + 1 && matches!(b[i], b')' | b']' | b'}'))
+            .filter(|&i| {
+                // The first byte back at depth d after `open` is its closer.
+                (open + 1..i).all(|j| self.depth[j] > d)
+            })
+    }
+}
+
+/// Blank out strings, chars and comments of `text` in `lang`.
+pub fn mask(lang: Language, text: &str) -> Masked {
+    let b = text.as_bytes();
+    let mut out = b.to_vec();
+    let mut depth = vec![0u16; b.len()];
+    let mut d: u16 = 0;
+    let mut i = 0;
+    let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
+        for x in out.iter_mut().take(to).skip(from) {
+            if *x != b'\n' {
+                *x = b' ';
+            }
+        }
+    };
+    while i < b.len() {
+        let c = b[i];
+        depth[i] = d;
+        // Comments.
+        let line_comment = match lang {
+            Language::Python => c == b'#',
+            Language::Php => c == b'#' || (c == b'/' && b.get(i + 1) == Some(&b'/')),
+            _ => c == b'/' && b.get(i + 1) == Some(&b'/'),
+        };
+        if line_comment {
+            let end = text[i..].find('\n').map(|e| i + e).unwrap_or(b.len());
+            blank(&mut out, i, end);
+            for x in depth.iter_mut().take(end).skip(i) {
+                *x = d;
+            }
+            i = end;
+            continue;
+        }
+        if lang != Language::Python && c == b'/' && b.get(i + 1) == Some(&b'*') {
+            let end = text[i + 2..].find("*/").map(|e| i + 2 + e + 2).unwrap_or(b.len());
+            blank(&mut out, i, end);
+            for x in depth.iter_mut().take(end).skip(i) {
+                *x = d;
+            }
+            i = end;
+            continue;
+        }
+        let quote = match c {
+            b'"' | b'\'' => true,
+            b'`' => lang == Language::JavaScript || lang == Language::Go,
+            _ => false,
+        };
+        if quote {
+            // C# verbatim strings: @"…" with "" inside.
+            let verbatim = lang == Language::CSharp && i > 0 && b[i - 1] == b'@' && c == b'"';
+            let triple = lang == Language::Python
+                && b.len() >= i + 3
+                && b[i + 1] == c
+                && b[i + 2] == c;
+            let raw_go = lang == Language::Go && c == b'`';
+            let close_len = if triple { 3 } else { 1 };
+            let mut j = i + close_len;
+            loop {
+                if j >= b.len() {
+                    break;
+                }
+                if !verbatim && !raw_go && b[j] == b'\\' {
+                    j += 2;
+                    continue;
+                }
+                if b[j] == c {
+                    if verbatim && b.get(j + 1) == Some(&b'"') {
+                        j += 2;
+                        continue;
+                    }
+                    if triple {
+                        if b.len() >= j + 3 && b[j + 1] == c && b[j + 2] == c {
+                            j += 3;
+                            break;
+                        }
+                        j += 1;
+                        continue;
+                    }
+                    j += 1;
+                    break;
+                }
+                j += 1;
+            }
+            let end = j.min(b.len());
+            blank(&mut out, i + close_len, end.saturating_sub(close_len).max(i + close_len));
+            for x in depth.iter_mut().take(end).skip(i) {
+                *x = d;
+            }
+            i = end;
+            continue;
+        }
+        match c {
+            b'(' | b'[' | b'{' => {
+                d = d.saturating_add(1);
+            }
+            b')' | b']' | b'}' => {
+                d = d.saturating_sub(1);
+                depth[i] = d + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let text = String::from_utf8(out).unwrap_or_else(|e| {
+        e.into_bytes()
+            .into_iter()
+            .map(|c| if c.is_ascii() { c as char } else { ' ' })
+            .collect()
+    });
+    // Keep byte offsets aligned with the original: non-ASCII bytes of blanked
+    // regions are already spaces; others are copied verbatim.
+    Masked { text, depth }
+}
+
+/// Whether a line we could not split asserts something (so it must not be
+/// treated as setup): an assertion statement, a `throw`, or a call of an
+/// assertion/exit function.
+fn looks_like_assertion(lang: Language, m: &Masked) -> bool {
+    let t = m.text.trim_start();
+    let b = t.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    let statements: &[&str] = match lang {
+        Language::Python => &["assert", "raise"],
+        Language::Java => &["assert", "throw"],
+        _ => &["throw"],
+    };
+    let word_at = |i: usize, w: &str| {
+        t[i..].starts_with(w)
+            && (i == 0 || !ident(b[i - 1]))
+            && b.get(i + w.len()).map_or(true, |&c| !ident(c))
+    };
+    if statements.iter().any(|w| word_at(0, w)) {
+        return true;
+    }
+    let calls: &[&str] = &[
+        "assert", "Assert", "throw", "raise", "exit", "abort", "die", "panic", "Exit", "Fail",
+        "Fatal", "Fatalf", "Error", "Errorf", "expect",
+    ];
+    calls.iter().any(|w| {
+        let mut from = 0;
+        while let Some(i) = t[from..].find(w).map(|i| i + from) {
+            from = i + w.len();
+            if !word_at(i, w) {
+                continue;
+            }
+            let after = t[i + w.len()..].trim_start();
+            if *w == "throw" || after.starts_with('(') || after.starts_with('.') {
+                return true;
+            }
+        }
+        false
+    })
+}
+
+fn classify(lang: Language, text: &str, opts: SplitOptions) -> Classified {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Classified::Setup;
+    }
+    let m = mask(lang, trimmed);
+    if trimmed.contains('\n') {
+        return if looks_like_assertion(lang, &m) {
+            fallback(FallbackReason::MultiStatement, "several lines in one test entry")
+        } else {
+            Classified::Setup
+        };
+    }
+    // More than one statement on the line (a `;` before the end at depth 0).
+    let semis: Vec<usize> = m
+        .text
+        .match_indices(';')
+        .map(|(i, _)| i)
+        .filter(|&i| m.depth[i] == 0)
+        .collect();
+    let body_end = trimmed.trim_end_matches(|c: char| c == ';' || c.is_whitespace()).len();
+    if semis.iter().any(|&i| i < body_end) {
+        return if looks_like_assertion(lang, &m) {
+            fallback(FallbackReason::MultiStatement, "several statements on one line")
+        } else {
+            Classified::Setup
+        };
+    }
+    let split = match lang {
+        Language::Python => python_check(trimmed, &m),
+        Language::Cpp => call_check(lang, trimmed, &m, &["assert"], Equality::Cpp),
+        Language::CSharp => call_check(
+            lang,
+            trimmed,
+            &m,
+            &["Debug.Assert", "Trace.Assert", "System.Diagnostics.Debug.Assert"],
+            Equality::CSharp,
+        ),
+        Language::Java => java_check(trimmed, &m),
+        Language::Php => php_check(trimmed, &m),
+        Language::JavaScript => js_check(trimmed, &m, opts),
+        Language::Go => None,
+    };
+    match split {
+        Some(c) => c,
+        None if looks_like_assertion(lang, &m) => fallback(
+            FallbackReason::UnknownAssertionForm,
+            "an assertion in a form the split does not recognise",
+        ),
+        None => Classified::Setup,
+    }
+}
+
+/// A comparison `lhs OP rhs` found at depth `depth` of `expr` (a slice of the
+/// masked line starting at byte `offset`), with the expected side parsed.
+fn comparison(
+    lang: Language,
+    line: &str,
+    m: &Masked,
+    start: usize,
+    end: usize,
+    ops: &[&str],
+    lower_precedence: &[&str],
+) -> Result<(String, String, String, Value), Classified> {
+    let depth = m.depth.get(start).copied().unwrap_or(0);
+    let in_range = |i: &usize| *i >= start && *i < end;
+    let mut found: Vec<(usize, &str)> = Vec::new();
+    for op in ops {
+        for i in m.find_op(op, depth).into_iter().filter(in_range) {
+            found.push((i, op));
+        }
+    }
+    // `===` also contains `==`: keep the longest operator at a position.
+    found.sort_by_key(|(i, op)| (*i, std::cmp::Reverse(op.len())));
+    found.dedup_by(|b, a| b.0 >= a.0 && b.0 < a.0 + a.1.len());
+    let compound = lower_precedence.iter().any(|op| {
+        if op.chars().all(|c| c.is_alphabetic()) {
+            m.word_positions(op, depth).into_iter().any(|i| in_range(&i))
+        } else {
+            m.find_op(op, depth).into_iter().any(|i| in_range(&i))
+        }
+    });
+    if found.is_empty() {
+        return Err(fallback(
+            FallbackReason::UnknownAssertionForm,
+            "not an equality comparison",
+        ));
+    }
+    if found.len() != 1 || compound {
+        return Err(fallback(
+            FallbackReason::CompoundCondition,
+            "the condition is not a single comparison",
+        ));
+    }
+    let (at, op) = found[0];
+    let lhs = line[start..at].trim().to_string();
+    let rhs = line[at + op.len()..end].trim().to_string();
+    if lhs.is_empty() || rhs.is_empty() {
+        return Err(fallback(FallbackReason::CompoundCondition, "an empty operand"));
+    }
+    match literal::parse(lang, &rhs) {
+        Ok(v) => Ok((lhs, rhs, op.to_string(), v)),
+        Err(rhs_err) => {
+            // Yoda order: `1 == f(x)`.
+            if let Ok(v) = literal::parse(lang, &lhs) {
+                if literal::parse(lang, &rhs).is_err() {
+                    return Ok((rhs, lhs, op.to_string(), v));
+                }
+            }
+            Err(match rhs_err {
+                LiteralError::Invalid(d) => fallback(FallbackReason::LiteralInvalidInLanguage, d),
+                LiteralError::NotLiteral(d) => fallback(FallbackReason::RhsNotLiteral, d),
+            })
+        }
+    }
+}
+
+fn check(
+    lhs: String,
+    rhs: String,
+    expected: Value,
+    equality: Equality,
+    repaired: Option<String>,
+) -> Classified {
+    Classified::Check {
+        lhs,
+        rhs,
+        expected,
+        semantics: Semantics::new(equality),
+        repaired,
+    }
+}
+
+/// Python: `assert <lhs> == <rhs>[, <message>]`.
+fn python_check(line: &str, m: &Masked) -> Option<Classified> {
+    let rest = line.strip_prefix("assert")?;
+    if !rest.starts_with(|c: char| c.is_whitespace() || c == '(') {
+        return None;
+    }
+    let start = line.len() - rest.len();
+    // The message after a top-level comma is not part of the condition.
+    let end = m
+        .text
+        .match_indices(',')
+        .map(|(i, _)| i)
+        .find(|&i| i > start && m.depth[i] == 0)
+        .unwrap_or(line.len());
+    let (mut s, mut e) = (start, end);
+    // `assert (x == y)`: look inside a parenthesis spanning the whole condition.
+    let (ts, te) = trim_range(line, s, e);
+    (s, e) = (ts, te);
+    if line.as_bytes().get(s) == Some(&b'(') && m.closing(s) == Some(e - 1) {
+        s += 1;
+        e -= 1;
+    }
+    let lower = [
+        "!=", "<", ">", "<=", ">=", "and", "or", "not", "in", "is", "if", "else", "lambda", ":=",
+    ];
+    Some(
+        match comparison(Language::Python, line, m, s, e, &["=="], &lower) {
+            Ok((lhs, rhs, _, v)) => check(lhs, rhs, v, Equality::Python, None),
+            Err(c) => c,
+        },
+    )
+}
+
+fn trim_range(line: &str, mut s: usize, mut e: usize) -> (usize, usize) {
+    let b = line.as_bytes();
+    while s < e && b[s].is_ascii_whitespace() {
+        s += 1;
+    }
+    while e > s && (b[e - 1].is_ascii_whitespace() || b[e - 1] == b';') {
+        e -= 1;
+    }
+    (s, e)
+}
+
+/// Operators binding looser than `==` in C-family languages (and `!=`, which
+/// chains with it).
+const C_LOWER: &[&str] = &["!=", "&&", "||", "?", "=", ",", "&", "|", "^"];
+
+/// `name(<cond>[, <message>])` as a whole statement: C++ `assert`, C#
+/// `Debug.Assert`.
+fn call_check(
+    lang: Language,
+    line: &str,
+    m: &Masked,
+    names: &[&str],
+    equality: Equality,
+) -> Option<Classified> {
+    let name = names.iter().find(|n| {
+        line.strip_prefix(**n)
+            .is_some_and(|r| r.trim_start().starts_with('('))
+    })?;
+    let open = line[name.len()..].find('(')? + name.len();
+    let close = m.closing(open)?;
+    if !line[close + 1..].trim().trim_end_matches(';').trim().is_empty() {
+        return Some(fallback(
+            FallbackReason::CompoundCondition,
+            "text after the assertion call",
+        ));
+    }
+    // A message argument (C#) after a depth-1 comma.
+    let end = m
+        .text
+        .match_indices(',')
+        .map(|(i, _)| i)
+        .find(|&i| i > open && i < close && m.depth[i] == 1)
+        .unwrap_or(close);
+    let (s, e) = trim_range(line, open + 1, end);
+    let lower: Vec<&str> = C_LOWER.iter().copied().filter(|o| *o != ",").collect();
+    Some(
+        match comparison(lang, line, m, s, e, &["=="], &lower) {
+            Ok((lhs, rhs, _, v)) => check(lhs, rhs, v, equality, None),
+            Err(c) => c,
+        },
+    )
+}
+
+/// Java: `assert <cond> [: <message>]` (upstream writes `assert(lhs)==rhs`),
+/// `assert lhs.equals(rhs)`.
+fn java_check(line: &str, m: &Masked) -> Option<Classified> {
+    let rest = line.strip_prefix("assert")?;
+    if !rest.starts_with(|c: char| c.is_whitespace() || c == '(') {
+        return None;
+    }
+    let start = line.len() - rest.len();
+    let end = m
+        .text
+        .match_indices(':')
+        .map(|(i, _)| i)
+        .find(|&i| i > start && m.depth[i] == 0 && !m.text[i..].starts_with("::"))
+        .unwrap_or(line.len());
+    let (mut s, mut e) = trim_range(line, start, end);
+    if line.as_bytes().get(s) == Some(&b'(') && m.closing(s) == Some(e - 1) {
+        // `assert(x == y)` (the whole condition in parentheses).
+        let inner = mask(Language::Java, &line[s + 1..e - 1]);
+        if !inner.find_op("==", 0).is_empty() {
+            s += 1;
+            e -= 1;
+        }
+    }
+    // `assert x.equals(y)`.
+    if m.find_op("==", m.depth[s]).iter().all(|&i| i < s || i >= e) {
+        let cond = &line[s..e];
+        if cond.ends_with(')') {
+            if let Some(dot) = m.text[s..e].rfind(".equals(").map(|i| i + s) {
+                let open = dot + ".equals".len();
+                if m.depth[dot] == m.depth[s] && m.closing(open) == Some(e - 1) {
+                    let lhs = line[s..dot].trim().to_string();
+                    let rhs = line[open + 1..e - 1].trim().to_string();
+                    return Some(match literal::parse(Language::Java, &rhs) {
+                        Ok(v) => check(lhs, rhs, v, Equality::Java, None),
+                        Err(LiteralError::Invalid(d)) => {
+                            fallback(FallbackReason::LiteralInvalidInLanguage, d)
+                        }
+                        Err(LiteralError::NotLiteral(d)) => fallback(FallbackReason::RhsNotLiteral, d),
+                    });
+                }
+            }
+        }
+    }
+    let lower: Vec<&str> = C_LOWER.iter().copied().filter(|o| *o != ",").collect();
+    Some(
+        match comparison(Language::Java, line, m, s, e, &["=="], &lower) {
+            Ok((lhs, rhs, _, v)) => {
+                // `==` on a String or a collection compares references in Java.
+                let repaired = matches!(
+                    v,
+                    Value::Str(_) | Value::List(_) | Value::Set(_) | Value::Map(_)
+                )
+                .then(|| "java_reference_equality: compared by value".to_string());
+                check(lhs, rhs, v, Equality::Java, repaired)
+            }
+            Err(c) => c,
+        },
+    )
+}
+
+/// PHP: `if (<lhs> !== <rhs>) { throw new …; }` (also `!=`), and
+/// `assert(<lhs> === <rhs>)` / `==`.
+fn php_check(line: &str, m: &Masked) -> Option<Classified> {
+    if let Some(rest) = line.strip_prefix("if") {
+        if !rest.trim_start().starts_with('(') {
+            return None;
+        }
+        let open = line.len() - rest.trim_start().len();
+        let close = m.closing(open)?;
+        let tail = line[close + 1..].trim();
+        let body = tail.strip_prefix('{')?.strip_suffix('}')?.trim();
+        let body = body.trim_end_matches(';').trim();
+        if !(body.starts_with("throw ") || body.starts_with("throw(")) {
+            return Some(fallback(
+                FallbackReason::UnknownAssertionForm,
+                "an `if` whose body is not a single `throw`",
+            ));
+        }
+        let (mut s, mut e) = trim_range(line, open + 1, close);
+        let mut negated = false;
+        // `if (!(x === y))`
+        if line[s..e].starts_with('!') && !line[s..e].starts_with("!=") {
+            let p = s + 1 + (line[s + 1..e].len() - line[s + 1..e].trim_start().len());
+            if line.as_bytes().get(p) == Some(&b'(') && m.closing(p) == Some(e - 1) {
+                negated = true;
+                s = p + 1;
+                e -= 1;
+            }
+        }
+        let ops: &[&str] = if negated { &["===", "=="] } else { &["!==", "!="] };
+        let lower = ["&&", "||", "and", "or", "xor", "?", "??", "<>", "="];
+        let lower: Vec<&str> = lower
+            .iter()
+            .copied()
+            .chain(if negated { ["!==", "!="] } else { ["===", "=="] })
+            .collect();
+        return Some(match comparison(Language::Php, line, m, s, e, ops, &lower) {
+            Ok((lhs, rhs, op, v)) => {
+                let eq = if op.len() == 3 {
+                    Equality::PhpStrict
+                } else {
+                    Equality::PhpLoose
+                };
+                check(lhs, rhs, v, eq, None)
+            }
+            Err(c) => c,
+        });
+    }
+    let name = "assert";
+    let r = line.strip_prefix(name)?;
+    if !r.trim_start().starts_with('(') {
+        return None;
+    }
+    let open = line.len() - r.trim_start().len();
+    let close = m.closing(open)?;
+    if !line[close + 1..].trim().trim_end_matches(';').trim().is_empty() {
+        return Some(fallback(FallbackReason::CompoundCondition, "text after assert(…)"));
+    }
+    let end = m
+        .text
+        .match_indices(',')
+        .map(|(i, _)| i)
+        .find(|&i| i > open && i < close && m.depth[i] == 1)
+        .unwrap_or(close);
+    let (s, e) = trim_range(line, open + 1, end);
+    let lower = ["&&", "||", "and", "or", "xor", "?", "??", "!=", "!==", "<>", "="];
+    Some(
+        match comparison(Language::Php, line, m, s, e, &["===", "=="], &lower) {
+            Ok((lhs, rhs, op, v)) => check(
+                lhs,
+                rhs,
+                v,
+                if op.len() == 3 {
+                    Equality::PhpStrict
+                } else {
+                    Equality::PhpLoose
+                },
+                None,
+            ),
+            Err(c) => c,
+        },
+    )
+}
+
+/// JavaScript: `assert.deepEqual(a, b[, msg])`, `assert.strictEqual`,
+/// `assert.deepStrictEqual`, `assert.equal`, `assert(a === b)`/`assert.ok`.
+fn js_check(line: &str, m: &Masked, opts: SplitOptions) -> Option<Classified> {
+    let callee_len = line.find('(')?;
+    let callee = line[..callee_len].trim();
+    let strict_opt = opts.js_strict;
+    let equality = match callee {
+        "assert.deepEqual" | "assert.equal" if strict_opt => Equality::JsStrict,
+        "assert.deepEqual" | "assert.equal" => Equality::JsLoose,
+        "assert.deepStrictEqual" | "assert.strictEqual" => Equality::JsStrict,
+        "assert" | "assert.ok" => {
+            let open = callee_len;
+            let close = m.closing(open)?;
+            if !line[close + 1..].trim().trim_end_matches(';').trim().is_empty() {
+                return Some(fallback(FallbackReason::CompoundCondition, "text after assert(…)"));
+            }
+            let end = m
+                .text
+                .match_indices(',')
+                .map(|(i, _)| i)
+                .find(|&i| i > open && i < close && m.depth[i] == 1)
+                .unwrap_or(close);
+            let (s, e) = trim_range(line, open + 1, end);
+            let lower = ["!=", "!==", "&&", "||", "??", "?", "="];
+            return Some(
+                match comparison(Language::JavaScript, line, m, s, e, &["===", "=="], &lower) {
+                    Ok((lhs, rhs, op, v)) => {
+                        // `==` on an object literal compares references.
+                        if op == "==" && !is_primitive(&v) {
+                            fallback(
+                                FallbackReason::RhsNotLiteral,
+                                "`==` with an object compares references",
+                            )
+                        } else {
+                            let eq = if op == "===" || strict_opt {
+                                Equality::JsStrict
+                            } else {
+                                Equality::JsLoose
+                            };
+                            check(lhs, rhs, v, eq, None)
+                        }
+                    }
+                    Err(c) => c,
+                },
+            );
+        }
+        c if c.starts_with("assert") => {
+            return Some(fallback(
+                FallbackReason::UnknownAssertionForm,
+                format!("`{c}` is not split"),
+            ))
+        }
+        _ => return None,
+    };
+    let open = callee_len;
+    let close = m.closing(open)?;
+    if !line[close + 1..].trim().trim_end_matches(';').trim().is_empty() {
+        return Some(fallback(FallbackReason::CompoundCondition, "text after the call"));
+    }
+    let commas: Vec<usize> = m
+        .text
+        .match_indices(',')
+        .map(|(i, _)| i)
+        .filter(|&i| i > open && i < close && m.depth[i] == 1)
+        .collect();
+    if commas.is_empty() || commas.len() > 2 {
+        return Some(fallback(
+            FallbackReason::UnknownAssertionForm,
+            "an assertion call without two arguments",
+        ));
+    }
+    let lhs = line[open + 1..commas[0]].trim().to_string();
+    let rhs_end = commas.get(1).copied().unwrap_or(close);
+    let rhs = line[commas[0] + 1..rhs_end].trim().to_string();
+    // `assert.equal`/`strictEqual` compare objects by reference.
+    let by_reference = matches!(callee, "assert.equal" | "assert.strictEqual");
+    Some(match literal::parse(Language::JavaScript, &rhs) {
+        Ok(v) if by_reference && !is_primitive(&v) => fallback(
+            FallbackReason::RhsNotLiteral,
+            format!("`{callee}` with an object compares references"),
+        ),
+        Ok(v) => check(lhs, rhs, v, equality, None),
+        Err(LiteralError::Invalid(d)) => fallback(FallbackReason::LiteralInvalidInLanguage, d),
+        Err(LiteralError::NotLiteral(d)) => fallback(FallbackReason::RhsNotLiteral, d),
+    })
+}
+
+fn is_primitive(v: &Value) -> bool {
+    !matches!(
+        v,
+        Value::List(_) | Value::Tuple(_) | Value::Set(_) | Value::Map(_) | Value::Object { .. }
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Value::*;
+
+    fn one(lang: Language, line: &str) -> LineKind {
+        plan(lang, &[line.to_string()], SplitOptions::default()).lines[0]
+            .kind
+            .clone()
+    }
+    fn split(lang: Language, line: &str) -> (String, Value, Equality) {
+        match one(lang, line) {
+            LineKind::Check(c) => (c.lhs, c.expected, c.semantics.equality),
+            other => panic!("{lang:?} {line:?} not split: {other:?}"),
+        }
+    }
+    fn reason(lang: Language, line: &str) -> FallbackReason {
+        match one(lang, line) {
+            LineKind::Fallback(f) => f.reason,
+            other => panic!("{lang:?} {line:?} not a fallback: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn upstream_forms_split_in_every_language() {
+        assert_eq!(
+            split(Language::Python, "assert candidate(\"a\")==1"),
+            ("candidate(\"a\")".into(), Int(1), Equality::Python)
+        );
+        assert_eq!(
+            split(Language::Python, "assert candidate([-10, 5], 2)== [0, 5]").1,
+            List(vec![Int(0), Int(5)])
+        );
+        assert_eq!(
+            split(Language::Cpp, "assert(WDS().without_duplicates(input0)==1)"),
+            ("WDS().without_duplicates(input0)".into(), Int(1), Equality::Cpp)
+        );
+        assert_eq!(
+            split(Language::Java, "assert(new WDS().without_duplicates(input0))==1"),
+            ("(new WDS().without_duplicates(input0))".into(), Int(1), Equality::Java)
+        );
+        assert_eq!(
+            split(Language::CSharp, "Debug.Assert(wds.without_duplicates('a')==1)"),
+            ("wds.without_duplicates('a')".into(), Int(1), Equality::CSharp)
+        );
+        assert_eq!(
+            split(
+                Language::Php,
+                "if ($wds->without_duplicates($input0) !== 1) { throw new Exception(\"Test failed!\"); }"
+            ),
+            ("$wds->without_duplicates($input0)".into(), Int(1), Equality::PhpStrict)
+        );
+        assert_eq!(
+            split(Language::JavaScript, "assert.deepEqual(wds0.without_duplicates(\"a\"), 1);"),
+            ("wds0.without_duplicates(\"a\")".into(), Int(1), Equality::JsLoose)
+        );
+        let strict = plan(
+            Language::JavaScript,
+            &["assert.deepEqual(f(), [1]);".to_string()],
+            SplitOptions { js_strict: true },
+        );
+        assert!(matches!(&strict.lines[0].kind, LineKind::Check(c) if c.semantics.equality == Equality::JsStrict));
+    }
+
+    #[test]
+    fn setup_lines_are_kept() {
+        for (lang, line) in [
+            (Language::Cpp, "std::string input0 = 'a'"),
+            (Language::Java, "List<Integer> input0 = Arrays.asList(0, 4)"),
+            (Language::CSharp, "WDS wds = new WDS()"),
+            (Language::Php, "$wds = new WDS()"),
+            (Language::JavaScript, "const assert = require('node:assert')"),
+            (Language::JavaScript, "const wds0 = new WDS();"),
+        ] {
+            assert_eq!(one(lang, line), LineKind::Setup, "{lang:?} {line}");
+        }
+    }
+
+    #[test]
+    fn python_literals_in_typed_code_stay_in_process() {
+        for (lang, line) in [
+            (Language::Cpp, "assert(PDIT().Palindromic_integer(input0)==True)"),
+            (Language::Java, "assert(new PDIT().Palindromic_integer(input0))==False"),
+            (Language::CSharp, "Debug.Assert(pdit.Palindromic_integer(1)==True)"),
+            (Language::JavaScript, "assert.deepEqual(pdit0.Palindromic_integer(1), True);"),
+            (Language::Cpp, "assert(FPV(a).f()==[4, 5])"),
+            (Language::Java, "assert(new FPV(a).f())==[1]"),
+            (Language::Cpp, "assert(RV().Return_value(input33)==78_498)"),
+        ] {
+            assert_eq!(reason(lang, line), FallbackReason::LiteralInvalidInLanguage, "{line}");
+        }
+        // PHP accepts True (constants are case-insensitive).
+        assert_eq!(
+            split(
+                Language::Php,
+                "if ($p->f($input0) !== True) { throw new Exception(\"Test failed!\"); }"
+            )
+            .1,
+            Bool(true)
+        );
+    }
+
+    #[test]
+    fn java_string_identity_is_repaired_and_labelled() {
+        let LineKind::Check(c) = one(
+            Language::Java,
+            "assert(new PDSB().pa_substring(input0))==\"noon\"",
+        ) else {
+            panic!()
+        };
+        assert_eq!(c.expected, Str("noon".into()));
+        assert!(c.repaired.is_some());
+        let LineKind::Check(c) = one(Language::Java, "assert(new A().f())==3") else {
+            panic!()
+        };
+        assert!(c.repaired.is_none());
+        assert_eq!(
+            split(Language::Java, "assert new A().name().equals(\"x\")"),
+            ("new A().name()".into(), Str("x".into()), Equality::Java)
+        );
+    }
+
+    #[test]
+    fn compound_and_non_literal_conditions_fall_back() {
+        assert_eq!(
+            reason(Language::Python, "assert f(1) == 2 and f(2) == 3"),
+            FallbackReason::CompoundCondition
+        );
+        assert_eq!(
+            reason(Language::Python, "assert 0 < f(1) == 2"),
+            FallbackReason::CompoundCondition
+        );
+        assert_eq!(
+            reason(Language::Cpp, "assert(f(1) == 2 && f(2) == 3)"),
+            FallbackReason::CompoundCondition
+        );
+        assert_eq!(
+            reason(Language::Python, "assert f(1) == g(1)"),
+            FallbackReason::RhsNotLiteral
+        );
+        assert_eq!(
+            reason(Language::Python, "assert f(1)"),
+            FallbackReason::UnknownAssertionForm
+        );
+        // `==` inside strings or brackets is not the operator.
+        assert_eq!(
+            split(Language::Python, "assert f(\"a==b\", x==1) == 'x=='").1,
+            Str("x==".into())
+        );
+        // Message after a top-level comma.
+        assert_eq!(
+            split(Language::Python, "assert f(1) == 2, \"f(1) is 2\"").1,
+            Int(2)
+        );
+        assert_eq!(
+            split(Language::CSharp, "Debug.Assert(f(1) == 2, \"msg\")").1,
+            Int(2)
+        );
+        // Yoda order.
+        assert_eq!(
+            split(Language::Cpp, "assert(2 == f(1))"),
+            ("f(1)".into(), Int(2), Equality::Cpp)
+        );
+        assert_eq!(
+            reason(Language::Cpp, "assert(x); assert(y)"),
+            FallbackReason::MultiStatement
+        );
+    }
+
+    #[test]
+    fn numbering_is_shared_by_checks_and_fallbacks() {
+        let p = plan(
+            Language::Cpp,
+            &[
+                "int a = 1".into(),
+                "assert(f(a) == 1)".into(),
+                "assert(f(a) == True)".into(),
+                "assert(g(a) == 2)".into(),
+            ],
+            SplitOptions::default(),
+        );
+        let ts: Vec<usize> = p
+            .lines
+            .iter()
+            .filter_map(|l| match &l.kind {
+                LineKind::Check(c) => Some(c.t),
+                LineKind::Fallback(f) => Some(f.t),
+                LineKind::Setup => None,
+            })
+            .collect();
+        assert_eq!(ts, vec![0, 1, 2]);
+        assert_eq!(p.tests(), 3);
+        assert!(p.needs_nonce());
+        let clean = plan(
+            Language::Cpp,
+            &["int a = 1".into(), "assert(f(a) == 1)".into()],
+            SplitOptions::default(),
+        );
+        assert!(!clean.needs_nonce());
+    }
+
+    #[test]
+    fn mask_blanks_strings_and_tracks_depth() {
+        let m = mask(Language::Cpp, r#"f("a==)", 'x') == 1 // c==2"#);
+        assert_eq!(m.find_op("==", 0).len(), 1);
+        let m = mask(Language::CSharp, r#"f(@"a""==") == 1"#);
+        assert_eq!(m.find_op("==", 0).len(), 1);
+        let m = mask(Language::Python, r#"f('''a == b''') == 1"#);
+        assert_eq!(m.find_op("==", 0).len(), 1);
+    }
+}
