@@ -81,14 +81,16 @@ fn python(text: &str) -> R<Value> {
         }
     }
     // String prefixes other than r/u (bytes and f-strings differ from str).
-    let bytes = text.as_bytes();
-    for (i, &b) in bytes.iter().enumerate() {
-        if (b == b'\'' || b == b'"') && masked.text.as_bytes().get(i) == Some(&b) {
+    // In the masked text a string's contents are blanked, so letters right
+    // before a quote are a prefix (never the end of the previous string).
+    let mb = masked.text.as_bytes();
+    for (i, &b) in mb.iter().enumerate() {
+        if b == b'\'' || b == b'"' {
             let mut j = i;
-            while j > 0 && bytes[j - 1].is_ascii_alphabetic() {
+            while j > 0 && mb[j - 1].is_ascii_alphabetic() {
                 j -= 1;
             }
-            let prefix = text[j..i].to_ascii_lowercase();
+            let prefix = masked.text[j..i].to_ascii_lowercase();
             if prefix.contains('b') || prefix.contains('f') {
                 return not_literal(format!("a `{prefix}` string"));
             }

@@ -36,6 +36,9 @@ pub struct SplitOptions {
     /// JavaScript: compare `assert.deepEqual`/`assert.equal` strictly
     /// (polyeval's `--js-strict-equality`).
     pub js_strict: bool,
+    /// Java: keep `==` on string/collection literals as upstream has it
+    /// (reference comparison, run in-process) instead of comparing by value.
+    pub java_reference_equality: bool,
 }
 
 /// A test list, split.
@@ -95,8 +98,11 @@ pub enum FallbackReason {
     CompoundCondition,
     /// An assertion in a form we do not recognise.
     UnknownAssertionForm,
-    /// Several statements in one test entry.
+    /// Several statements (or lines) in one test entry.
     MultiStatement,
+    /// Java `==` on a string or collection kept as a reference comparison
+    /// ([`SplitOptions::java_reference_equality`]).
+    ReferenceEquality,
 }
 
 impl FallbackReason {
@@ -107,6 +113,7 @@ impl FallbackReason {
             FallbackReason::CompoundCondition => "compound_condition",
             FallbackReason::UnknownAssertionForm => "unknown_assertion_form",
             FallbackReason::MultiStatement => "multi_statement",
+            FallbackReason::ReferenceEquality => "reference_equality",
         }
     }
 }
@@ -460,7 +467,7 @@ fn classify(lang: Language, text: &str, opts: SplitOptions) -> Classified {
             &["Debug.Assert", "Trace.Assert", "System.Diagnostics.Debug.Assert"],
             Equality::CSharp,
         ),
-        Language::Java => java_check(trimmed, &m),
+        Language::Java => java_check(trimmed, &m, opts),
         Language::Php => php_check(trimmed, &m),
         Language::JavaScript => js_check(trimmed, &m, opts),
         Language::Go => None,
@@ -643,7 +650,7 @@ fn call_check(
 
 /// Java: `assert <cond> [: <message>]` (upstream writes `assert(lhs)==rhs`),
 /// `assert lhs.equals(rhs)`.
-fn java_check(line: &str, m: &Masked) -> Option<Classified> {
+fn java_check(line: &str, m: &Masked, opts: SplitOptions) -> Option<Classified> {
     let rest = line.strip_prefix("assert")?;
     if !rest.starts_with(|c: char| c.is_whitespace() || c == '(') {
         return None;
@@ -689,11 +696,18 @@ fn java_check(line: &str, m: &Masked) -> Option<Classified> {
         match comparison(Language::Java, line, m, s, e, &["=="], &lower) {
             Ok((lhs, rhs, _, v)) => {
                 // `==` on a String or a collection compares references in Java.
-                let repaired = matches!(
+                let by_reference = matches!(
                     v,
                     Value::Str(_) | Value::List(_) | Value::Set(_) | Value::Map(_)
-                )
-                .then(|| "java_reference_equality: compared by value".to_string());
+                );
+                if by_reference && opts.java_reference_equality {
+                    return Some(fallback(
+                        FallbackReason::ReferenceEquality,
+                        "`==` compares references (kept as upstream has it)",
+                    ));
+                }
+                let repaired = by_reference
+                    .then(|| "java_reference_equality: compared by value".to_string());
                 check(lhs, rhs, v, Equality::Java, repaired)
             }
             Err(c) => c,
@@ -938,7 +952,10 @@ mod tests {
         let strict = plan(
             Language::JavaScript,
             &["assert.deepEqual(f(), [1]);".to_string()],
-            SplitOptions { js_strict: true },
+            SplitOptions {
+                js_strict: true,
+                ..SplitOptions::default()
+            },
         );
         assert!(matches!(&strict.lines[0].kind, LineKind::Check(c) if c.semantics.equality == Equality::JsStrict));
     }
@@ -991,6 +1008,15 @@ mod tests {
         };
         assert_eq!(c.expected, Str("noon".into()));
         assert!(c.repaired.is_some());
+        let kept = plan(
+            Language::Java,
+            &["assert(new PDSB().pa_substring(input0))==\"noon\"".to_string()],
+            SplitOptions {
+                java_reference_equality: true,
+                ..SplitOptions::default()
+            },
+        );
+        assert!(matches!(&kept.lines[0].kind, LineKind::Fallback(f) if f.reason == FallbackReason::ReferenceEquality));
         let LineKind::Check(c) = one(Language::Java, "assert(new A().f())==3") else {
             panic!()
         };
