@@ -293,13 +293,15 @@ inline void finish(bool needs_nonce) {
         std::string nonce;
         int fd = ::open("/polyeval/judge/nonce", O_RDONLY);
         if (fd >= 0) {
-            char buf[256];
-            for (;;) {
+            // One line: the server holds its end open until we close ours.
+            char buf[64];
+            while (nonce.find('\n') == std::string::npos && nonce.size() < 256) {
                 ssize_t n = ::read(fd, buf, sizeof buf);
                 if (n < 0 && errno == EINTR) continue;
                 if (n <= 0) break;
                 nonce.append(buf, static_cast<size_t>(n));
             }
+            if (nonce.find('\n') != std::string::npos) nonce.resize(nonce.find('\n'));
             ::close(fd);
             while (!nonce.empty() && (nonce.back() == '\n' || nonce.back() == ' ')) nonce.pop_back();
             detail::json_string(end, nonce);

@@ -192,12 +192,12 @@ static class PolyevalJudge {
         if (needsNonce) {
             try {
                 using (var f = new global::System.IO.FileStream("/polyeval/judge/nonce", global::System.IO.FileMode.Open, global::System.IO.FileAccess.Read)) {
-                    var buf = new byte[256];
-                    var acc = new global::System.IO.MemoryStream();
-                    int n;
-                    while ((n = f.Read(buf, 0, buf.Length)) > 0) acc.Write(buf, 0, n);
+                    // One line: the server holds its end open until we close ours.
+                    var line = new global::System.Text.StringBuilder();
+                    int c;
+                    while ((c = f.ReadByte()) != -1 && c != '\n' && line.Length < 256) line.Append((char) c);
                     var sb = new global::System.Text.StringBuilder();
-                    Str(sb, global::System.Text.Encoding.ASCII.GetString(acc.ToArray()).Trim());
+                    Str(sb, line.ToString().Trim());
                     end = sb.ToString();
                 }
             } catch (global::System.Exception) {

@@ -171,8 +171,19 @@ func polyevalOk(t int) {
 func polyevalFinish(needsNonce bool) {
 	end := "null"
 	if needsNonce {
-		if b, err := polyevalOS.ReadFile("/polyeval/judge/nonce"); err == nil {
-			end = polyevalQuote(polyevalStrings.TrimSpace(string(b)))
+		// One line: the server holds its end open until we close ours.
+		if f, err := polyevalOS.Open("/polyeval/judge/nonce"); err == nil {
+			var line []byte
+			b := make([]byte, 1)
+			for len(line) < 256 {
+				n, err := f.Read(b)
+				if n == 0 || err != nil || b[0] == '\n' {
+					break
+				}
+				line = append(line, b[0])
+			}
+			f.Close()
+			end = polyevalQuote(polyevalStrings.TrimSpace(string(line)))
 		}
 	}
 	polyevalEmit(`{"end":` + end + "}")

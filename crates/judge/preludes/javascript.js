@@ -171,8 +171,10 @@ const __polyeval = (() => {
     } catch (_) {
       return null;
     }
+    // One line: the server holds its end open until we close ours.
     const chunks = [];
-    const buf = bufferAlloc(256);
+    let total = 0;
+    const buf = bufferAlloc(64);
     try {
       for (;;) {
         let n;
@@ -184,11 +186,13 @@ const __polyeval = (() => {
         }
         if (n <= 0) break;
         chunks.push(bufferFrom(buf.subarray(0, n)));
+        total += n;
+        if (buf.subarray(0, n).includes(10) || total > 256) break;
       }
     } finally {
       closeSync(fd);
     }
-    return bufferConcat(chunks).toString('ascii').trim();
+    return bufferConcat(chunks).toString('ascii').split('\n')[0].trim();
   }
 
   function finish(needsNonce) {

@@ -204,13 +204,14 @@ def __polyeval_judge_install():
         except OSError:
             return None
         try:
-            chunks = []
-            while True:
-                chunk = _read(fd, 256)
+            # One line: the server holds its end open until we close ours.
+            data = b""
+            while b"\n" not in data and _len(data) < 256:
+                chunk = _read(fd, 64)
                 if not chunk:
                     break
-                chunks.append(chunk)
-            return b"".join(chunks).decode("ascii", "replace").strip()
+                data += chunk
+            return data.split(b"\n")[0].decode("ascii", "replace").strip()
         finally:
             _close(fd)
 

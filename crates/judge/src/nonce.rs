@@ -155,10 +155,39 @@ fn serve(fifo: &Path, nonce: &str, stop: &AtomicBool, reads: &AtomicU32) {
             // Short write (< PIPE_BUF): atomic, never blocks. A reader that
             // already left makes it fail with EPIPE (SIGPIPE is ignored in Rust).
             let _ = w.write_all(format!("{nonce}\n").as_bytes());
+            // Hold the write end until every reader has closed: an open(2)
+            // for writing pairs with *any* open reader, so reopening earlier
+            // would count the harness again. The harness reads one line and
+            // closes, it does not wait for end of file.
+            wait_until_no_reader(&w, stop);
+        } else {
+            // Later readers get end of file at once; give this one time to
+            // close before the next open can pair with it again.
+            drop(w);
+            std::thread::sleep(Duration::from_millis(2));
         }
-        drop(w);
-        // Let this reader see EOF before the next open can pair with it.
-        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// Wait for POLLERR on a pipe's write end (no reader left), or `stop`.
+fn wait_until_no_reader(w: &std::fs::File, stop: &AtomicBool) {
+    use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+    use std::os::fd::AsFd;
+    loop {
+        let mut fds = [PollFd::new(w.as_fd(), PollFlags::empty())];
+        match poll(&mut fds, PollTimeout::from(50u16)) {
+            Ok(n) if n > 0 => {
+                let revents = fds[0].revents().unwrap_or(PollFlags::POLLERR);
+                if revents.intersects(PollFlags::POLLERR | PollFlags::POLLHUP | PollFlags::POLLNVAL) {
+                    return;
+                }
+            }
+            Ok(_) | Err(nix::errno::Errno::EINTR) => {}
+            Err(_) => return,
+        }
+        if stop.load(Ordering::SeqCst) {
+            return;
+        }
     }
 }
 
@@ -167,13 +196,18 @@ mod tests {
     use super::*;
     use std::io::Read;
 
+    /// Read like the harness does: one line, then close.
     fn read_fifo(path: &Path) -> String {
-        let mut s = String::new();
-        std::fs::File::open(path)
-            .unwrap()
-            .read_to_string(&mut s)
-            .unwrap();
-        s
+        let mut f = std::fs::File::open(path).unwrap();
+        let mut out = Vec::new();
+        let mut b = [0u8; 1];
+        while let Ok(1) = f.read(&mut b) {
+            out.push(b[0]);
+            if b[0] == b'\n' {
+                break;
+            }
+        }
+        String::from_utf8(out).unwrap()
     }
 
     #[test]
@@ -183,6 +217,8 @@ mod tests {
         let (fifo, inside) = server.bind();
         assert_eq!(inside, PathBuf::from(NONCE_PATH));
         let first = read_fifo(&fifo);
+        // The harness's one open counts once even when it reads slowly.
+        std::thread::sleep(Duration::from_millis(20));
         let second = read_fifo(&fifo);
         let report = server.finish();
         assert_eq!(first.trim(), report.nonce);
@@ -190,6 +226,22 @@ mod tests {
         assert_eq!(second, "");
         assert_eq!(report.reads, 2);
         assert!(!fifo.exists(), "the FIFO and its directory are removed");
+    }
+
+    #[test]
+    fn a_reader_that_closes_late_is_counted_once() {
+        let root = tempfile::tempdir().unwrap();
+        let server = NonceServer::start(root.path()).unwrap();
+        let (fifo, _) = server.bind();
+        let mut f = std::fs::File::open(&fifo).unwrap();
+        let mut buf = [0u8; 64];
+        let n = f.read(&mut buf).unwrap();
+        std::thread::sleep(Duration::from_millis(60));
+        drop(f);
+        std::thread::sleep(Duration::from_millis(20));
+        let report = server.finish();
+        assert_eq!(std::str::from_utf8(&buf[..n]).unwrap().trim(), report.nonce);
+        assert_eq!(report.reads, 1);
     }
 
     #[test]

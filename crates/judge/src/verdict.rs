@@ -314,7 +314,6 @@ fn decide(
     }
 
     // ---- nonce
-    let mut nonce_problem: Option<(Status, String)> = None;
     if needs_nonce {
         if let (Some(report), Some((got, _))) = (nonce, &end) {
             let right = got.as_deref() == Some(report.nonce.as_str());
@@ -346,11 +345,16 @@ fn decide(
                 ));
                 j.nonce = NonceState::Failed;
             } else if report.reads == 0 {
-                j.nonce = NonceState::Failed;
-                nonce_problem = Some((
-                    Status::Error,
-                    "the harness could not open the nonce channel (engine setup)".into(),
+                // The harness always reads the channel it was given before
+                // writing its end record: this one was forged or the
+                // harness's finish was subverted.
+                j.evidence.push(Evidence::new(
+                    "nonce",
+                    "end_without_nonce",
+                    "an end record without the nonce, which nobody read",
+                    None,
                 ));
+                j.nonce = NonceState::Failed;
             } else {
                 j.nonce = NonceState::Verified;
             }
@@ -471,11 +475,6 @@ fn decide(
                 Some("early_exit".into()),
             )
         });
-    }
-    if verdict.is_none() {
-        if let Some((status, msg)) = nonce_problem {
-            verdict = Some((status, msg, Some("environment".into())));
-        }
     }
     let (status, detail, category) = verdict.unwrap_or_else(|| {
         if run.status == Status::Passed {
@@ -630,7 +629,7 @@ mod tests {
         assert_eq!(judge_with(r#"{"end":"abc"}"#, 2).status, Status::Tampering);
         assert_eq!(judge_with(r#"{"end":""}"#, 1).status, Status::Tampering);
         assert_eq!(judge_with(r#"{"end":"zzz"}"#, 0).status, Status::Tampering);
-        assert_eq!(judge_with(r#"{"end":null}"#, 0).status, Status::Error);
+        assert_eq!(judge_with(r#"{"end":null}"#, 0).status, Status::Tampering);
         // FFI: completion only.
         let out = record_line(r#"{"end":"abc"}"#);
         let report = NonceReport { nonce: "abc".into(), reads: 1 };
