@@ -1,6 +1,19 @@
 // polyeval judge observer (C++17). Placed before the candidate's code, so
 // no macro the candidate defines can change it. It only reports values (via
 // write(2) on fd 1); expected values are compared outside the sandbox.
+//
+// Two ways to build it:
+// - default: everything below is in the program (inline functions);
+// - linked: a toolchain compiles this file once with -DPOLYEVAL_JUDGE_DEF=
+//   (empty: out-of-line definitions) into an object, and programs are
+//   compiled with -DPOLYEVAL_JUDGE_LINKED and linked with it. Only the
+//   templates are then compiled per program (the non-template half is what
+//   costs compile time).
+#ifndef POLYEVAL_JUDGE_PRELUDE
+#define POLYEVAL_JUDGE_PRELUDE
+#ifndef POLYEVAL_JUDGE_DEF
+#define POLYEVAL_JUDGE_DEF inline
+#endif
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
@@ -24,78 +37,20 @@
 
 namespace polyeval_judge {
 namespace detail {
+void emit(const std::string& json);
+std::string demangle(const char* name);
+void json_string(std::string& out, const char* s, size_t n);
+void json_string(std::string& out, const std::string& s);
+void put_double(std::string& out, double d);
+void tamper(const std::string& evidence);
+}  // namespace detail
+void raised(int t);
+void ok(int t);
+void finish(bool needs_nonce);
+}  // namespace polyeval_judge
 
-inline void write_all(const std::string& s) {
-    const char* p = s.data();
-    size_t left = s.size();
-    while (left > 0) {
-        ssize_t n = ::write(1, p, left);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return;
-        }
-        p += n;
-        left -= static_cast<size_t>(n);
-    }
-}
-
-inline void emit(const std::string& json) {
-    std::string line;
-    line.reserve(json.size() + 24);
-    line += "\n\x1epolyeval-judge ";
-    line += json;
-    line += "\n";
-    write_all(line);
-}
-
-inline std::string demangle(const char* name) {
-    int status = 0;
-    char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-    std::string r = (status == 0 && d) ? std::string(d) : std::string(name);
-    std::free(d);
-    return r;
-}
-
-inline void json_string(std::string& out, const char* s, size_t n) {
-    static const char hex[] = "0123456789abcdef";
-    out += '"';
-    for (size_t i = 0; i < n; ++i) {
-        unsigned char c = static_cast<unsigned char>(s[i]);
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (c < 0x20 || c == 0x7f) {
-                    out += "\\u00";
-                    out += hex[c >> 4];
-                    out += hex[c & 15];
-                } else {
-                    out += static_cast<char>(c);
-                }
-        }
-    }
-    out += '"';
-}
-
-inline void json_string(std::string& out, const std::string& s) { json_string(out, s.data(), s.size()); }
-
-inline void put_double(std::string& out, double d) {
-    if (std::isnan(d)) { out += "{\"float\":\"nan\"}"; return; }
-    if (std::isinf(d)) { out += d > 0 ? "{\"float\":\"inf\"}" : "{\"float\":\"-inf\"}"; return; }
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.17g", d);
-    // Shortest representation that reads back exactly.
-    for (int prec = 1; prec <= 17; ++prec) {
-        char b2[64];
-        std::snprintf(b2, sizeof b2, "%.*g", prec, d);
-        if (std::strtod(b2, nullptr) == d) { std::memcpy(buf, b2, sizeof b2); break; }
-    }
-    out += buf;
-    if (!std::strpbrk(buf, ".eEn")) out += ".0";
-}
+namespace polyeval_judge {
+namespace detail {
 
 template <class T, class = void> struct is_iterable : std::false_type {};
 template <class T>
@@ -222,24 +177,6 @@ template <class T> void put(std::string& out, const T& v, int depth) {
     }
 }
 
-struct Startup {
-    std::terminate_handler terminate_at_start;
-    Startup() : terminate_at_start(std::get_terminate()) {}
-};
-inline Startup& startup() {
-    static Startup s;
-    return s;
-}
-// Constructed before any of the candidate's statics (earlier in the file).
-static Startup& startup_instance = startup();
-
-inline void tamper(const std::string& evidence) {
-    std::string j = "{\"tamper\":";
-    json_string(j, evidence);
-    j += "}";
-    emit(j);
-}
-
 }  // namespace detail
 
 template <class T> void observe(int t, const T& v) {
@@ -249,8 +186,104 @@ template <class T> void observe(int t, const T& v) {
     detail::emit(j);
 }
 
+}  // namespace polyeval_judge
+
+#ifndef POLYEVAL_JUDGE_LINKED
+namespace polyeval_judge {
+namespace detail {
+
+static inline void write_all(const std::string& s) {
+    const char* p = s.data();
+    size_t left = s.size();
+    while (left > 0) {
+        ssize_t n = ::write(1, p, left);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return;
+        }
+        p += n;
+        left -= static_cast<size_t>(n);
+    }
+}
+
+POLYEVAL_JUDGE_DEF void emit(const std::string& json) {
+    std::string line;
+    line.reserve(json.size() + 24);
+    line += "\n\x1epolyeval-judge ";
+    line += json;
+    line += "\n";
+    write_all(line);
+}
+
+POLYEVAL_JUDGE_DEF std::string demangle(const char* name) {
+    int status = 0;
+    char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+    std::string r = (status == 0 && d) ? std::string(d) : std::string(name);
+    std::free(d);
+    return r;
+}
+
+POLYEVAL_JUDGE_DEF void json_string(std::string& out, const char* s, size_t n) {
+    static const char hex[] = "0123456789abcdef";
+    out += '"';
+    for (size_t i = 0; i < n; ++i) {
+        unsigned char c = static_cast<unsigned char>(s[i]);
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                if (c < 0x20 || c == 0x7f) {
+                    out += "\\u00";
+                    out += hex[c >> 4];
+                    out += hex[c & 15];
+                } else {
+                    out += static_cast<char>(c);
+                }
+        }
+    }
+    out += '"';
+}
+
+POLYEVAL_JUDGE_DEF void json_string(std::string& out, const std::string& s) { json_string(out, s.data(), s.size()); }
+
+POLYEVAL_JUDGE_DEF void put_double(std::string& out, double d) {
+    if (std::isnan(d)) { out += "{\"float\":\"nan\"}"; return; }
+    if (std::isinf(d)) { out += d > 0 ? "{\"float\":\"inf\"}" : "{\"float\":\"-inf\"}"; return; }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", d);
+    // Shortest representation that reads back exactly.
+    for (int prec = 1; prec <= 17; ++prec) {
+        char b2[64];
+        std::snprintf(b2, sizeof b2, "%.*g", prec, d);
+        if (std::strtod(b2, nullptr) == d) { std::memcpy(buf, b2, sizeof b2); break; }
+    }
+    out += buf;
+    if (!std::strpbrk(buf, ".eEn")) out += ".0";
+}
+
+struct Startup {
+    std::terminate_handler terminate_at_start;
+    Startup() : terminate_at_start(std::get_terminate()) {}
+};
+// Constructed before any of the candidate's statics (earlier in the file,
+// or first by priority when linked).
+static Startup startup_instance __attribute__((init_priority(101)));
+POLYEVAL_JUDGE_DEF Startup& startup() { return startup_instance; }
+
+POLYEVAL_JUDGE_DEF void tamper(const std::string& evidence) {
+    std::string j = "{\"tamper\":";
+    json_string(j, evidence);
+    j += "}";
+    emit(j);
+}
+
+}  // namespace detail
+
 // Called from a catch block: reports the exception being handled.
-inline void raised(int t) {
+POLYEVAL_JUDGE_DEF void raised(int t) {
     std::string type = "unknown", message;
     try {
         throw;
@@ -277,9 +310,9 @@ inline void raised(int t) {
     detail::emit(j);
 }
 
-inline void ok(int t) { detail::emit("{\"t\":" + std::to_string(t) + ",\"ok\":true}"); }
+POLYEVAL_JUDGE_DEF void ok(int t) { detail::emit("{\"t\":" + std::to_string(t) + ",\"ok\":true}"); }
 
-inline void finish(bool needs_nonce) {
+POLYEVAL_JUDGE_DEF void finish(bool needs_nonce) {
     struct sigaction sa;
     std::memset(&sa, 0, sizeof sa);
     if (sigaction(SIGABRT, nullptr, &sa) == 0 && sa.sa_handler != SIG_DFL) {
@@ -316,3 +349,5 @@ inline void finish(bool needs_nonce) {
 }
 
 }  // namespace polyeval_judge
+#endif  // POLYEVAL_JUDGE_LINKED
+#endif  // POLYEVAL_JUDGE_PRELUDE

@@ -1,7 +1,7 @@
 // polyeval judge observer (C#). Reports values on its own stream over the
 // stdout descriptor (Console.SetOut cannot redirect it); expected values are
 // compared outside the sandbox.
-static class PolyevalJudge {
+public static class PolyevalJudge {
     static readonly global::System.IO.Stream Out = global::System.Console.OpenStandardOutput();
     const int MaxDepth = 100;
     const int MaxChars = 64 << 20;

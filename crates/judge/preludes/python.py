@@ -9,8 +9,6 @@ def __polyeval_judge_install():
     import sys as _sys
     import math as _math
     import collections as _collections
-    import decimal as _decimal
-    import fractions as _fractions
     import threading as _threading
 
     _write = _os.write
@@ -38,20 +36,36 @@ def __polyeval_judge_install():
         _collections.defaultdict,
         _collections.Counter,
     )
-    _exact_number = {_decimal.Decimal, _fractions.Fraction}
-    _np_int, _np_float, _np_bool = (), (), ()
-    try:
-        import numpy as _np
+    # numpy, decimal and fractions are looked up when a value needs them
+    # (importing them here would cost 100 ms per run, numpy above all).
+    _extra = {}
+    _extra_seen = [-1]
+    _isinstance = isinstance
 
-        _np_int = tuple(
-            getattr(_np, n)
-            for n in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "intc", "intp", "longlong", "ulonglong")
-            if hasattr(_np, n)
-        )
-        _np_float = tuple(getattr(_np, n) for n in ("float16", "float32", "float64", "longdouble") if hasattr(_np, n))
-        _np_bool = (_np.bool_,)
-    except Exception:
-        pass
+    def _extra_kind(t):
+        # Rescan only when modules were imported since the last scan.
+        if _extra_seen[0] != _len(_modules):
+            _extra_seen[0] = _len(_modules)
+            np = _modules.get("numpy")
+            if np is not None:
+                for n in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "intc", "intp", "longlong", "ulonglong"):
+                    c = getattr(np, n, None)
+                    if _isinstance(c, _type):
+                        _extra[c] = "int"
+                for n in ("float16", "float32", "float64", "longdouble"):
+                    c = getattr(np, n, None)
+                    if _isinstance(c, _type):
+                        _extra[c] = "float"
+                c = getattr(np, "bool_", None)
+                if _isinstance(c, _type):
+                    _extra[c] = "bool"
+            for module, name, kind in (("decimal", "Decimal", "decimal"), ("fractions", "Fraction", "fraction")):
+                m = _modules.get(module)
+                c = getattr(m, name, None) if m is not None else None
+                if _isinstance(c, _type):
+                    _extra[c] = kind
+        return _extra.get(t)
+
     _BaseException = BaseException
     _gettrace = _sys.gettrace
     _getprofile = _sys.getprofile
@@ -128,17 +142,18 @@ def __polyeval_judge_install():
             return '{"set":[' + ",".join([_enc(x, depth + 1) for x in _frozenset.__iter__(v)]) + "]}"
         if t in _dict_types:
             return '{"map":[' + ",".join(["[" + _enc(k, depth + 1) + "," + _enc(x, depth + 1) + "]" for k, x in _dict_items(v)]) + "]}"
-        if t in _np_bool:
+        kind = _extra_kind(t)
+        if kind == "bool":
             return "true" if _bool(v) else "false"
-        if t in _np_int:
+        if kind == "int":
             return _int_json(_int(v))
-        if t in _np_float:
+        if kind == "float":
             return _float_json(_float(v))
-        if t in _exact_number:
+        if kind == "fraction" or kind == "decimal":
             try:
-                if t is _fractions.Fraction and v.denominator == 1:
+                if kind == "fraction" and v.denominator == 1:
                     return _int_json(_int(v))
-                if t is _decimal.Decimal and v == v.to_integral_value():
+                if kind == "decimal" and v == v.to_integral_value():
                     return _int_json(_int(v))
                 return _float_json(_float(v))
             except _BaseException:

@@ -176,9 +176,7 @@ fn num_eq(a: Num<'_>, b: Num<'_>, tol: &Tolerance) -> bool {
         // Canonical: a BigInt never fits i128, so it never equals an Int.
         (Num::Int(_), Num::Big(_)) | (Num::Big(_), Num::Int(_)) => false,
         (Num::Float(x), Num::Float(y)) => float_eq(x, y, tol),
-        (Num::Float(x), Num::Int(y)) | (Num::Int(y), Num::Float(x)) => {
-            float_eq(x, y as f64, tol)
-        }
+        (Num::Float(x), Num::Int(y)) | (Num::Int(y), Num::Float(x)) => float_eq(x, y as f64, tol),
         (Num::Float(x), Num::Big(y)) | (Num::Big(y), Num::Float(x)) => {
             float_eq(x, big_to_f64(y), tol)
         }
@@ -263,7 +261,11 @@ fn eq(a: &Value, b: &Value, s: &Semantics, depth: usize) -> bool {
                 if x == 0.0 && y == 0.0 {
                     return x.is_sign_negative() == y.is_sign_negative();
                 }
-                return num_eq(as_num(a, s.equality).unwrap_or(Num::Float(x)), as_num(b, s.equality).unwrap_or(Num::Float(y)), &s.tolerance);
+                return num_eq(
+                    as_num(a, s.equality).unwrap_or(Num::Float(x)),
+                    as_num(b, s.equality).unwrap_or(Num::Float(y)),
+                    &s.tolerance,
+                );
             }
         }
         _ => {}
@@ -581,14 +583,20 @@ mod tests {
         assert!(equal(&Int(1), &Float(1.0), &loose));
         assert!(equal(&st("1"), &Int(1), &loose));
         assert!(equal(&st("abc"), &Bool(true), &loose));
-        assert!(!equal(&st("abc"), &Int(0), &loose), "PHP 8: non-numeric string vs int compares as strings");
+        assert!(
+            !equal(&st("abc"), &Int(0), &loose),
+            "PHP 8: non-numeric string vs int compares as strings"
+        );
         assert!(equal(&Null, &Bool(false), &loose));
         assert!(equal(&Null, &st(""), &loose));
         assert!(equal(&List(vec![]), &Bool(false), &loose));
         let m1 = Map(vec![(st("a"), Int(1)), (st("b"), Int(2))]);
         let m2 = Map(vec![(st("b"), Int(2)), (st("a"), Int(1))]);
         assert!(equal(&m1, &m2, &loose));
-        assert!(!equal(&m1, &m2, &strict), "=== on arrays needs the same order");
+        assert!(
+            !equal(&m1, &m2, &strict),
+            "=== on arrays needs the same order"
+        );
         assert!(equal(
             &List(vec![Int(5)]),
             &Map(vec![(Int(0), Int(5))]),
@@ -617,7 +625,10 @@ mod tests {
             type_name: "Object".into(),
             fields: Some(vec![("x".into(), st("1"))]),
         };
-        assert!(equal(&point, &plain, &loose), "deepEqual ignores prototypes");
+        assert!(
+            equal(&point, &plain, &loose),
+            "deepEqual ignores prototypes"
+        );
         assert!(!equal(&point, &plain, &strict));
     }
 
@@ -679,7 +690,9 @@ mod tests {
             .prop_map(Float),
             "[a-c0-9 ]{0,3}".prop_map(Str),
             (95u32..100).prop_map(Char),
-            Just(Value::BigInt("123456789012345678901234567890123456789012".into())),
+            Just(Value::BigInt(
+                "123456789012345678901234567890123456789012".into()
+            )),
         ]
     }
 

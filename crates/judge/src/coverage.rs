@@ -76,7 +76,11 @@ pub fn markdown(cov: &BTreeMap<Language, Coverage>) -> String {
             c.split,
             c.repaired,
             c.fallback_total(),
-            if reasons.is_empty() { "—".to_string() } else { reasons.join(", ") },
+            if reasons.is_empty() {
+                "—".to_string()
+            } else {
+                reasons.join(", ")
+            },
             c.fully_observed_tasks
         ));
     }

@@ -93,7 +93,13 @@ pub fn ok_statement(lang: Language, t: usize) -> String {
 /// takes the builtin names the test code uses (`protected`): a module-level
 /// redefinition of one of them is reported as tampering.
 pub fn finish_statement(lang: Language, needs_nonce: bool, protected: &[String]) -> String {
-    let b = |t: &str, f: &str| if needs_nonce { t.to_string() } else { f.to_string() };
+    let b = |t: &str, f: &str| {
+        if needs_nonce {
+            t.to_string()
+        } else {
+            f.to_string()
+        }
+    };
     match lang {
         Language::Python => {
             let names: Vec<String> = protected
@@ -218,11 +224,48 @@ pub fn go_program(code: &str, main_body: &str) -> String {
 /// `protected`): identifiers of `code` that are Python builtins.
 pub fn python_builtins_used(code: &str) -> Vec<String> {
     const BUILTINS: &[&str] = &[
-        "abs", "all", "any", "bool", "dict", "divmod", "enumerate", "filter", "float",
-        "frozenset", "getattr", "hasattr", "hash", "int", "isinstance", "issubclass", "iter",
-        "len", "list", "map", "max", "min", "next", "ord", "chr", "pow", "print", "range",
-        "repr", "reversed", "round", "set", "sorted", "str", "sum", "tuple", "type", "zip",
-        "AssertionError", "Exception", "ValueError", "TypeError",
+        "abs",
+        "all",
+        "any",
+        "bool",
+        "dict",
+        "divmod",
+        "enumerate",
+        "filter",
+        "float",
+        "frozenset",
+        "getattr",
+        "hasattr",
+        "hash",
+        "int",
+        "isinstance",
+        "issubclass",
+        "iter",
+        "len",
+        "list",
+        "map",
+        "max",
+        "min",
+        "next",
+        "ord",
+        "chr",
+        "pow",
+        "print",
+        "range",
+        "repr",
+        "reversed",
+        "round",
+        "set",
+        "sorted",
+        "str",
+        "sum",
+        "tuple",
+        "type",
+        "zip",
+        "AssertionError",
+        "Exception",
+        "ValueError",
+        "TypeError",
     ];
     let masked = crate::split::mask(Language::Python, code);
     let mut used: Vec<String> = Vec::new();
@@ -257,7 +300,10 @@ mod tests {
         let b = body(&p, "    ", &|s| s.to_string());
         assert!(b.contains("    std::string input0 = \"a\";\n"));
         assert!(b.contains("::polyeval_judge::observe(0, (WDS().f(input0)))"));
-        assert!(!b.contains("==1"), "the expected value never enters the program: {b}");
+        assert!(
+            !b.contains("==1"),
+            "the expected value never enters the program: {b}"
+        );
         assert!(b.contains("    assert(WDS().g(input0)==True);\n    ::polyeval_judge::ok(1);\n"));
         assert!(b.trim_end().ends_with("::polyeval_judge::finish(true);"));
     }
@@ -271,7 +317,10 @@ mod tests {
 
     #[test]
     fn go_program_merges_imports() {
-        let g = go_program("package main\n\nimport \"fmt\"\n\nfunc F() int { fmt.Print(); return 1 }\n", "\tpolyevalFinish(false)\n");
+        let g = go_program(
+            "package main\n\nimport \"fmt\"\n\nfunc F() int { fmt.Print(); return 1 }\n",
+            "\tpolyevalFinish(false)\n",
+        );
         let pkg = g.find("package main").unwrap();
         let imp = g.find("polyevalOS \"os\"").unwrap();
         let f = g.find("func F()").unwrap();
@@ -286,7 +335,9 @@ mod tests {
             "__polyeval_finish(True, (\"abs\",))"
         );
         assert_eq!(
-            python_builtins_used("def assert_test():\n    assert abs(f() - 1) < 1e-9 and len(x) == 2 # sum\n"),
+            python_builtins_used(
+                "def assert_test():\n    assert abs(f() - 1) < 1e-9 and len(x) == 2 # sum\n"
+            ),
             vec!["abs".to_string(), "len".to_string()]
         );
     }

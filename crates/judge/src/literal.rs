@@ -96,7 +96,8 @@ fn python(text: &str) -> R<Value> {
             }
         }
     }
-    let v = polyeval_core::pylit::parse(text).map_err(|e| LiteralError::NotLiteral(e.to_string()))?;
+    let v =
+        polyeval_core::pylit::parse(text).map_err(|e| LiteralError::NotLiteral(e.to_string()))?;
     Ok(from_py(v))
 }
 
@@ -110,7 +111,11 @@ fn from_py(v: polyeval_core::pylit::PyValue) -> Value {
         P::None => Value::Null,
         P::List(items) => Value::List(items.into_iter().map(from_py).collect()),
         P::Tuple(items) => Value::Tuple(items.into_iter().map(from_py).collect()),
-        P::Dict(kv) => Value::Map(kv.into_iter().map(|(k, v)| (from_py(k), from_py(v))).collect()),
+        P::Dict(kv) => Value::Map(
+            kv.into_iter()
+                .map(|(k, v)| (from_py(k), from_py(v)))
+                .collect(),
+        ),
     }
 }
 
@@ -359,7 +364,8 @@ impl<'a> P<'a> {
                     if self.eat("}") {
                         break;
                     }
-                    let pair = self.braced(&Shape::Tuple(vec![(**k).clone(), (**v).clone()]), depth + 1)?;
+                    let pair =
+                        self.braced(&Shape::Tuple(vec![(**k).clone(), (**v).clone()]), depth + 1)?;
                     let Value::Tuple(mut kv) = pair else {
                         return not_literal("a map entry is `{key, value}`");
                     };
@@ -558,8 +564,11 @@ impl<'a> P<'a> {
                         && self.peek() == Some('{');
                     let digits: String = if braced {
                         self.pos += 1;
-                        let d: String =
-                            self.rest().chars().take_while(|d| d.is_ascii_hexdigit()).collect();
+                        let d: String = self
+                            .rest()
+                            .chars()
+                            .take_while(|d| d.is_ascii_hexdigit())
+                            .collect();
                         self.pos += d.len();
                         if !self.eat("}") {
                             return invalid("a bad \\u{…} escape");
@@ -569,8 +578,7 @@ impl<'a> P<'a> {
                         out.push_str("\\u");
                         continue;
                     } else {
-                        let d: String =
-                            self.rest().chars().take(4).collect();
+                        let d: String = self.rest().chars().take(4).collect();
                         if d.len() != 4 || !d.chars().all(|x| x.is_ascii_hexdigit()) {
                             return invalid("a bad \\u escape");
                         }
@@ -1140,7 +1148,9 @@ fn parse_number(lang: Language, raw: &str) -> R<Value> {
     // Radix prefixes.
     for (prefix, radix) in [("0x", 16u32), ("0b", 2), ("0o", 8)] {
         if let Some(digits) = lower.strip_prefix(prefix) {
-            if prefix == "0o" && !matches!(lang, Language::JavaScript | Language::Php | Language::Go) {
+            if prefix == "0o"
+                && !matches!(lang, Language::JavaScript | Language::Php | Language::Go)
+            {
                 return invalid(format!("`{raw}`"));
             }
             let digits = strip_int_suffix(lang, digits)?;
@@ -1151,7 +1161,8 @@ fn parse_number(lang: Language, raw: &str) -> R<Value> {
         }
     }
     let is_float_text = |t: &str| t.contains('.') || (t.contains('e') && !t.starts_with("0x"));
-    if is_float_text(&lower) || lower.ends_with('f') && lang != Language::Cpp && !lower.starts_with("0x")
+    if is_float_text(&lower)
+        || lower.ends_with('f') && lang != Language::Cpp && !lower.starts_with("0x")
         || (lower.ends_with('d') && matches!(lang, Language::Java | Language::CSharp))
         || (lower.ends_with('m') && lang == Language::CSharp)
     {
@@ -1324,7 +1335,11 @@ mod tests {
     #[test]
     fn booleans_null_and_python_literals_in_typed_code() {
         assert_eq!(ok(Cpp, "true"), Bool(true));
-        assert_eq!(ok(Php, "True"), Bool(true), "PHP constants are case-insensitive");
+        assert_eq!(
+            ok(Php, "True"),
+            Bool(true),
+            "PHP constants are case-insensitive"
+        );
         assert_eq!(ok(Php, "NULL"), Null);
         assert_eq!(ok(Python, "True"), Bool(true));
         assert_eq!(ok(Python, "None"), Null);
@@ -1347,10 +1362,7 @@ mod tests {
             assert!(is_invalid(lang, "[0, 5]"), "{lang:?}");
             assert!(is_invalid(lang, "{0, 5}"), "{lang:?}");
         }
-        assert_eq!(
-            ok(Cpp, "std::vector<int>{1, 2}"),
-            l(vec![Int(1), Int(2)])
-        );
+        assert_eq!(ok(Cpp, "std::vector<int>{1, 2}"), l(vec![Int(1), Int(2)]));
         assert_eq!(
             ok(Cpp, "std::vector<std::pair<int, int>>{{1, 2}, {3, 4}}"),
             l(vec![
@@ -1364,18 +1376,21 @@ mod tests {
         );
         assert_eq!(ok(Cpp, "std::set<int>{2, 1}"), Set(vec![Int(2), Int(1)]));
         assert_eq!(ok(Cpp, "std::string(\"x\")"), s("x"));
-        assert_eq!(ok(Cpp, "std::make_pair(1, 'a')"), Tuple(vec![Int(1), Char(97)]));
+        assert_eq!(
+            ok(Cpp, "std::make_pair(1, 'a')"),
+            Tuple(vec![Int(1), Char(97)])
+        );
         assert_eq!(ok(Java, "new int[]{1, 2}"), l(vec![Int(1), Int(2)]));
         assert_eq!(
             ok(Java, "new int[][]{{1}, {}}"),
             l(vec![l(vec![Int(1)]), l(vec![])])
         );
-        assert_eq!(ok(Java, "Arrays.asList(\"a\", \"b\")"), l(vec![s("a"), s("b")]));
-        assert_eq!(ok(Java, "List.of()"), l(vec![]));
         assert_eq!(
-            ok(Java, "Map.of(\"a\", 1)"),
-            Map(vec![(s("a"), Int(1))])
+            ok(Java, "Arrays.asList(\"a\", \"b\")"),
+            l(vec![s("a"), s("b")])
         );
+        assert_eq!(ok(Java, "List.of()"), l(vec![]));
+        assert_eq!(ok(Java, "Map.of(\"a\", 1)"), Map(vec![(s("a"), Int(1))]));
         assert_eq!(
             ok(Java, "new ArrayList<>(Arrays.asList(1, 2))"),
             l(vec![Int(1), Int(2)])
@@ -1437,7 +1452,20 @@ mod tests {
             assert!(parse(l, t).is_err(), "{l:?} {t:?} parsed");
         }
         // Never a panic on junk.
-        for junk in ["", "(", "{", "[1,", "'", "\"\\", "std::vector<int", "new", "-", "0x", "1e", "'\\u12'"] {
+        for junk in [
+            "",
+            "(",
+            "{",
+            "[1,",
+            "'",
+            "\"\\",
+            "std::vector<int",
+            "new",
+            "-",
+            "0x",
+            "1e",
+            "'\\u12'",
+        ] {
             for l in Language::ALL {
                 let _ = parse(l, junk);
             }

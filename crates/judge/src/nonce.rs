@@ -67,7 +67,11 @@ impl NonceServer {
         let nonce = hex::encode(bytes);
         let mut tag = [0u8; 8];
         rand::rngs::OsRng.fill_bytes(&mut tag);
-        let dir = root.join(format!("polyeval-nonce-{}-{}", std::process::id(), hex::encode(tag)));
+        let dir = root.join(format!(
+            "polyeval-nonce-{}-{}",
+            std::process::id(),
+            hex::encode(tag)
+        ));
         std::fs::create_dir(&dir)?;
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711))?;
         let fifo = dir.join("nonce");
@@ -178,7 +182,8 @@ fn wait_until_no_reader(w: &std::fs::File, stop: &AtomicBool) {
         match poll(&mut fds, PollTimeout::from(50u16)) {
             Ok(n) if n > 0 => {
                 let revents = fds[0].revents().unwrap_or(PollFlags::POLLERR);
-                if revents.intersects(PollFlags::POLLERR | PollFlags::POLLHUP | PollFlags::POLLNVAL) {
+                if revents.intersects(PollFlags::POLLERR | PollFlags::POLLHUP | PollFlags::POLLNVAL)
+                {
                     return;
                 }
             }

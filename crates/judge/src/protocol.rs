@@ -199,7 +199,10 @@ fn parse_record(body: &str) -> Result<Record, String> {
     }
     if let Some(e) = m.get("tamper") {
         return Ok(Record::Tamper {
-            evidence: e.as_str().map(str::to_string).unwrap_or_else(|| e.to_string()),
+            evidence: e
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| e.to_string()),
         });
     }
     if let Some(n) = m.get("end") {

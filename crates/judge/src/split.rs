@@ -148,7 +148,9 @@ impl Plan {
             .iter()
             .rposition(|l| matches!(l.kind, LineKind::Check(_)));
         match last_check {
-            Some(i) => self.lines[i + 1..].iter().any(|l| !l.text.trim().is_empty()),
+            Some(i) => self.lines[i + 1..]
+                .iter()
+                .any(|l| !l.text.trim().is_empty()),
             None => !self.lines.is_empty(),
         }
     }
@@ -256,7 +258,7 @@ impl Masked {
             from = i + word.len();
             if self.depth[i] == depth
                 && (i == 0 || !ident(b[i - 1]))
-                && b.get(i + word.len()).map_or(true, |&c| !ident(c))
+                && b.get(i + word.len()).is_none_or(|&c| !ident(c))
             {
                 out.push(i);
             }
@@ -268,7 +270,8 @@ impl Masked {
     fn closing(&self, open: usize) -> Option<usize> {
         let d = self.depth[open];
         let b = self.text.as_bytes();
-        (open + 1..b.len()).find(|&i| self.depth[i] == d + 1 && matches!(b[i], b')' | b']' | b'}'))
+        (open + 1..b.len())
+            .find(|&i| self.depth[i] == d + 1 && matches!(b[i], b')' | b']' | b'}'))
             .filter(|&i| {
                 // The first byte back at depth d after `open` is its closer.
                 (open + 1..i).all(|j| self.depth[j] > d)
@@ -309,7 +312,10 @@ pub fn mask(lang: Language, text: &str) -> Masked {
             continue;
         }
         if lang != Language::Python && c == b'/' && b.get(i + 1) == Some(&b'*') {
-            let end = text[i + 2..].find("*/").map(|e| i + 2 + e + 2).unwrap_or(b.len());
+            let end = text[i + 2..]
+                .find("*/")
+                .map(|e| i + 2 + e + 2)
+                .unwrap_or(b.len());
             blank(&mut out, i, end);
             for x in depth.iter_mut().take(end).skip(i) {
                 *x = d;
@@ -325,10 +331,8 @@ pub fn mask(lang: Language, text: &str) -> Masked {
         if quote {
             // C# verbatim strings: @"…" with "" inside.
             let verbatim = lang == Language::CSharp && i > 0 && b[i - 1] == b'@' && c == b'"';
-            let triple = lang == Language::Python
-                && b.len() >= i + 3
-                && b[i + 1] == c
-                && b[i + 2] == c;
+            let triple =
+                lang == Language::Python && b.len() >= i + 3 && b[i + 1] == c && b[i + 2] == c;
             let raw_go = lang == Language::Go && c == b'`';
             let close_len = if triple { 3 } else { 1 };
             let mut j = i + close_len;
@@ -359,7 +363,11 @@ pub fn mask(lang: Language, text: &str) -> Masked {
                 j += 1;
             }
             let end = j.min(b.len());
-            blank(&mut out, i + close_len, end.saturating_sub(close_len).max(i + close_len));
+            blank(
+                &mut out,
+                i + close_len,
+                end.saturating_sub(close_len).max(i + close_len),
+            );
             for x in depth.iter_mut().take(end).skip(i) {
                 *x = d;
             }
@@ -404,7 +412,7 @@ fn looks_like_assertion(lang: Language, m: &Masked) -> bool {
     let word_at = |i: usize, w: &str| {
         t[i..].starts_with(w)
             && (i == 0 || !ident(b[i - 1]))
-            && b.get(i + w.len()).map_or(true, |&c| !ident(c))
+            && b.get(i + w.len()).is_none_or(|&c| !ident(c))
     };
     if statements.iter().any(|w| word_at(0, w)) {
         return true;
@@ -437,7 +445,10 @@ fn classify(lang: Language, text: &str, opts: SplitOptions) -> Classified {
     let m = mask(lang, trimmed);
     if trimmed.contains('\n') {
         return if looks_like_assertion(lang, &m) {
-            fallback(FallbackReason::MultiStatement, "several lines in one test entry")
+            fallback(
+                FallbackReason::MultiStatement,
+                "several lines in one test entry",
+            )
         } else {
             Classified::Setup
         };
@@ -449,10 +460,15 @@ fn classify(lang: Language, text: &str, opts: SplitOptions) -> Classified {
         .map(|(i, _)| i)
         .filter(|&i| m.depth[i] == 0)
         .collect();
-    let body_end = trimmed.trim_end_matches(|c: char| c == ';' || c.is_whitespace()).len();
+    let body_end = trimmed
+        .trim_end_matches(|c: char| c == ';' || c.is_whitespace())
+        .len();
     if semis.iter().any(|&i| i < body_end) {
         return if looks_like_assertion(lang, &m) {
-            fallback(FallbackReason::MultiStatement, "several statements on one line")
+            fallback(
+                FallbackReason::MultiStatement,
+                "several statements on one line",
+            )
         } else {
             Classified::Setup
         };
@@ -464,7 +480,11 @@ fn classify(lang: Language, text: &str, opts: SplitOptions) -> Classified {
             lang,
             trimmed,
             &m,
-            &["Debug.Assert", "Trace.Assert", "System.Diagnostics.Debug.Assert"],
+            &[
+                "Debug.Assert",
+                "Trace.Assert",
+                "System.Diagnostics.Debug.Assert",
+            ],
             Equality::CSharp,
         ),
         Language::Java => java_check(trimmed, &m, opts),
@@ -492,7 +512,7 @@ fn comparison(
     end: usize,
     ops: &[&str],
     lower_precedence: &[&str],
-) -> Result<(String, String, String, Value), Classified> {
+) -> Result<(String, String, String, Value), Box<Classified>> {
     let depth = m.depth.get(start).copied().unwrap_or(0);
     let in_range = |i: &usize| *i >= start && *i < end;
     let mut found: Vec<(usize, &str)> = Vec::new();
@@ -506,28 +526,33 @@ fn comparison(
     found.dedup_by(|b, a| b.0 >= a.0 && b.0 < a.0 + a.1.len());
     let compound = lower_precedence.iter().any(|op| {
         if op.chars().all(|c| c.is_alphabetic()) {
-            m.word_positions(op, depth).into_iter().any(|i| in_range(&i))
+            m.word_positions(op, depth)
+                .into_iter()
+                .any(|i| in_range(&i))
         } else {
             m.find_op(op, depth).into_iter().any(|i| in_range(&i))
         }
     });
     if found.is_empty() {
-        return Err(fallback(
+        return Err(Box::new(fallback(
             FallbackReason::UnknownAssertionForm,
             "not an equality comparison",
-        ));
+        )));
     }
     if found.len() != 1 || compound {
-        return Err(fallback(
+        return Err(Box::new(fallback(
             FallbackReason::CompoundCondition,
             "the condition is not a single comparison",
-        ));
+        )));
     }
     let (at, op) = found[0];
     let lhs = line[start..at].trim().to_string();
     let rhs = line[at + op.len()..end].trim().to_string();
     if lhs.is_empty() || rhs.is_empty() {
-        return Err(fallback(FallbackReason::CompoundCondition, "an empty operand"));
+        return Err(Box::new(fallback(
+            FallbackReason::CompoundCondition,
+            "an empty operand",
+        )));
     }
     match literal::parse(lang, &rhs) {
         Ok(v) => Ok((lhs, rhs, op.to_string(), v)),
@@ -538,10 +563,10 @@ fn comparison(
                     return Ok((rhs, lhs, op.to_string(), v));
                 }
             }
-            Err(match rhs_err {
+            Err(Box::new(match rhs_err {
                 LiteralError::Invalid(d) => fallback(FallbackReason::LiteralInvalidInLanguage, d),
                 LiteralError::NotLiteral(d) => fallback(FallbackReason::RhsNotLiteral, d),
-            })
+            }))
         }
     }
 }
@@ -590,7 +615,7 @@ fn python_check(line: &str, m: &Masked) -> Option<Classified> {
     Some(
         match comparison(Language::Python, line, m, s, e, &["=="], &lower) {
             Ok((lhs, rhs, _, v)) => check(lhs, rhs, v, Equality::Python, None),
-            Err(c) => c,
+            Err(c) => *c,
         },
     )
 }
@@ -625,7 +650,12 @@ fn call_check(
     })?;
     let open = line[name.len()..].find('(')? + name.len();
     let close = m.closing(open)?;
-    if !line[close + 1..].trim().trim_end_matches(';').trim().is_empty() {
+    if !line[close + 1..]
+        .trim()
+        .trim_end_matches(';')
+        .trim()
+        .is_empty()
+    {
         return Some(fallback(
             FallbackReason::CompoundCondition,
             "text after the assertion call",
@@ -640,12 +670,10 @@ fn call_check(
         .unwrap_or(close);
     let (s, e) = trim_range(line, open + 1, end);
     let lower: Vec<&str> = C_LOWER.iter().copied().filter(|o| *o != ",").collect();
-    Some(
-        match comparison(lang, line, m, s, e, &["=="], &lower) {
-            Ok((lhs, rhs, _, v)) => check(lhs, rhs, v, equality, None),
-            Err(c) => c,
-        },
-    )
+    Some(match comparison(lang, line, m, s, e, &["=="], &lower) {
+        Ok((lhs, rhs, _, v)) => check(lhs, rhs, v, equality, None),
+        Err(c) => *c,
+    })
 }
 
 /// Java: `assert <cond> [: <message>]` (upstream writes `assert(lhs)==rhs`),
@@ -685,7 +713,9 @@ fn java_check(line: &str, m: &Masked, opts: SplitOptions) -> Option<Classified> 
                         Err(LiteralError::Invalid(d)) => {
                             fallback(FallbackReason::LiteralInvalidInLanguage, d)
                         }
-                        Err(LiteralError::NotLiteral(d)) => fallback(FallbackReason::RhsNotLiteral, d),
+                        Err(LiteralError::NotLiteral(d)) => {
+                            fallback(FallbackReason::RhsNotLiteral, d)
+                        }
                     });
                 }
             }
@@ -706,11 +736,11 @@ fn java_check(line: &str, m: &Masked, opts: SplitOptions) -> Option<Classified> 
                         "`==` compares references (kept as upstream has it)",
                     ));
                 }
-                let repaired = by_reference
-                    .then(|| "java_reference_equality: compared by value".to_string());
+                let repaired =
+                    by_reference.then(|| "java_reference_equality: compared by value".to_string());
                 check(lhs, rhs, v, Equality::Java, repaired)
             }
-            Err(c) => c,
+            Err(c) => *c,
         },
     )
 }
@@ -744,24 +774,34 @@ fn php_check(line: &str, m: &Masked) -> Option<Classified> {
                 e -= 1;
             }
         }
-        let ops: &[&str] = if negated { &["===", "=="] } else { &["!==", "!="] };
+        let ops: &[&str] = if negated {
+            &["===", "=="]
+        } else {
+            &["!==", "!="]
+        };
         let lower = ["&&", "||", "and", "or", "xor", "?", "??", "<>", "="];
         let lower: Vec<&str> = lower
             .iter()
             .copied()
-            .chain(if negated { ["!==", "!="] } else { ["===", "=="] })
+            .chain(if negated {
+                ["!==", "!="]
+            } else {
+                ["===", "=="]
+            })
             .collect();
-        return Some(match comparison(Language::Php, line, m, s, e, ops, &lower) {
-            Ok((lhs, rhs, op, v)) => {
-                let eq = if op.len() == 3 {
-                    Equality::PhpStrict
-                } else {
-                    Equality::PhpLoose
-                };
-                check(lhs, rhs, v, eq, None)
-            }
-            Err(c) => c,
-        });
+        return Some(
+            match comparison(Language::Php, line, m, s, e, ops, &lower) {
+                Ok((lhs, rhs, op, v)) => {
+                    let eq = if op.len() == 3 {
+                        Equality::PhpStrict
+                    } else {
+                        Equality::PhpLoose
+                    };
+                    check(lhs, rhs, v, eq, None)
+                }
+                Err(c) => *c,
+            },
+        );
     }
     let name = "assert";
     let r = line.strip_prefix(name)?;
@@ -770,8 +810,16 @@ fn php_check(line: &str, m: &Masked) -> Option<Classified> {
     }
     let open = line.len() - r.trim_start().len();
     let close = m.closing(open)?;
-    if !line[close + 1..].trim().trim_end_matches(';').trim().is_empty() {
-        return Some(fallback(FallbackReason::CompoundCondition, "text after assert(…)"));
+    if !line[close + 1..]
+        .trim()
+        .trim_end_matches(';')
+        .trim()
+        .is_empty()
+    {
+        return Some(fallback(
+            FallbackReason::CompoundCondition,
+            "text after assert(…)",
+        ));
     }
     let end = m
         .text
@@ -780,7 +828,9 @@ fn php_check(line: &str, m: &Masked) -> Option<Classified> {
         .find(|&i| i > open && i < close && m.depth[i] == 1)
         .unwrap_or(close);
     let (s, e) = trim_range(line, open + 1, end);
-    let lower = ["&&", "||", "and", "or", "xor", "?", "??", "!=", "!==", "<>", "="];
+    let lower = [
+        "&&", "||", "and", "or", "xor", "?", "??", "!=", "!==", "<>", "=",
+    ];
     Some(
         match comparison(Language::Php, line, m, s, e, &["===", "=="], &lower) {
             Ok((lhs, rhs, op, v)) => check(
@@ -794,7 +844,7 @@ fn php_check(line: &str, m: &Masked) -> Option<Classified> {
                 },
                 None,
             ),
-            Err(c) => c,
+            Err(c) => *c,
         },
     )
 }
@@ -812,8 +862,16 @@ fn js_check(line: &str, m: &Masked, opts: SplitOptions) -> Option<Classified> {
         "assert" | "assert.ok" => {
             let open = callee_len;
             let close = m.closing(open)?;
-            if !line[close + 1..].trim().trim_end_matches(';').trim().is_empty() {
-                return Some(fallback(FallbackReason::CompoundCondition, "text after assert(…)"));
+            if !line[close + 1..]
+                .trim()
+                .trim_end_matches(';')
+                .trim()
+                .is_empty()
+            {
+                return Some(fallback(
+                    FallbackReason::CompoundCondition,
+                    "text after assert(…)",
+                ));
             }
             let end = m
                 .text
@@ -841,7 +899,7 @@ fn js_check(line: &str, m: &Masked, opts: SplitOptions) -> Option<Classified> {
                             check(lhs, rhs, v, eq, None)
                         }
                     }
-                    Err(c) => c,
+                    Err(c) => *c,
                 },
             );
         }
@@ -855,8 +913,16 @@ fn js_check(line: &str, m: &Masked, opts: SplitOptions) -> Option<Classified> {
     };
     let open = callee_len;
     let close = m.closing(open)?;
-    if !line[close + 1..].trim().trim_end_matches(';').trim().is_empty() {
-        return Some(fallback(FallbackReason::CompoundCondition, "text after the call"));
+    if !line[close + 1..]
+        .trim()
+        .trim_end_matches(';')
+        .trim()
+        .is_empty()
+    {
+        return Some(fallback(
+            FallbackReason::CompoundCondition,
+            "text after the call",
+        ));
     }
     let commas: Vec<usize> = m
         .text
@@ -928,15 +994,33 @@ mod tests {
         );
         assert_eq!(
             split(Language::Cpp, "assert(WDS().without_duplicates(input0)==1)"),
-            ("WDS().without_duplicates(input0)".into(), Int(1), Equality::Cpp)
+            (
+                "WDS().without_duplicates(input0)".into(),
+                Int(1),
+                Equality::Cpp
+            )
         );
         assert_eq!(
-            split(Language::Java, "assert(new WDS().without_duplicates(input0))==1"),
-            ("(new WDS().without_duplicates(input0))".into(), Int(1), Equality::Java)
+            split(
+                Language::Java,
+                "assert(new WDS().without_duplicates(input0))==1"
+            ),
+            (
+                "(new WDS().without_duplicates(input0))".into(),
+                Int(1),
+                Equality::Java
+            )
         );
         assert_eq!(
-            split(Language::CSharp, "Debug.Assert(wds.without_duplicates('a')==1)"),
-            ("wds.without_duplicates('a')".into(), Int(1), Equality::CSharp)
+            split(
+                Language::CSharp,
+                "Debug.Assert(wds.without_duplicates('a')==1)"
+            ),
+            (
+                "wds.without_duplicates('a')".into(),
+                Int(1),
+                Equality::CSharp
+            )
         );
         assert_eq!(
             split(
@@ -946,8 +1030,15 @@ mod tests {
             ("$wds->without_duplicates($input0)".into(), Int(1), Equality::PhpStrict)
         );
         assert_eq!(
-            split(Language::JavaScript, "assert.deepEqual(wds0.without_duplicates(\"a\"), 1);"),
-            ("wds0.without_duplicates(\"a\")".into(), Int(1), Equality::JsLoose)
+            split(
+                Language::JavaScript,
+                "assert.deepEqual(wds0.without_duplicates(\"a\"), 1);"
+            ),
+            (
+                "wds0.without_duplicates(\"a\")".into(),
+                Int(1),
+                Equality::JsLoose
+            )
         );
         let strict = plan(
             Language::JavaScript,
@@ -957,7 +1048,9 @@ mod tests {
                 ..SplitOptions::default()
             },
         );
-        assert!(matches!(&strict.lines[0].kind, LineKind::Check(c) if c.semantics.equality == Equality::JsStrict));
+        assert!(
+            matches!(&strict.lines[0].kind, LineKind::Check(c) if c.semantics.equality == Equality::JsStrict)
+        );
     }
 
     #[test]
@@ -967,7 +1060,10 @@ mod tests {
             (Language::Java, "List<Integer> input0 = Arrays.asList(0, 4)"),
             (Language::CSharp, "WDS wds = new WDS()"),
             (Language::Php, "$wds = new WDS()"),
-            (Language::JavaScript, "const assert = require('node:assert')"),
+            (
+                Language::JavaScript,
+                "const assert = require('node:assert')",
+            ),
             (Language::JavaScript, "const wds0 = new WDS();"),
         ] {
             assert_eq!(one(lang, line), LineKind::Setup, "{lang:?} {line}");
@@ -977,15 +1073,31 @@ mod tests {
     #[test]
     fn python_literals_in_typed_code_stay_in_process() {
         for (lang, line) in [
-            (Language::Cpp, "assert(PDIT().Palindromic_integer(input0)==True)"),
-            (Language::Java, "assert(new PDIT().Palindromic_integer(input0))==False"),
-            (Language::CSharp, "Debug.Assert(pdit.Palindromic_integer(1)==True)"),
-            (Language::JavaScript, "assert.deepEqual(pdit0.Palindromic_integer(1), True);"),
+            (
+                Language::Cpp,
+                "assert(PDIT().Palindromic_integer(input0)==True)",
+            ),
+            (
+                Language::Java,
+                "assert(new PDIT().Palindromic_integer(input0))==False",
+            ),
+            (
+                Language::CSharp,
+                "Debug.Assert(pdit.Palindromic_integer(1)==True)",
+            ),
+            (
+                Language::JavaScript,
+                "assert.deepEqual(pdit0.Palindromic_integer(1), True);",
+            ),
             (Language::Cpp, "assert(FPV(a).f()==[4, 5])"),
             (Language::Java, "assert(new FPV(a).f())==[1]"),
             (Language::Cpp, "assert(RV().Return_value(input33)==78_498)"),
         ] {
-            assert_eq!(reason(lang, line), FallbackReason::LiteralInvalidInLanguage, "{line}");
+            assert_eq!(
+                reason(lang, line),
+                FallbackReason::LiteralInvalidInLanguage,
+                "{line}"
+            );
         }
         // PHP accepts True (constants are case-insensitive).
         assert_eq!(
@@ -1016,7 +1128,9 @@ mod tests {
                 ..SplitOptions::default()
             },
         );
-        assert!(matches!(&kept.lines[0].kind, LineKind::Fallback(f) if f.reason == FallbackReason::ReferenceEquality));
+        assert!(
+            matches!(&kept.lines[0].kind, LineKind::Fallback(f) if f.reason == FallbackReason::ReferenceEquality)
+        );
         let LineKind::Check(c) = one(Language::Java, "assert(new A().f())==3") else {
             panic!()
         };

@@ -379,11 +379,11 @@ fn from_json(j: &serde_json::Value, depth: usize) -> Result<Value, ValueError> {
                 "int" => match body {
                     J::String(s) => Value::int_from_decimal(s)
                         .ok_or_else(|| ValueError(format!("`int` is not decimal: {s:?}")))?,
-                    J::Number(n) if n.is_i64() || n.is_u64() => {
-                        Value::Int(n.as_i64().map(i128::from).unwrap_or_else(|| {
-                            n.as_u64().map(i128::from).unwrap_or_default()
-                        }))
-                    }
+                    J::Number(n) if n.is_i64() || n.is_u64() => Value::Int(
+                        n.as_i64()
+                            .map(i128::from)
+                            .unwrap_or_else(|| n.as_u64().map(i128::from).unwrap_or_default()),
+                    ),
                     _ => return err("`int` must be a decimal string"),
                 },
                 "float" => match body {
@@ -493,10 +493,7 @@ mod tests {
                 Value::Int(u64::MAX as i128)
             ])
         );
-        assert_eq!(
-            Value::int_from_decimal("-000123"),
-            Some(Value::Int(-123))
-        );
+        assert_eq!(Value::int_from_decimal("-000123"), Some(Value::Int(-123)));
         assert_eq!(
             Value::int_from_decimal(&"9".repeat(50)),
             Some(Value::BigInt("9".repeat(50)))

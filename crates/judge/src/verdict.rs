@@ -258,8 +258,12 @@ fn decide(
         };
         match rec {
             Record::Tamper { evidence } => {
-                j.evidence
-                    .push(Evidence::new("runtime_check", "runtime", evidence, Some(r.line)));
+                j.evidence.push(Evidence::new(
+                    "runtime_check",
+                    "runtime",
+                    evidence,
+                    Some(r.line),
+                ));
             }
             Record::End { nonce } => {
                 if end.is_some() {
@@ -281,8 +285,10 @@ fn decide(
                 // The kind must be what the harness writes for this test.
                 let kind_ok = matches!(
                     (&rec, &specs[t].expect),
-                    (Record::Observed { .. } | Record::Raised { .. }, Expect::Value { .. })
-                        | (Record::Ok { .. }, Expect::InProcess)
+                    (
+                        Record::Observed { .. } | Record::Raised { .. },
+                        Expect::Value { .. }
+                    ) | (Record::Ok { .. }, Expect::InProcess)
                 );
                 if !kind_ok {
                     j.evidence.push(Evidence::new(
@@ -294,8 +300,9 @@ fn decide(
                     continue;
                 }
                 if end.is_some() {
-                    protocol_failure
-                        .get_or_insert_with(|| format!("a record for test {t} after the end record"));
+                    protocol_failure.get_or_insert_with(|| {
+                        format!("a record for test {t} after the end record")
+                    });
                 }
                 let expected_t = per_test.len();
                 if t < expected_t {
@@ -393,7 +400,13 @@ fn decide(
     for (t, (rec, line)) in per_test.iter().enumerate() {
         let spec = &specs[t];
         match (rec, &spec.expect) {
-            (Record::Observed { value, .. }, Expect::Value { expected, semantics }) => {
+            (
+                Record::Observed { value, .. },
+                Expect::Value {
+                    expected,
+                    semantics,
+                },
+            ) => {
                 if let Some(diff) = difference(value, expected, semantics) {
                     let mut f = failure(t, Some(spec), diff.clone());
                     f.observed = Some(render(value, 300));
@@ -407,11 +420,19 @@ fn decide(
                 }
                 j.tests_passed += 1;
             }
-            (Record::Raised { type_name, message, .. }, _) => {
+            (
+                Record::Raised {
+                    type_name, message, ..
+                },
+                _,
+            ) => {
                 let what = if message.is_empty() {
                     type_name.clone()
                 } else {
-                    format!("{type_name}: {}", message.chars().take(200).collect::<String>())
+                    format!(
+                        "{type_name}: {}",
+                        message.chars().take(200).collect::<String>()
+                    )
                 };
                 let mut f = failure(t, Some(spec), format!("raised {what}"));
                 f.observed = Some(format!("raised {type_name}"));
@@ -427,7 +448,11 @@ fn decide(
                         ),
                         Some(*line),
                     ));
-                    verdict = Some((Status::Failed, format!("test {} raised {what}", t + 1), None));
+                    verdict = Some((
+                        Status::Failed,
+                        format!("test {} raised {what}", t + 1),
+                        None,
+                    ));
                 } else {
                     verdict = Some((
                         run.status,
@@ -443,7 +468,11 @@ fn decide(
     let done = per_test.len();
     if verdict.is_none() && done < tests {
         let spec = &specs[done];
-        j.first_failure = Some(failure(done, Some(spec), "no record: the program stopped before this test"));
+        j.first_failure = Some(failure(
+            done,
+            Some(spec),
+            "no record: the program stopped before this test",
+        ));
         verdict = Some(if run.status != Status::Passed {
             (
                 run.status,
@@ -453,21 +482,27 @@ fn decide(
         } else {
             (
                 Status::Failed,
-                format!(
-                    "the program exited 0 after {done} of {tests} tests (early exit)"
-                ),
+                format!("the program exited 0 after {done} of {tests} tests (early exit)"),
                 Some("early_exit".into()),
             )
         });
     }
     if verdict.is_none() {
         if let Some(p) = &protocol_failure {
-            verdict = Some((Status::Failed, format!("harness protocol violated: {p}"), None));
+            verdict = Some((
+                Status::Failed,
+                format!("harness protocol violated: {p}"),
+                None,
+            ));
         }
     }
     if verdict.is_none() && end.is_none() {
         verdict = Some(if run.status != Status::Passed {
-            (run.status, format!("{} after all {tests} tests", run.status), None)
+            (
+                run.status,
+                format!("{} after all {tests} tests", run.status),
+                None,
+            )
         } else {
             (
                 Status::Failed,
@@ -478,11 +513,18 @@ fn decide(
     }
     let (status, detail, category) = verdict.unwrap_or_else(|| {
         if run.status == Status::Passed {
-            (Status::Passed, format!("{tests} of {tests} tests passed"), None)
+            (
+                Status::Passed,
+                format!("{tests} of {tests} tests passed"),
+                None,
+            )
         } else {
             (
                 run.status,
-                format!("all {tests} tests passed, then the program failed ({})", run.status),
+                format!(
+                    "all {tests} tests passed, then the program failed ({})",
+                    run.status
+                ),
                 None,
             )
         }
@@ -549,7 +591,10 @@ mod tests {
         let ok = recs(&[r#"{"t":0,"v":2}"#, r#"{"t":1,"v":"x"}"#, r#"{"end":null}"#]);
         let j = run(Status::Passed, &ok);
         assert_eq!(j.status, Status::Passed, "{j:?}");
-        assert_eq!((j.tests, j.tests_passed, j.nonce), (2, 2, NonceState::NotNeeded));
+        assert_eq!(
+            (j.tests, j.tests_passed, j.nonce),
+            (2, 2, NonceState::NotNeeded)
+        );
         let bad = recs(&[r#"{"t":0,"v":3}"#, r#"{"t":1,"v":"x"}"#, r#"{"end":null}"#]);
         let j = run(Status::Passed, &bad);
         assert_eq!(j.status, Status::Failed);
@@ -568,12 +613,22 @@ mod tests {
         let j = run(Status::Passed, &recs(&[r#"{"t":0,"v":2}"#]));
         assert_eq!(j.status, Status::Failed);
         assert_eq!(j.category.as_deref(), Some("early_exit"));
-        let j = run(Status::Passed, &recs(&[r#"{"t":0,"v":2}"#, r#"{"t":1,"v":"x"}"#]));
+        let j = run(
+            Status::Passed,
+            &recs(&[r#"{"t":0,"v":2}"#, r#"{"t":1,"v":"x"}"#]),
+        );
         assert_eq!(j.status, Status::Failed);
         let j = run(Status::CompileError, "");
         assert_eq!(j.status, Status::CompileError);
-        let j = run(Status::KilledBySignal, &recs(&[r#"{"t":0,"v":2}"#, r#"{"t":1,"v":"x"}"#, r#"{"end":null}"#]));
-        assert_eq!(j.status, Status::KilledBySignal, "a crash after the tests still fails");
+        let j = run(
+            Status::KilledBySignal,
+            &recs(&[r#"{"t":0,"v":2}"#, r#"{"t":1,"v":"x"}"#, r#"{"end":null}"#]),
+        );
+        assert_eq!(
+            j.status,
+            Status::KilledBySignal,
+            "a crash after the tests still fails"
+        );
     }
 
     #[test]
@@ -587,15 +642,34 @@ mod tests {
 
     #[test]
     fn protocol_violations() {
-        let dup = recs(&[r#"{"t":0,"v":2}"#, r#"{"t":0,"v":2}"#, r#"{"t":1,"v":"x"}"#, r#"{"end":null}"#]);
+        let dup = recs(&[
+            r#"{"t":0,"v":2}"#,
+            r#"{"t":0,"v":2}"#,
+            r#"{"t":1,"v":"x"}"#,
+            r#"{"end":null}"#,
+        ]);
         assert_eq!(run(Status::Passed, &dup).status, Status::Failed);
         let gap = recs(&[r#"{"t":1,"v":"x"}"#, r#"{"end":null}"#]);
         assert_eq!(run(Status::Passed, &gap).status, Status::Failed);
-        let alien = recs(&[r#"{"t":0,"v":2}"#, r#"{"t":1,"v":"x"}"#, r#"{"t":7,"v":1}"#, r#"{"end":null}"#]);
+        let alien = recs(&[
+            r#"{"t":0,"v":2}"#,
+            r#"{"t":1,"v":"x"}"#,
+            r#"{"t":7,"v":1}"#,
+            r#"{"end":null}"#,
+        ]);
         assert_eq!(run(Status::Passed, &alien).status, Status::Tampering);
-        let wrong_kind = recs(&[r#"{"t":0,"ok":true}"#, r#"{"t":1,"v":"x"}"#, r#"{"end":null}"#]);
+        let wrong_kind = recs(&[
+            r#"{"t":0,"ok":true}"#,
+            r#"{"t":1,"v":"x"}"#,
+            r#"{"end":null}"#,
+        ]);
         assert_eq!(run(Status::Passed, &wrong_kind).status, Status::Tampering);
-        let tamper = recs(&[r#"{"t":0,"v":2}"#, r#"{"t":1,"v":"x"}"#, r#"{"tamper":"sys.settrace"}"#, r#"{"end":null}"#]);
+        let tamper = recs(&[
+            r#"{"t":0,"v":2}"#,
+            r#"{"t":1,"v":"x"}"#,
+            r#"{"tamper":"sys.settrace"}"#,
+            r#"{"end":null}"#,
+        ]);
         let j = run(Status::Passed, &tamper);
         assert_eq!(j.status, Status::Tampering);
         assert!(j.detail.contains("sys.settrace"));
@@ -632,11 +706,29 @@ mod tests {
         assert_eq!(judge_with(r#"{"end":null}"#, 0).status, Status::Tampering);
         // FFI: completion only.
         let out = record_line(r#"{"end":"abc"}"#);
-        let report = NonceReport { nonce: "abc".into(), reads: 1 };
-        let r = RunReport { status: Status::Passed, stdout: &out, stdout_truncated: false };
-        assert_eq!(judge_completion(&r, Some(&report), &[]).status, Status::Passed);
-        let r = RunReport { status: Status::Passed, stdout: "", stdout_truncated: false };
-        assert_eq!(judge_completion(&r, Some(&report), &[]).status, Status::Tampering, "read but no end");
+        let report = NonceReport {
+            nonce: "abc".into(),
+            reads: 1,
+        };
+        let r = RunReport {
+            status: Status::Passed,
+            stdout: &out,
+            stdout_truncated: false,
+        };
+        assert_eq!(
+            judge_completion(&r, Some(&report), &[]).status,
+            Status::Passed
+        );
+        let r = RunReport {
+            status: Status::Passed,
+            stdout: "",
+            stdout_truncated: false,
+        };
+        assert_eq!(
+            judge_completion(&r, Some(&report), &[]).status,
+            Status::Tampering,
+            "read but no end"
+        );
     }
 
     #[test]
@@ -650,7 +742,11 @@ mod tests {
         };
         let j = judge(
             &cpp_plan(),
-            &RunReport { status: Status::Passed, stdout: &ok, stdout_truncated: false },
+            &RunReport {
+                status: Status::Passed,
+                stdout: &ok,
+                stdout_truncated: false,
+            },
             None,
             &[f],
         );

@@ -13,138 +13,11 @@
 
 mod common;
 
+use common::fixture::{correct, correct_with_main, task};
 use common::*;
 use polyeval_core::data::shared_test_data;
 use polyeval_core::{Bench, Language, Status, TaskMeta};
 use polyeval_judge::verdict::NonceState;
-
-fn lines(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| s.to_string()).collect()
-}
-
-/// The fixture task: `Acc.add(a, b)` and `Acc.greet(name)`, in upstream's
-/// test-line form per language; `fallback_only` keeps only compound lines.
-fn task(lang: Language, fallback_only: bool) -> OopTask {
-    let (mixed, compound): (Vec<&str>, Vec<&str>) = match lang {
-        Language::Python => (
-            vec![
-                "assert candidate(1, 2)==3",
-                "assert candidate(-5, 5)==0",
-                "assert candidate(\"bo\")==\"hi bo\"",
-            ],
-            vec![
-                "assert candidate(1, 1) == 2 and candidate(2, 2) == 4",
-                "assert candidate(3, 3) == 6 and candidate(\"x\") == \"hi x\"",
-            ],
-        ),
-        Language::Cpp => (
-            vec![
-                "int input0 = 1",
-                "assert(Acc().add(input0, 2)==3)",
-                "assert(Acc().add(-5, 5)==0)",
-                "assert(Acc().greet(\"bo\")==\"hi bo\")",
-            ],
-            vec![
-                "assert(Acc().add(1, 1) == 2 && Acc().add(2, 2) == 4)",
-                "assert(Acc().add(3, 3) == 6 && Acc().greet(\"x\") == \"hi x\")",
-            ],
-        ),
-        Language::Java => (
-            vec![
-                "int input0 = 1",
-                "assert(new Acc().add(input0, 2))==3",
-                "assert(new Acc().add(-5, 5))==0",
-                "assert new Acc().greet(\"bo\").equals(\"hi bo\")",
-            ],
-            vec![
-                "assert(new Acc().add(1, 1) == 2 && new Acc().add(2, 2) == 4)",
-                "assert(new Acc().add(3, 3) == 6 && new Acc().greet(\"x\").equals(\"hi x\"))",
-            ],
-        ),
-        Language::CSharp => (
-            vec![
-                "Acc acc = new Acc()",
-                "Debug.Assert(acc.add(1, 2)==3)",
-                "Debug.Assert(acc.add(-5, 5)==0)",
-                "Debug.Assert(acc.greet(\"bo\")==\"hi bo\")",
-            ],
-            vec![
-                "Debug.Assert(acc.add(1, 1) == 2 && acc.add(2, 2) == 4)",
-                "Debug.Assert(acc.add(3, 3) == 6 && acc.greet(\"x\") == \"hi x\")",
-            ],
-        ),
-        Language::Php => (
-            vec![
-                "$acc = new Acc()",
-                "if ($acc->add(1, 2) !== 3) { throw new Exception(\"Test failed!\"); }",
-                "if ($acc->add(-5, 5) !== 0) { throw new Exception(\"Test failed!\"); }",
-                "if ($acc->greet(\"bo\") !== \"hi bo\") { throw new Exception(\"Test failed!\"); }",
-            ],
-            vec![
-                "if ($acc->add(1, 1) !== 2 || $acc->add(2, 2) !== 4) { throw new Exception(\"Test failed!\"); }",
-                "if ($acc->add(3, 3) !== 6 || $acc->greet(\"x\") !== \"hi x\") { throw new Exception(\"Test failed!\"); }",
-            ],
-        ),
-        Language::JavaScript => (
-            vec![
-                "const assert = require('node:assert')",
-                "const acc0 = new Acc();",
-                "assert.deepEqual(acc0.add(1, 2), 3);",
-                "assert.deepEqual(acc0.add(-5, 5), 0);",
-                "assert.deepEqual(acc0.greet(\"bo\"), \"hi bo\");",
-            ],
-            vec![
-                "assert.ok(acc0.add(1, 1) === 2 && acc0.add(2, 2) === 4);",
-                "assert.ok(acc0.add(3, 3) === 6 && acc0.greet(\"x\") === \"hi x\");",
-            ],
-        ),
-        Language::Go => unreachable!(),
-    };
-    let test_list = if fallback_only {
-        // Setup lines (declarations) stay; every check is in-process.
-        let mut v: Vec<&str> = mixed
-            .iter()
-            .copied()
-            .filter(|l| {
-                !(l.starts_with("assert") || l.starts_with("Debug.Assert") || l.starts_with("if ("))
-            })
-            .collect();
-        v.extend(compound);
-        v
-    } else {
-        let mut v = mixed;
-        v.push(compound[0]);
-        v
-    };
-    OopTask {
-        lang,
-        test_list: lines(&test_list),
-        test_function: "def candidate(a, b=None):\n    return Acc().greet(a) if b is None else Acc().add(a, b)".into(),
-        entry_point: "candidate".into(),
-    }
-}
-
-fn correct(lang: Language) -> &'static str {
-    match lang {
-        Language::Python => "class Acc:\n    def add(self, a, b):\n        return a + b\n\n    def greet(self, name):\n        return \"hi \" + name\n",
-        Language::Cpp => "#include <string>\nclass Acc {\npublic:\n    int add(int a, int b) { return a + b; }\n    std::string greet(const std::string& n) { return \"hi \" + n; }\n};\n",
-        Language::Java => "public class Acc {\n    public int add(int a, int b) { return a + b; }\n    public String greet(String n) { return \"hi \" + n; }\n}\n",
-        Language::CSharp => "using System;\npublic class Acc {\n    public int add(int a, int b) { return a + b; }\n    public string greet(string n) { return \"hi \" + n; }\n}\n",
-        Language::Php => "<?php\nclass Acc {\n    public function add($a, $b) { return $a + $b; }\n    public function greet($n) { return \"hi \" . $n; }\n}\n?>",
-        Language::JavaScript => "class Acc {\n  add(a, b) { return a + b; }\n  greet(n) { return 'hi ' + n; }\n}\n",
-        Language::Go => unreachable!(),
-    }
-}
-
-/// Correct solutions that carry a demo `main` of their own.
-fn correct_with_main(lang: Language) -> Option<&'static str> {
-    Some(match lang {
-        Language::Python => "class Acc:\n    def add(self, a, b):\n        return a + b\n\n    def greet(self, name):\n        return \"hi \" + name\n\nif __name__ == \"__main__\":\n    print(Acc().add(2, 3))\n",
-        Language::Java => "public class Acc {\n    public int add(int a, int b) { return a + b; }\n    public String greet(String n) { return \"hi \" + n; }\n    public static void main(String[] args) {\n        System.out.println(new Acc().add(2, 3));\n    }\n}\n",
-        Language::JavaScript => "class Acc {\n  add(a, b) { return a + b; }\n  greet(n) { return 'hi ' + n; }\n}\nif (require.main === module) {\n  console.log(new Acc().add(2, 3));\n}\nmodule.exports = { Acc };\n",
-        _ => return None,
-    })
-}
 
 // ---- cheats ------------------------------------------------------------
 
@@ -203,7 +76,12 @@ struct Cheat {
     code: String,
 }
 
-fn cheat(name: &'static str, class: &'static str, lang: Language, code: impl Into<String>) -> Cheat {
+fn cheat(
+    name: &'static str,
+    class: &'static str,
+    lang: Language,
+    code: impl Into<String>,
+) -> Cheat {
     Cheat {
         name,
         class,
@@ -262,7 +140,8 @@ fn protocol_aware_cheats() -> Vec<Cheat> {
 
 fn ffi_task(n: usize) -> (String, String) {
     let data = shared_test_data();
-    let set = polyeval_core::loaders::load(Bench::CrossplFfi, &data.join("crosspl")).expect("load ffi");
+    let set =
+        polyeval_core::loaders::load(Bench::CrossplFfi, &data.join("crosspl")).expect("load ffi");
     let task = set
         .tasks
         .into_iter()
@@ -317,8 +196,21 @@ fn every_cheat_fails_or_is_tampering_and_controls_pass() {
     for c in &cheats {
         for fallback_only in [false, true] {
             push(
-                format!("{} | {} | {} | {}", c.class, c.lang.display_name(), c.name, if fallback_only { "fallback-only" } else { "mixed" }),
-                Sample::Oop { task: task(c.lang, fallback_only), code: c.code.clone() },
+                format!(
+                    "{} | {} | {} | {}",
+                    c.class,
+                    c.lang.display_name(),
+                    c.name,
+                    if fallback_only {
+                        "fallback-only"
+                    } else {
+                        "mixed"
+                    }
+                ),
+                Sample::Oop {
+                    task: task(c.lang, fallback_only),
+                    code: c.code.clone(),
+                },
                 !fallback_only,
                 true,
             );
@@ -327,8 +219,21 @@ fn every_cheat_fails_or_is_tampering_and_controls_pass() {
     for c in &aware {
         for fallback_only in [false, true] {
             push(
-                format!("{} | {} | {} | {}", c.class, c.lang.display_name(), c.name, if fallback_only { "fallback-only" } else { "mixed" }),
-                Sample::Oop { task: task(c.lang, fallback_only), code: c.code.clone() },
+                format!(
+                    "{} | {} | {} | {}",
+                    c.class,
+                    c.lang.display_name(),
+                    c.name,
+                    if fallback_only {
+                        "fallback-only"
+                    } else {
+                        "mixed"
+                    }
+                ),
+                Sample::Oop {
+                    task: task(c.lang, fallback_only),
+                    code: c.code.clone(),
+                },
                 false,
                 true,
             );
@@ -337,7 +242,10 @@ fn every_cheat_fails_or_is_tampering_and_controls_pass() {
     for c in &ffi {
         push(
             format!("{} | CrossPL-FFI | {} | FFI_1", c.class, c.name),
-            Sample::Ffi { assert_test: assert_test.clone(), code: c.code.clone() },
+            Sample::Ffi {
+                assert_test: assert_test.clone(),
+                code: c.code.clone(),
+            },
             c.class != "knows the protocol",
             true,
         );
@@ -345,16 +253,33 @@ fn every_cheat_fails_or_is_tampering_and_controls_pass() {
     for lang in langs {
         for fallback_only in [false, true] {
             push(
-                format!("control | {} | correct | {}", lang.display_name(), if fallback_only { "fallback-only" } else { "mixed" }),
-                Sample::Oop { task: task(lang, fallback_only), code: correct(lang).into() },
+                format!(
+                    "control | {} | correct | {}",
+                    lang.display_name(),
+                    if fallback_only {
+                        "fallback-only"
+                    } else {
+                        "mixed"
+                    }
+                ),
+                Sample::Oop {
+                    task: task(lang, fallback_only),
+                    code: correct(lang).into(),
+                },
                 false,
                 false,
             );
         }
         if let Some(code) = correct_with_main(lang) {
             push(
-                format!("control | {} | correct with its own main | mixed", lang.display_name()),
-                Sample::Oop { task: task(lang, false), code: code.into() },
+                format!(
+                    "control | {} | correct with its own main | mixed",
+                    lang.display_name()
+                ),
+                Sample::Oop {
+                    task: task(lang, false),
+                    code: code.into(),
+                },
                 false,
                 false,
             );
@@ -364,33 +289,30 @@ fn every_cheat_fails_or_is_tampering_and_controls_pass() {
         let (at, canonical) = ffi_task(n);
         push(
             format!("control | CrossPL-FFI | canonical solution | FFI_{n}"),
-            Sample::Ffi { assert_test: at, code: canonical },
+            Sample::Ffi {
+                assert_test: at,
+                code: canonical,
+            },
             false,
             false,
         );
     }
 
-    // One batch per marker setting keeps the engine's two workers busy.
+    // Marker-scheme runs only where the cheat must be shown to pass today.
     let with: Vec<usize> = (0..samples.len()).filter(|&i| with_marker[i]).collect();
-    let without: Vec<usize> = (0..samples.len()).filter(|&i| !with_marker[i]).collect();
-    let take = |idx: &[usize], samples: &mut Vec<Option<Sample>>| -> Vec<Sample> {
-        idx.iter().map(|&i| samples[i].take().expect("sample")).collect()
-    };
     let mut slots: Vec<Option<Sample>> = samples.into_iter().map(Some).collect();
-    let a = take(&with, &mut slots);
-    let b = take(&without, &mut slots);
+    let mut order: Vec<usize> = with.clone();
+    order.extend((0..slots.len()).filter(|i| !with_marker[*i]));
+    let ordered: Vec<Sample> = order
+        .iter()
+        .map(|&i| slots[i].take().expect("sample"))
+        .collect();
+    let (first, rest) = ordered.split_at(with.len());
+    let mut judged = judge_all(first, true);
+    judged.extend(judge_all(rest, false));
     let mut all: Vec<Option<Judged>> = (0..labels.len()).map(|_| None).collect();
-    let mut batch = a;
-    batch.extend(b);
-    // Marker runs first in the batch order, then the rest.
-    let split_at = with.len();
-    let mut judged_marker = judge_all(&batch[..split_at], true).into_iter();
-    let mut judged_plain = judge_all(&batch[split_at..], false).into_iter();
-    for &i in &with {
-        all[i] = judged_marker.next();
-    }
-    for &i in &without {
-        all[i] = judged_plain.next();
+    for (i, j) in order.into_iter().zip(judged) {
+        all[i] = Some(j);
     }
 
     let mut problems = Vec::new();
@@ -408,7 +330,10 @@ fn every_cheat_fails_or_is_tampering_and_controls_pass() {
         if *is_cheat {
             // Observed checks alone defeat every cheat: the scan is a second layer.
             if label.ends_with("| mixed") && j.without_scan.status == Status::Passed {
-                problems.push(format!("mixed task passes without the scan: {label}\n{}", j.describe()));
+                problems.push(format!(
+                    "mixed task passes without the scan: {label}\n{}",
+                    j.describe()
+                ));
             }
             if !matches!(j.judgement.status, Status::Failed | Status::Tampering) {
                 problems.push(format!("CHEAT NOT CAUGHT: {label}\n{}", j.describe()));
@@ -427,9 +352,13 @@ fn every_cheat_fails_or_is_tampering_and_controls_pass() {
             if j.judgement.status != Status::Passed {
                 problems.push(format!("CONTROL FAILED: {label}\n{}", j.describe()));
             }
-            let needs = label.contains("fallback-only") || label.contains("mixed") || label.contains("FFI");
+            let needs =
+                label.contains("fallback-only") || label.contains("mixed") || label.contains("FFI");
             if needs && j.judgement.nonce != NonceState::Verified {
-                problems.push(format!("control without a verified nonce: {label}: {:?}", j.judgement.nonce));
+                problems.push(format!(
+                    "control without a verified nonce: {label}: {:?}",
+                    j.judgement.nonce
+                ));
             }
         }
     }

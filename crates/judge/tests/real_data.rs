@@ -31,7 +31,12 @@ fn split_covers_the_real_test_lines_and_never_panics() {
     assert_eq!(get(Language::Php).split, 5150);
     // C++/Java/C#/JS keep the 764 `True`/`False` right-hand sides (Python
     // literals, invalid there) in-process, so those lines fail as upstream.
-    for l in [Language::Cpp, Language::Java, Language::CSharp, Language::JavaScript] {
+    for l in [
+        Language::Cpp,
+        Language::Java,
+        Language::CSharp,
+        Language::JavaScript,
+    ] {
         let invalid = get(l)
             .fallback
             .get("literal_invalid_in_language")
@@ -41,7 +46,11 @@ fn split_covers_the_real_test_lines_and_never_panics() {
         assert!(get(l).split >= 4300, "{l:?}: {:?}", get(l));
     }
     // Java compares the string expectations by value (upstream: by reference).
-    assert!(get(Language::Java).repaired >= 700, "{:?}", get(Language::Java));
+    assert!(
+        get(Language::Java).repaired >= 700,
+        "{:?}",
+        get(Language::Java)
+    );
     assert_eq!(get(Language::Cpp).repaired, 0);
 
     // No expected value leaks into the program: an observed check's emitted
@@ -71,7 +80,10 @@ fn split_covers_the_real_test_lines_and_never_panics() {
     println!("OOP: {py:?}");
     assert_eq!(py.tasks, 431);
     assert_eq!(py.split + py.fallback_total(), py.lines - py.setup);
-    assert!(py.split as f64 >= 0.99 * (py.lines - py.setup) as f64, "{py:?}");
+    assert!(
+        py.split as f64 >= 0.99 * (py.lines - py.setup) as f64,
+        "{py:?}"
+    );
 }
 
 #[test]
@@ -119,4 +131,3 @@ fn scan_flags_no_correct_solution() {
     assert_eq!(ffi_scanned, 40);
     assert!(flagged.is_empty(), "false positives: {flagged:#?}");
 }
-

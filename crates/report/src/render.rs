@@ -437,6 +437,27 @@ fn gsl_facts(used: &[crate::summary::GslUsed]) -> String {
 
 fn failure_tables(r: &RunSummary) -> Vec<Table> {
     let mut out = Vec::new();
+    if !r.tampering.is_empty() {
+        out.push(Table {
+            id: format!("tampering-{}", r.label),
+            title: format!(
+                "{}: {} sample(s) judged tampering",
+                row_name(r),
+                r.tampering.len()
+            ),
+            note: Some("Samples that tried to fake a pass (reading the harness, exit or exception hooks, disarmed checks); they count as failures. Evidence: the judge's first finding.".into()),
+            row_header: "Task (sample)".into(),
+            columns: vec![col("Evidence", false)],
+            rows: r
+                .tampering
+                .iter()
+                .map(|t| Row {
+                    name: format!("{} (#{})", t.task, t.sample),
+                    cells: vec![Cell::Text(t.detail.clone())],
+                })
+                .collect(),
+        });
+    }
     if !r.failure_categories.is_empty() {
         let mut classes: BTreeMap<&str, usize> = BTreeMap::new();
         for m in r.failure_categories.values() {

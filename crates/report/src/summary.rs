@@ -154,6 +154,10 @@ pub struct RunSummary {
     pub status_counts: BTreeMap<String, usize>,
     /// Failure classes (verdict category, else status) of failed samples, per language.
     pub failure_categories: BTreeMap<String, BTreeMap<String, usize>>,
+    /// Samples whose verdict is `tampering` (they tried to fake a pass), with
+    /// the judge's first piece of evidence.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tampering: Vec<TamperedSample>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fsm: Option<FsmAnalysis>,
     /// CrossPL-FFI: the GSL library (or libraries) that scored the verdicts.
@@ -200,6 +204,14 @@ fn gsl_used(run: &RunData) -> Vec<GslUsed> {
         .collect();
     used.sort_by(|a, b| b.samples.cmp(&a.samples).then_with(|| a.cmp(b)));
     used
+}
+
+/// One sample judged `tampering`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TamperedSample {
+    pub task: String,
+    pub sample: u32,
+    pub detail: String,
 }
 
 impl RunSummary {
@@ -353,9 +365,17 @@ pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
     let mut total = 0;
     let mut status_counts: BTreeMap<String, usize> = BTreeMap::new();
     let mut failure_categories: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    let mut tampering = Vec::new();
     for t in &run.tasks {
         for s in &t.samples {
             if let Some(v) = &s.verdict {
+                if v.status == polyeval_core::Status::Tampering {
+                    tampering.push(TamperedSample {
+                        task: t.key.clone(),
+                        sample: s.index,
+                        detail: v.detail.clone(),
+                    });
+                }
                 *status_counts
                     .entry(v.status.as_str().to_string())
                     .or_default() += 1;
@@ -432,6 +452,7 @@ pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
         recorded_agreement: (total > 0).then_some(Agreement { agree, total }),
         status_counts,
         failure_categories,
+        tampering,
         fsm: fsm_analysis(run),
     }
 }

@@ -157,3 +157,44 @@ fn pass_k_pass_o_and_difference_per_language() {
         _ => panic!("expected a bar chart"),
     }
 }
+
+#[test]
+fn tampering_samples_are_failures_listed_per_model() {
+    let mut r = run();
+    let tamper = Verdict {
+        status: Status::Tampering,
+        category: Some("tampering".into()),
+        detail: "tampering: replaces the exception hook (`sys.excepthook = h`)".into(),
+        pass_o: Some(false),
+        data: serde_json::Value::Null,
+    };
+    // Task OOP/4 had 9 passing samples; two of them turn out to be cheats.
+    let t = r
+        .tasks
+        .iter_mut()
+        .find(|t| t.key == "python/OOP/4")
+        .unwrap();
+    t.samples[0].verdict = Some(tamper.clone());
+    t.samples[1].verdict = Some(tamper);
+    let opts = ReportOptions {
+        ks: vec![1],
+        resamples: 200,
+        ..ReportOptions::default()
+    };
+    let report = build_report(std::slice::from_ref(&r), &opts);
+    let s = &report.runs[0];
+    assert_eq!(s.tampering.len(), 2);
+    assert_eq!(
+        (s.tampering[0].task.as_str(), s.tampering[0].sample),
+        ("python/OOP/4", 0)
+    );
+    assert_eq!(s.status_counts.get("tampering"), Some(&2));
+    // They count as failures: 7 of 15 pass on OOP/4 instead of 9.
+    let py = s.by_language["Python"].metrics.get("pass@1").unwrap().value;
+    let expected = (0.0 + 3.0 / 15.0 + 6.0 / 15.0 + 7.0 / 15.0) / 4.0;
+    assert!((py - expected).abs() < 1e-9, "{py} vs {expected}");
+    let md = render(&report, std::slice::from_ref(&r), Format::Markdown, &opts).unwrap();
+    assert!(md.contains("2 sample(s) judged tampering"), "{md}");
+    assert!(md.contains("python/OOP/4 (#1)"));
+    assert!(md.contains("sys.excepthook"));
+}

@@ -8,6 +8,8 @@
 //! `crates/bench/src/ffi/mod.rs` (headers, imports, usings, `;` rules).
 #![allow(dead_code)]
 
+pub mod fixture;
+
 use polyeval_core::{Language, Status};
 use polyeval_judge::harness::{self, CSHARP_FIRST_LINE};
 use polyeval_judge::nonce::{NonceReport, NonceServer};
@@ -50,16 +52,33 @@ const PYTHON_HEADER: &str = "import math\nimport re\nimport sys\nimport copy\nim
 import collections\nimport heapq\nimport functools\nimport hashlib\nimport numpy\nimport numpy as np\n\
 import string\nfrom typing import *\nfrom collections import *\n";
 const CPP_HEADERS: [&str; 11] = [
-    "stdlib.h", "algorithm", "math.h", "stdio.h", "vector", "string", "climits", "cstring",
-    "iostream", "cassert", "unordered_map",
+    "stdlib.h",
+    "algorithm",
+    "math.h",
+    "stdio.h",
+    "vector",
+    "string",
+    "climits",
+    "cstring",
+    "iostream",
+    "cassert",
+    "unordered_map",
 ];
 const JAVA_IMPORTS: [&str; 6] = [
-    "java.util.*", "java.lang.reflect.*", "java.security.*", "java.math.*", "java.io.*",
+    "java.util.*",
+    "java.lang.reflect.*",
+    "java.security.*",
+    "java.math.*",
+    "java.io.*",
     "java.util.stream.*",
 ];
 const CSHARP_USINGS: [&str; 6] = [
-    "System.Numerics", "System.Diagnostics", "System.Collections.Generic", "System.Linq",
-    "System.Text", "System.Security.Cryptography",
+    "System.Numerics",
+    "System.Diagnostics",
+    "System.Collections.Generic",
+    "System.Linq",
+    "System.Text",
+    "System.Security.Cryptography",
 ];
 
 pub fn file_name(lang: Language) -> &'static str {
@@ -89,7 +108,10 @@ fn includes(code: &str, header: &str) -> bool {
 
 fn python_param(task: &OopTask) -> String {
     let entry = task.entry_point.trim();
-    let calls_entry = task.test_list.iter().any(|l| l.contains(&format!("{entry}(")));
+    let calls_entry = task
+        .test_list
+        .iter()
+        .any(|l| l.contains(&format!("{entry}(")));
     let calls_candidate = task.test_list.iter().any(|l| l.contains("candidate("));
     if calls_candidate || !calls_entry {
         "candidate".into()
@@ -99,23 +121,37 @@ fn python_param(task: &OopTask) -> String {
 }
 
 fn java_code(code: &str) -> String {
-    let re = regex::Regex::new(r"(?m)^(\s*)public\s+((?:(?:abstract|final)\s+)*)(class|interface|enum|record)\b").unwrap();
-    re.replace_all(code, "$1$2$3").replace("public class ", "class ")
+    let re = regex::Regex::new(
+        r"(?m)^(\s*)public\s+((?:(?:abstract|final)\s+)*)(class|interface|enum|record)\b",
+    )
+    .unwrap();
+    re.replace_all(code, "$1$2$3")
+        .replace("public class ", "class ")
 }
 
 /// Today's program: test lines in-process, the marker after the last one.
 pub fn marker_program(task: &OopTask, code: &str, marker: &str) -> String {
     let q = format!("\"{marker}\"");
     let stmts = |indent: &str| -> String {
-        task.test_list.iter().map(|l| format!("{indent}{l};\n")).collect()
+        task.test_list
+            .iter()
+            .map(|l| format!("{indent}{l};\n"))
+            .collect()
     };
     match task.lang {
         Language::Python => {
-            let mut s = format!("{PYTHON_HEADER}{code}\n\n{}\n\ndef check({}):\n", task.test_function, python_param(task));
+            let mut s = format!(
+                "{PYTHON_HEADER}{code}\n\n{}\n\ndef check({}):\n",
+                task.test_function,
+                python_param(task)
+            );
             for l in &task.test_list {
                 s.push_str(&format!("    {l}\n"));
             }
-            s.push_str(&format!("\ncheck({})\nprint({q}, flush=True)\n", task.entry_point));
+            s.push_str(&format!(
+                "\ncheck({})\nprint({q}, flush=True)\n",
+                task.entry_point
+            ));
             s
         }
         Language::Cpp => {
@@ -128,7 +164,9 @@ pub fn marker_program(task: &OopTask, code: &str, marker: &str) -> String {
             s.push_str(code);
             s.push_str("\n\nint main() {\n");
             s.push_str(&stmts("    "));
-            s.push_str(&format!("    printf(\"%s\\n\", {q});\n    fflush(stdout);\n    return 0;\n}}\n"));
+            s.push_str(&format!(
+                "    printf(\"%s\\n\", {q});\n    fflush(stdout);\n    return 0;\n}}\n"
+            ));
             s
         }
         Language::Java => {
@@ -144,7 +182,9 @@ pub fn marker_program(task: &OopTask, code: &str, marker: &str) -> String {
             s.push_str(&code);
             s.push_str("\n\npublic class Problem {\n    public static void main(String[] args) throws Exception {\n");
             s.push_str(&stmts("        "));
-            s.push_str(&format!("        System.out.println({q});\n        System.out.flush();\n    }}\n}}\n"));
+            s.push_str(&format!(
+                "        System.out.println({q});\n        System.out.flush();\n    }}\n}}\n"
+            ));
             s
         }
         Language::CSharp => {
@@ -197,7 +237,11 @@ pub fn observed_program(task: &OopTask, code: &str, plan: &Plan) -> String {
     match task.lang {
         Language::Python => {
             let mut s = harness::python_with_prelude(&format!("{PYTHON_HEADER}{code}"));
-            s.push_str(&format!("\n\n{}\n\ndef check({}):\n", task.test_function, python_param(task)));
+            s.push_str(&format!(
+                "\n\n{}\n\ndef check({}):\n",
+                task.test_function,
+                python_param(task)
+            ));
             s.push_str(&body("    "));
             s.push_str(&format!("\ncheck({})\n", task.entry_point));
             s
@@ -286,8 +330,14 @@ pub fn gsl_binds() -> Vec<(PathBuf, PathBuf)> {
     let found = polyeval_sandbox::gsl::find(None).expect("GSL installed (libgsl-dev)");
     let resolve = |p: PathBuf| p.canonicalize().unwrap_or(p);
     vec![
-        (resolve(found.libgsl), PathBuf::from("/usr/local/gsl/lib/libgsl.so")),
-        (resolve(found.libgslcblas), PathBuf::from("/usr/local/gsl/lib/libgslcblas.so")),
+        (
+            resolve(found.libgsl),
+            PathBuf::from("/usr/local/gsl/lib/libgsl.so"),
+        ),
+        (
+            resolve(found.libgslcblas),
+            PathBuf::from("/usr/local/gsl/lib/libgslcblas.so"),
+        ),
     ]
 }
 
@@ -324,94 +374,156 @@ impl Judged {
     }
 }
 
-/// Run `samples` (both schemes when `with_marker`), all jobs in one batch.
-pub fn judge_all(samples: &[Sample], with_marker: bool) -> Vec<Judged> {
-    let e = engine();
-    let marker = e.marker().to_string();
+/// Today's jobs for `samples`: marker printed after the last check, pass =
+/// exit 0 with the marker.
+pub fn marker_jobs(samples: &[Sample]) -> Vec<Job> {
+    let marker = engine().marker().to_string();
+    samples
+        .iter()
+        .map(|s| {
+            let (lang, src, binds) = match s {
+                Sample::Oop { task, code } => {
+                    (task.lang, marker_program(task, code, &marker), Vec::new())
+                }
+                Sample::Ffi { assert_test, code } => (
+                    Language::Python,
+                    ffi_marker_program(code, assert_test, &marker),
+                    gsl_binds(),
+                ),
+            };
+            let mut job = Job::new(lang, src);
+            job.file_name = Some(file_name(lang).into());
+            job.require_marker = true;
+            job.ro_binds = binds;
+            job
+        })
+        .collect()
+}
+
+/// The judge's jobs for `samples`, with their plans and nonce servers.
+pub struct Observed {
+    pub jobs: Vec<Job>,
+    plans: Vec<Option<Plan>>,
+    servers: Vec<Option<NonceServer>>,
+    _nonce_root: tempfile::TempDir,
+}
+
+pub fn observed_jobs(samples: &[Sample]) -> Observed {
     let nonce_root = tempfile::tempdir().expect("tempdir");
-    let mut jobs: Vec<Job> = Vec::new();
-    let mut plans: Vec<Option<Plan>> = Vec::new();
-    let mut servers: Vec<Option<NonceServer>> = Vec::new();
-    let mut sources = Vec::new();
+    let mut jobs = Vec::new();
+    let mut plans = Vec::new();
+    let mut servers = Vec::new();
     for s in samples {
-        let (lang, new_src, old_src, binds, p) = match s {
+        let (lang, src, binds, p) = match s {
             Sample::Oop { task, code } => {
                 let p = plan(task.lang, &task.test_list, SplitOptions::default());
-                let new_src = observed_program(task, code, &p);
-                let old_src = marker_program(task, code, &marker);
-                (task.lang, new_src, old_src, Vec::new(), Some(p))
+                (
+                    task.lang,
+                    observed_program(task, code, &p),
+                    Vec::new(),
+                    Some(p),
+                )
             }
             Sample::Ffi { assert_test, code } => (
                 Language::Python,
                 ffi_observed_program(code, assert_test),
-                ffi_marker_program(code, assert_test, &marker),
                 gsl_binds(),
                 None,
             ),
         };
-        let needs_nonce = p.as_ref().map_or(true, Plan::needs_nonce);
-        let server = needs_nonce.then(|| NonceServer::start(nonce_root.path()).expect("nonce server"));
-        let mut new_job = Job::new(lang, new_src.clone());
-        new_job.file_name = Some(file_name(lang).into());
-        new_job.ro_binds = binds.clone();
+        let needs_nonce = p.as_ref().is_none_or(Plan::needs_nonce);
+        let server =
+            needs_nonce.then(|| NonceServer::start(nonce_root.path()).expect("nonce server"));
+        let mut job = Job::new(lang, src);
+        job.file_name = Some(file_name(lang).into());
+        job.ro_binds = binds;
         if let Some(server) = &server {
-            new_job.ro_binds.push(server.bind());
+            job.ro_binds.push(server.bind());
         }
-        jobs.push(new_job);
-        if with_marker {
-            let mut old_job = Job::new(lang, old_src);
-            old_job.file_name = Some(file_name(lang).into());
-            old_job.require_marker = true;
-            old_job.ro_binds = binds;
-            jobs.push(old_job);
-        }
+        jobs.push(job);
         plans.push(p);
         servers.push(server);
-        sources.push(new_src);
     }
-    let mut outcomes = e.run_all(&jobs, &|| {}).into_iter();
-    let mut out = Vec::new();
-    for ((s, p), (server, src)) in samples.iter().zip(plans).zip(servers.into_iter().zip(sources)) {
-        let observed = outcomes.next().expect("outcome");
-        let marker_outcome = if with_marker { outcomes.next() } else { None };
-        let report: Option<NonceReport> = server.map(NonceServer::finish);
-        let run = RunReport {
-            status: observed.status,
-            stdout: &observed.stdout,
-            stdout_truncated: observed.stdout_truncated,
-        };
-        let (judgement, without_scan) = match (s, &p) {
-            (Sample::Oop { task, code }, Some(p)) => {
-                let findings = scan(task.lang, code, &ScanContext::default());
-                (
-                    judge(p, &run, report.as_ref(), &findings),
-                    judge(p, &run, report.as_ref(), &[]),
-                )
+    Observed {
+        jobs,
+        plans,
+        servers,
+        _nonce_root: nonce_root,
+    }
+}
+
+/// Judge the outcomes of [`observed_jobs`]: (with the static scan, without it).
+pub fn judge_observed(
+    samples: &[Sample],
+    observed: Observed,
+    outcomes: &[Outcome],
+) -> Vec<(Judgement, Judgement)> {
+    let Observed { plans, servers, .. } = observed;
+    samples
+        .iter()
+        .zip(plans)
+        .zip(servers)
+        .zip(outcomes)
+        .map(|(((s, p), server), o)| {
+            let report: Option<NonceReport> = server.map(NonceServer::finish);
+            let run = RunReport {
+                status: o.status,
+                stdout: &o.stdout,
+                stdout_truncated: o.stdout_truncated,
+            };
+            match (s, &p) {
+                (Sample::Oop { task, code }, Some(p)) => {
+                    let findings = scan(task.lang, code, &ScanContext::default());
+                    (
+                        judge(p, &run, report.as_ref(), &findings),
+                        judge(p, &run, report.as_ref(), &[]),
+                    )
+                }
+                (Sample::Ffi { assert_test, code }, _) => {
+                    let findings = scan(
+                        Language::Python,
+                        code,
+                        &ScanContext {
+                            test_code: Some(assert_test),
+                        },
+                    );
+                    (
+                        judge_completion(&run, report.as_ref(), &findings),
+                        judge_completion(&run, report.as_ref(), &[]),
+                    )
+                }
+                _ => unreachable!("an OOP sample always has a plan"),
             }
-            (Sample::Ffi { assert_test, code }, _) => {
-                let findings = scan(
-                    Language::Python,
-                    code,
-                    &ScanContext {
-                        test_code: Some(assert_test),
-                    },
-                );
-                (
-                    judge_completion(&run, report.as_ref(), &findings),
-                    judge_completion(&run, report.as_ref(), &[]),
-                )
-            }
-            _ => unreachable!(),
-        };
-        out.push(Judged {
-            marker_outcome,
-            observed_outcome: observed,
+        })
+        .collect()
+}
+
+/// Run `samples` under the judge (and today's scheme when `with_marker`),
+/// all jobs in one batch.
+pub fn judge_all(samples: &[Sample], with_marker: bool) -> Vec<Judged> {
+    let observed = observed_jobs(samples);
+    let n = observed.jobs.len();
+    let mut jobs = observed.jobs.clone();
+    if with_marker {
+        jobs.extend(marker_jobs(samples));
+    }
+    let mut outcomes = engine().run_all(&jobs, &|| {});
+    let marker: Vec<Outcome> = outcomes.split_off(n);
+    let sources: Vec<String> = observed.jobs.iter().map(|j| j.source.clone()).collect();
+    let judgements = judge_observed(samples, observed, &outcomes);
+    let mut marker = marker.into_iter();
+    outcomes
+        .into_iter()
+        .zip(judgements)
+        .zip(sources)
+        .map(|((o, (judgement, without_scan)), src)| Judged {
+            marker_outcome: if with_marker { marker.next() } else { None },
+            observed_outcome: o,
             judgement,
             without_scan,
             observed_source: src,
-        });
-    }
-    out
+        })
+        .collect()
 }
 
 pub fn is_failure(s: Status) -> bool {
