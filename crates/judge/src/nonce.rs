@@ -7,7 +7,10 @@
 //! source, the binary, the arguments or the environment: it exists only in
 //! this process until someone opens the FIFO bound into the sandbox at
 //! [`NONCE_PATH`], and it is served to the **first** opener only
-//! (later openers read nothing, and every open is counted). So
+//! (later openers read nothing, and every open is counted). The server holds
+//! its end open until that reader closes (an open for writing pairs with any
+//! open reader, so reopening earlier would count the harness twice); the
+//! harness therefore reads one line, never to end of file. So
 //! - a candidate that reads its own source, binary or constants finds no secret;
 //! - a candidate that opens the channel early takes the nonce away from the
 //!   harness, whose end record then lacks it, and the open count shows two

@@ -16,8 +16,12 @@
 //! 4. Tests without records, or no end record → the run's status if it
 //!    failed (compile error, timeout, crash, in-process assertion …), else
 //!    `failed` (the program exited 0 before the end: an early exit).
-//! 5. Where the plan needs the nonce, the end record must carry it and the
-//!    channel must have been read exactly once.
+//! 5. Where the plan needs the nonce and a nonce server was bound in, the
+//!    end record must carry it and the channel must have been opened exactly
+//!    once; anything else (two opens, an end record without the nonce or
+//!    with another value, a read followed by no end record) is tampering
+//!    evidence. Without a server the end record is trusted as upstream's
+//!    marker was ([`NonceState::Unavailable`]).
 //! 6. Otherwise the run's status (`passed` when it exited 0).
 
 use crate::compare::difference;
