@@ -661,13 +661,21 @@ fn call_check(
             "text after the assertion call",
         ));
     }
-    // A message argument (C#) after a depth-1 comma.
-    let end = m
+    // A message argument after a depth-1 comma: C#'s Debug.Assert takes
+    // one; C's `assert` macro takes exactly one argument, so there a comma
+    // is a compile error upstream and the line stays as it is.
+    let comma = m
         .text
         .match_indices(',')
         .map(|(i, _)| i)
-        .find(|&i| i > open && i < close && m.depth[i] == 1)
-        .unwrap_or(close);
+        .find(|&i| i > open && i < close && m.depth[i] == 1);
+    if comma.is_some() && lang == Language::Cpp {
+        return Some(fallback(
+            FallbackReason::CompoundCondition,
+            "`assert` with more than one argument",
+        ));
+    }
+    let end = comma.unwrap_or(close);
     let (s, e) = trim_range(line, open + 1, end);
     let lower: Vec<&str> = C_LOWER.iter().copied().filter(|o| *o != ",").collect();
     Some(match comparison(lang, line, m, s, e, &["=="], &lower) {
@@ -1176,6 +1184,10 @@ mod tests {
         assert_eq!(
             split(Language::CSharp, "Debug.Assert(f(1) == 2, \"msg\")").1,
             Int(2)
+        );
+        assert_eq!(
+            reason(Language::Cpp, "assert(f(1) == 2, \"msg\")"),
+            FallbackReason::CompoundCondition
         );
         // Yoda order.
         assert_eq!(
