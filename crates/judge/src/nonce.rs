@@ -63,6 +63,8 @@ pub struct NonceServer {
 
 impl NonceServer {
     /// Create the FIFO in a fresh directory under `root` and start serving.
+    /// `root` and its ancestors must be searchable by the sandbox's uid
+    /// (bubblewrap resolves bind sources as that uid when we run as root).
     pub fn start(root: &Path) -> std::io::Result<NonceServer> {
         use std::os::unix::fs::PermissionsExt;
         let mut bytes = [0u8; 16];

@@ -409,7 +409,14 @@ pub struct Observed {
 }
 
 pub fn observed_jobs(samples: &[Sample]) -> Observed {
+    // The sandbox resolves bind sources as its own uid: the FIFO's directory
+    // chain must be searchable by everyone (NonceServer makes its own 0711).
     let nonce_root = tempfile::tempdir().expect("tempdir");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(nonce_root.path(), std::fs::Permissions::from_mode(0o711))
+            .expect("chmod nonce root");
+    }
     let mut jobs = Vec::new();
     let mut plans = Vec::new();
     let mut servers = Vec::new();
