@@ -52,7 +52,7 @@ fn samples() -> (Vec<String>, Vec<Sample>) {
             code: correct(lang).into(),
         });
     }
-    let multioop = polyeval_core::loaders::load(Bench::MultiOop, &data.join("multioop"))
+    let multioop = polyeval_bench::loaders::load(Bench::MultiOop, &data.join("multioop"))
         .expect("load multioop");
     for t in multioop
         .tasks
@@ -86,7 +86,7 @@ fn samples() -> (Vec<String>, Vec<Sample>) {
             code: strip_reference_checks(&text),
         });
     }
-    let ffi = polyeval_core::loaders::load(Bench::CrossplFfi, &data.join("crosspl")).expect("ffi");
+    let ffi = polyeval_bench::loaders::load(Bench::CrossplFfi, &data.join("crosspl")).expect("ffi");
     for t in ffi.tasks.iter().filter(|t| {
         matches!(
             t.task_id.trim_start_matches("FFI_"),

@@ -141,7 +141,7 @@ fn protocol_aware_cheats() -> Vec<Cheat> {
 fn ffi_task(n: usize) -> (String, String) {
     let data = shared_test_data();
     let set =
-        polyeval_core::loaders::load(Bench::CrossplFfi, &data.join("crosspl")).expect("load ffi");
+        polyeval_bench::loaders::load(Bench::CrossplFfi, &data.join("crosspl")).expect("load ffi");
     let task = set
         .tasks
         .into_iter()

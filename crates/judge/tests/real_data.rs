@@ -11,7 +11,7 @@ use polyeval_judge::split::{plan, LineKind, SplitOptions};
 #[test]
 fn split_covers_the_real_test_lines_and_never_panics() {
     let data = shared_test_data();
-    let multioop = polyeval_core::loaders::load(Bench::MultiOop, &data.join("multioop"))
+    let multioop = polyeval_bench::loaders::load(Bench::MultiOop, &data.join("multioop"))
         .expect("load multioop");
     assert_eq!(multioop.tasks.len(), 6 * 267);
     let cov = coverage(&multioop.tasks, SplitOptions::default());
@@ -74,7 +74,7 @@ fn split_covers_the_real_test_lines_and_never_panics() {
     }
 
     // The original OOP set (Python only): every line splits.
-    let oop = polyeval_core::loaders::load(Bench::Oop, &data.join("oop")).expect("load oop");
+    let oop = polyeval_bench::loaders::load(Bench::Oop, &data.join("oop")).expect("load oop");
     let cov = coverage(&oop.tasks, SplitOptions::default());
     let py = &cov[&Language::Python];
     println!("OOP: {py:?}");
@@ -108,7 +108,7 @@ fn scan_flags_no_correct_solution() {
     assert_eq!(scanned, 421);
     // CrossPL-FFI canonical solutions, scanned as candidates with their task's
     // assert_test as the test code (builtin shadowing rule active).
-    let ffi = polyeval_core::loaders::load(Bench::CrossplFfi, &data.join("crosspl"))
+    let ffi = polyeval_bench::loaders::load(Bench::CrossplFfi, &data.join("crosspl"))
         .expect("load crosspl-ffi");
     let mut ffi_scanned = 0;
     for task in &ffi.tasks {

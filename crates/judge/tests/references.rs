@@ -30,7 +30,7 @@ fn strip_reference_checks(text: &str) -> String {
 #[test]
 fn python_references_and_ffi_canonical_solutions_keep_their_verdicts() {
     let data = shared_test_data();
-    let multioop = polyeval_core::loaders::load(Bench::MultiOop, &data.join("multioop"))
+    let multioop = polyeval_bench::loaders::load(Bench::MultiOop, &data.join("multioop"))
         .expect("load multioop");
     let mut samples = Vec::new();
     let mut names = Vec::new();
@@ -64,7 +64,7 @@ fn python_references_and_ffi_canonical_solutions_keep_their_verdicts() {
     }
     assert_eq!(samples.len(), 267);
     let ffi =
-        polyeval_core::loaders::load(Bench::CrossplFfi, &data.join("crosspl")).expect("load ffi");
+        polyeval_bench::loaders::load(Bench::CrossplFfi, &data.join("crosspl")).expect("load ffi");
     for t in &ffi.tasks {
         let TaskMeta::Ffi { assert_test } = &t.meta else {
             continue;

@@ -32,7 +32,6 @@ pub fn engine() -> &'static Engine {
                 ..Limits::default()
             },
             cache: false,
-            progress: false,
         })
         .expect("engine starts (bwrap installed?)")
     })
