@@ -432,10 +432,9 @@ impl Client {
         let mut unconfirmed = Optional::default();
         let mut rejection = String::new();
         let (mut attempts, mut failures) = (0u32, 0u32);
-        let mut sent_at;
         loop {
             attempts += 1;
-            let (sent, outcome) = {
+            let (outcome, fatal) = {
                 // Hold a permit only while the request is on the wire, not while backing off.
                 let _permit = self
                     .inner
@@ -448,49 +447,58 @@ impl Client {
                 }
                 // Built now, not when queued: what the server accepts may have been learned meanwhile.
                 let (body, sent) = self.body_now(messages, sampling, n);
-                sent_at = Instant::now();
+                let sent_at = Instant::now();
                 let outcome = self.attempt(&body).await;
-                // Stop before the permit is released, so no queued request goes out after a fatal error.
-                if let Attempt::Rejected { error, .. } = &outcome {
-                    if !self.unproven(sent).any() {
-                        self.stop_for(task, error.clone());
+                // Whatever the answer teaches (a fatal error, a rejected or
+                // ignored parameter) is learned before the permit is released:
+                // the request queued next is built right after, and must
+                // neither go out after a fatal error nor carry what was rejected.
+                let mut fatal = false;
+                match &outcome {
+                    Attempt::Done(resp) => {
+                        health.succeeded(sent_at);
+                        self.learn(sent, n, resp.choices.len(), unconfirmed, &rejection);
                     }
+                    Attempt::Rejected { error, body } => {
+                        tracing::debug!("{task}: {error}; whole answer: {body}");
+                        let unproven = self.unproven(sent);
+                        if !unproven.any() {
+                            self.stop_for(task, error.clone());
+                            fatal = true;
+                        } else {
+                            if rejection.is_empty() {
+                                rejection = match error {
+                                    ClientError::Fatal {
+                                        status, message, ..
+                                    } => format!("HTTP {status}: {message}"),
+                                    other => other.to_string(),
+                                };
+                            }
+                            // Never send again what the answer names, or (naming
+                            // nothing) any unproven parameter: decided for the
+                            // whole client at once. Told now when named, else once
+                            // an answer without it proves it guilty.
+                            let named = named_parameters(body).and(unproven);
+                            if named.any() {
+                                self.unsupported(named, &rejection);
+                            } else {
+                                self.unsupported_quietly(unproven);
+                                unconfirmed = unconfirmed.or(unproven);
+                            }
+                        }
+                    }
+                    Attempt::Retry(_) => {}
                 }
-                (sent, outcome)
+                (outcome, fatal)
             };
             match outcome {
                 Attempt::Done(mut resp) => {
-                    health.succeeded(sent_at);
                     resp.attempts = attempts;
-                    self.learn(sent, n, resp.choices.len(), unconfirmed, &rejection);
                     return Ok(*resp);
                 }
-                Attempt::Rejected { error, body } => {
-                    tracing::debug!("{task}: {error}; whole answer: {body}");
-                    let unproven = self.unproven(sent);
-                    if !unproven.any() {
-                        return Err(error);
-                    }
-                    if rejection.is_empty() {
-                        rejection = match &error {
-                            ClientError::Fatal {
-                                status, message, ..
-                            } => format!("HTTP {status}: {message}"),
-                            other => other.to_string(),
-                        };
-                    }
-                    // Never send again what the answer names, or (naming nothing)
-                    // any unproven parameter: decided for the whole client at
-                    // once, so queued requests go without it. Told now when
-                    // named, else once an answer without it proves it guilty.
-                    let named = named_parameters(&body).and(unproven);
-                    if named.any() {
-                        self.unsupported(named, &rejection);
-                    } else {
-                        self.unsupported_quietly(unproven);
-                        unconfirmed = unconfirmed.or(unproven);
-                    }
-                }
+                // Not fatal: sent again without the parameters it may blame.
+                Attempt::Rejected { error, .. } if fatal => return Err(error),
+                Attempt::Rejected { .. } => {}
                 Attempt::Retry(failure) => {
                     failures += 1;
                     if let Some((status, body)) = &failure.answer {
