@@ -1045,6 +1045,22 @@ fn describe_reqwest(e: &reqwest::Error) -> String {
     while let Some(s) = root.source() {
         root = s;
     }
+    // A server going away closes some connections (hyper: "connection closed
+    // before message completed") and resets others (those it had not read
+    // from, or not yet accepted, when its socket closed): one cause to a user.
+    let reset = std::iter::successors(Some(e as &dyn std::error::Error), |e| e.source())
+        .filter_map(|e| e.downcast_ref::<std::io::Error>())
+        .any(|io| {
+            matches!(
+                io.kind(),
+                std::io::ErrorKind::ConnectionReset
+                    | std::io::ErrorKind::ConnectionAborted
+                    | std::io::ErrorKind::BrokenPipe
+            )
+        });
+    if reset {
+        return format!("{kind}: connection closed by the server ({root})");
+    }
     format!("{kind}: {root}")
 }
 

@@ -399,3 +399,54 @@ fn after_a_fatal_error_no_queued_request_is_sent() {
         .all(|e| e.is_fatal() && e.to_string().contains("bad key")));
     assert!(client.stopped().is_some());
 }
+
+#[test]
+fn a_closed_and_a_reset_connection_are_the_same_dropped_connection() {
+    // Closed: the server reads the request and hangs up (FIN).
+    let closing = MockServer::start(|_| MockReply::Drop).unwrap();
+    // Reset: the server hangs up without reading the request; the kernel
+    // answers the unread data with a RST, as it does for a server going away
+    // while requests wait in its accept queue.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let stream = stream.unwrap();
+            // Wait until the whole request is there, and leave it unread.
+            let mut buf = vec![0u8; 1 << 16];
+            loop {
+                let seen = stream.peek(&mut buf).unwrap();
+                let text = String::from_utf8_lossy(&buf[..seen]).to_ascii_lowercase();
+                let complete = text.split_once("\r\n\r\n").is_some_and(|(head, body)| {
+                    let len = head
+                        .lines()
+                        .find_map(|l| l.strip_prefix("content-length:"))
+                        .and_then(|v| v.trim().parse::<usize>().ok());
+                    len.is_some_and(|len| body.len() >= len)
+                });
+                if complete || seen == 0 {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            drop(stream);
+        }
+    });
+    let mut reasons = Vec::new();
+    for base_url in [closing.base_url(), format!("http://{addr}/v1")] {
+        let mut cfg = ClientConfig::new(base_url, "test-model");
+        cfg.max_retries = 0;
+        let client = Client::new(cfg).unwrap();
+        match rt().block_on(one(&client, "x")).unwrap_err() {
+            ClientError::RetriesExhausted { last, .. } => reasons.push(last),
+            other => panic!("{other}"),
+        }
+    }
+    for reason in &reasons {
+        assert!(
+            reason.starts_with("connection dropped: connection closed"),
+            "{reasons:?}"
+        );
+    }
+    assert!(reasons[1].contains("reset"), "{reasons:?}");
+}
