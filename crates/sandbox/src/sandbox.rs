@@ -601,6 +601,8 @@ pub(crate) enum Ending {
     Unreported,
     Ended {
         wait_status: i32,
+        /// The program's CPU time as RLIMIT_CPU counts it (tick-sampled,
+        /// what the kernel compared with the limit), not its exact runtime.
         cpu_micros: u64,
     },
 }
@@ -905,7 +907,9 @@ pub(crate) fn execute(
     // caps, the cgroup's OOM counter, the CPU time the supervisor measured)
     // and real signals, never from an exit code.
     // RLIMIT_CPU: SIGXCPU at the soft limit, SIGKILL a second later for a
-    // program that ignores it; either only counts with the CPU time spent.
+    // program that ignores it; either only counts with the CPU time spent
+    // (measured by the clock the kernel checks the limit against), so a
+    // program sending itself SIGXCPU early is not a timeout.
     let cpu_exhausted = match ending {
         Ending::Ended { cpu_micros, .. } => {
             cpu_micros >= limits.cpu_secs.max(1) * 900_000

@@ -512,5 +512,8 @@ fn cpu_limit_is_a_timeout_even_when_sigxcpu_is_ignored() {
     });
     let o = run_job(job);
     assert_eq!(o.status, Status::Timeout, "{}", describe(&o));
-    assert!(o.run_ms < 10_000, "{}", describe(&o));
+    // The kernel's kill at the hard CPU limit (the wall clock's timeout
+    // reports no signal), however slowly a loaded machine got it there.
+    assert_eq!(o.signal, Some(nix::libc::SIGKILL), "{}", describe(&o));
+    assert!(o.run_ms < 20_000, "{}", describe(&o));
 }
