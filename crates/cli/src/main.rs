@@ -39,6 +39,10 @@ enum Command {
     Evaluate(cmd::evaluate::Args),
     /// Generate, evaluate and summarise in one resumable command.
     Run(cmd::run::Args),
+    /// Fold a run's shard stores (written by `evaluate`/`generate --shard`) into the run.
+    Merge(cmd::merge::Args),
+    /// Evaluate or generate a run as a Slurm array job of shards; follow, resubmit failed tasks.
+    Slurm(cmd::slurm::Args),
     /// Report one or more runs: tables, plots, HTML, comparisons.
     Report(cmd::report::Args),
     /// Export every sample of a run with its verdicts (JSONL or CSV).
@@ -93,6 +97,8 @@ fn main() {
         Command::Generate(a) => cmd::generate::run(a),
         Command::Evaluate(a) => cmd::evaluate::run(a),
         Command::Run(a) => cmd::run::run(a),
+        Command::Merge(a) => cmd::merge::run(a),
+        Command::Slurm(a) => cmd::slurm::run(a),
         Command::Report(a) => cmd::report::run(a),
         Command::Export(a) => cmd::export::run(a),
         Command::Fsm(a) => cmd::fsm::run(a),

@@ -186,6 +186,7 @@ pub fn run(spec: &DemoSpec, progress: &Progress) -> anyhow::Result<Vec<DemoSecti
                 samples: 1,
                 sampling: Default::default(),
                 prompt: Default::default(),
+                shard: None,
             };
             let (outcome, run) = generate::generate(&gen, &sets, progress)?;
             for s in &outcome.skipped {

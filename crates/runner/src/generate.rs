@@ -17,11 +17,12 @@ use polyeval_client::{
     AnswerSink, Batch, BatchRequest, Capabilities, ClientConfig, Generation, Sampling,
 };
 use polyeval_core::progress::{Phase, Progress};
-use polyeval_core::{Bench, Task, TaskFilter};
-use polyeval_store::{sample_id, NewSample, RunConfig, RunStore};
+use polyeval_core::{Bench, Task, TaskFilter, TaskSet};
+use polyeval_store::{sample_id, NewSample, RunConfig, RunStore, Shard};
 use serde_json::{json, Map, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Everything a generation needs.
@@ -43,6 +44,8 @@ pub struct GenerateSpec {
     pub sampling: Sampling,
     /// MultiOOP/OOP prompt mode.
     pub prompt: PromptMode,
+    /// Generate only this shard's part, into its own store (see [`crate::shard`]).
+    pub shard: Option<Shard>,
 }
 
 /// Who answers.
@@ -168,6 +171,45 @@ pub fn generate(
     sets: &TaskSets,
     progress: &Progress,
 ) -> anyhow::Result<(GenerateOutcome, Run)> {
+    let Prepared {
+        spec,
+        tasks,
+        selected,
+        config,
+    } = prepare(spec, sets)?;
+    let opened = match spec.shard {
+        None => open_run(&spec, config, tasks).map(|run| (run, None)),
+        Some(shard) => {
+            crate::shard::open_generation_shard(&spec.out, shard, config, tasks, spec.force)
+                .map_err(|e| force_hint(e, spec.force))
+                .map(|(run, known)| (run, Some((shard, known))))
+        }
+    };
+    let (run, part) = opened?;
+    let outcome = generate_into(&spec, &run, &selected, part.as_ref(), progress);
+    // Model answers cost money to redo: flush them to disk now, whatever happened.
+    let synced = match part {
+        None => run.store().sync(),
+        // A shard's store is merged from whichever machine: empty its log too.
+        Some(_) => polyeval_store::shard::checkpoint(run.dir()).map(drop),
+    };
+    let outcome = outcome?;
+    synced?;
+    Ok((outcome, run))
+}
+
+/// A generation ready to start: its spec (filter normalised), the
+/// benchmark's tasks, the indices of the selected ones and the run
+/// configuration they make.
+pub struct Prepared {
+    pub spec: GenerateSpec,
+    pub tasks: Arc<TaskSet>,
+    pub selected: Vec<usize>,
+    pub config: RunConfig,
+}
+
+/// Check `spec` and load and select its tasks.
+pub fn prepare(spec: &GenerateSpec, sets: &TaskSets) -> anyhow::Result<Prepared> {
     if spec.samples == 0 {
         bail!("--samples must be at least 1");
     }
@@ -188,33 +230,60 @@ pub fn generate(
         ..spec.clone()
     };
     let config = run_config(&spec, benchmark, &tasks);
-    let run = Run::open_or_create(&spec.out, config, tasks.clone(), spec.force).map_err(|e| {
-        if spec.force {
-            e
-        } else {
-            e.context("re-run with --force to resume under the new configuration")
-        }
-    })?;
-    let outcome = generate_into(&spec, &run, &selected, progress);
-    // Model answers cost money to redo: flush them to disk now, whatever happened.
-    let synced = run.store().sync();
-    let outcome = outcome?;
-    synced?;
-    Ok((outcome, run))
+    Ok(Prepared {
+        spec,
+        tasks,
+        selected,
+        config,
+    })
 }
 
-/// Generate the missing samples of the tasks at `selected` into `run`.
+/// Open (or create) the run `spec` generates into.
+pub fn open_run(
+    spec: &GenerateSpec,
+    config: RunConfig,
+    tasks: Arc<TaskSet>,
+) -> anyhow::Result<Run> {
+    Run::open_or_create(&spec.out, config, tasks, spec.force).map_err(|e| force_hint(e, spec.force))
+}
+
+fn force_hint(e: anyhow::Error, force: bool) -> anyhow::Error {
+    if force {
+        e
+    } else {
+        e.context("re-run with --force to resume under the new configuration")
+    }
+}
+
+/// How many samples of the tasks at `selected` (`samples` each) `run` lacks.
+pub fn missing_samples(run: &Run, samples: u32, selected: &[usize]) -> anyhow::Result<usize> {
+    let have = run.store().sample_ids()?;
+    let tasks = &run.tasks().tasks;
+    Ok(selected
+        .iter()
+        .flat_map(|&i| (0..samples).map(move |s| sample_id(&tasks[i].key, s)))
+        .filter(|id| !have.contains(id))
+        .count())
+}
+
+/// Generate the missing samples of the tasks at `selected` into `run`; for
+/// a shard, only the samples it owns, skipping those it knows of.
 fn generate_into(
     spec: &GenerateSpec,
     run: &Run,
     selected: &[usize],
+    part: Option<&(Shard, HashSet<String>)>,
     progress: &Progress,
 ) -> anyhow::Result<GenerateOutcome> {
     let store = run.store();
     let taskset = run.tasks();
-    let have = store.sample_ids()?;
+    let have = match part {
+        None => store.sample_ids()?,
+        Some((_, known)) => known.clone(),
+    };
+    let owned = |id: &str| part.is_none_or(|(shard, _)| shard.contains(id));
     let mut outcome = GenerateOutcome {
-        run_dir: spec.out.clone(),
+        run_dir: run.dir().to_path_buf(),
         tasks: selected.len(),
         ..Default::default()
     };
@@ -222,10 +291,16 @@ fn generate_into(
     let mut todo: Vec<(&Task, Vec<u32>)> = Vec::new();
     for &i in selected {
         let t = &taskset.tasks[i];
-        let missing: Vec<u32> = (0..spec.samples)
-            .filter(|s| !have.contains(&sample_id(&t.key, *s)))
+        let ids: Vec<(u32, String)> = (0..spec.samples)
+            .map(|s| (s, sample_id(&t.key, s)))
+            .filter(|(_, id)| owned(id))
             .collect();
-        outcome.already += (spec.samples as usize) - missing.len();
+        let missing: Vec<u32> = ids
+            .iter()
+            .filter(|(_, id)| !have.contains(id))
+            .map(|(s, _)| *s)
+            .collect();
+        outcome.already += ids.len() - missing.len();
         if !missing.is_empty() {
             todo.push((t, missing));
         }

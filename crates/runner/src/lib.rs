@@ -11,6 +11,8 @@
 //!   (shared by `evaluate`, `run`, `import --evaluate` and `demo`);
 //! - [`import`]: the CrossPL authors' recorded results and samples files
 //!   ([`samples`] is the one samples-JSONL reader);
+//! - [`shard`]: one shard of a run's evaluation or generation, and merging
+//!   the shards; [`slurm`]: all shards as a Slurm array job;
 //! - [`export`], [`stats`], [`doctor`] and [`demo`].
 //!
 //! Long work reports progress as `polyeval_core::progress` events; nothing
@@ -35,6 +37,8 @@ pub mod generate;
 pub mod import;
 pub mod run;
 pub mod samples;
+pub mod shard;
+pub mod slurm;
 pub mod stats;
 pub mod tasks;
 

@@ -184,7 +184,8 @@ impl ArrayJob {
         }
     }
 
-    fn validate(&self) -> anyhow::Result<()> {
+    /// Refuse what cannot be submitted, saying why.
+    pub fn validate(&self) -> anyhow::Result<()> {
         if self.shards == 0 {
             bail!("--shards must be at least 1");
         }
@@ -445,29 +446,7 @@ pub fn submit(job: &ArrayJob, progress: &Progress) -> anyhow::Result<Submission>
     sbatch_available()?;
     job.validate()?;
     let layout = Layout::new(job);
-    if layout.record().is_file() {
-        let earlier = status(&job.run_dir, &job.name)?;
-        let active: Vec<String> = earlier
-            .tasks
-            .iter()
-            .filter(|t| t.state.is_active())
-            .map(|t| t.job_id.clone())
-            .chain(
-                earlier
-                    .merge
-                    .state
-                    .is_active()
-                    .then(|| earlier.merge.job_id.clone()),
-            )
-            .collect();
-        if !active.is_empty() {
-            bail!(
-                "{}: jobs {} of an earlier submission are still queued or running; wait for them or scancel them first",
-                job.run_dir.display(),
-                active.join(", ")
-            );
-        }
-    }
+    refuse_while_active(&job.run_dir, &job.name)?;
     if polyeval_store::RunStore::exists(&job.run_dir)
         && !polyeval_store::shard::checkpoint(&job.run_dir)?
     {
@@ -504,6 +483,47 @@ pub fn submit(job: &ArrayJob, progress: &Progress) -> anyhow::Result<Submission>
         ),
     );
     Ok(submission)
+}
+
+/// The ids of the run's job `name` still queued or running (none when it
+/// was never submitted).
+pub fn active_jobs(run_dir: &Path, name: &str) -> anyhow::Result<Vec<String>> {
+    if !Layout::of(run_dir, name).record().is_file() {
+        return Ok(Vec::new());
+    }
+    let earlier = status(run_dir, name)?;
+    Ok(earlier
+        .tasks
+        .iter()
+        .filter(|t| t.state.is_active())
+        .map(|t| t.job_id.clone())
+        .chain(
+            earlier
+                .merge
+                .state
+                .is_active()
+                .then(|| earlier.merge.job_id.clone()),
+        )
+        .collect())
+}
+
+/// An error while the run's job `name` has jobs queued or running: nothing
+/// may write the run or start its shards again meanwhile.
+pub fn refuse_while_active(run_dir: &Path, name: &str) -> anyhow::Result<()> {
+    let active = active_jobs(run_dir, name)?;
+    if !active.is_empty() {
+        bail!(
+            "{}: jobs {} of an earlier submission are still queued or running; wait for them or scancel them first",
+            run_dir.display(),
+            active.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// Whether `polyeval slurm` ever submitted the run's job `name`.
+pub fn submitted(run_dir: &Path, name: &str) -> bool {
+    Layout::of(run_dir, name).record().is_file()
 }
 
 fn remove_exit_files(layout: &Layout) -> anyhow::Result<()> {

@@ -47,10 +47,11 @@ impl EvalArgs {
     }
 }
 
-pub fn print_summary(s: &EvalSummary) {
+/// What an evaluation pass did, for `what` (`the run`, `shard 2/4`).
+pub fn print_summary(s: &EvalSummary, what: &str) {
     if s.evaluated == 0 {
         println!(
-            "nothing to evaluate: all {} samples already have `{}` verdicts (use --redo to score again)",
+            "nothing to evaluate: all {} samples of {what} already have `{}` verdicts (use --redo to score again)",
             s.total_samples, s.mode
         );
         return;
@@ -69,7 +70,7 @@ pub fn print_summary(s: &EvalSummary) {
         statuses.join(", ")
     );
     println!(
-        "{}/{} samples of the run now have `{}` verdicts",
+        "{}/{} samples of {what} now have `{}` verdicts",
         s.total_with_verdict, s.total_samples, s.mode
     );
 }

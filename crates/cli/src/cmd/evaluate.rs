@@ -1,6 +1,7 @@
 //! `polyeval evaluate RUN...`: score every pending sample of one or more runs.
 
 use super::args::{print_summary, EvalArgs};
+use polyeval_runner::shard::{clear_shard_verdicts, evaluate_shard, Shard};
 use polyeval_runner::{Evaluators, Run, TaskSets};
 use polyeval_store::RunStore;
 use std::path::PathBuf;
@@ -18,6 +19,10 @@ pub struct Args {
     /// Drop this mode's existing verdicts first and score every sample again.
     #[arg(long)]
     pub redo: bool,
+    /// Score only shard I of N (e.g. 3/16) of the run, in its own store RUN/shards/I-of-N/
+    /// (resumable); `polyeval merge RUN` folds the shards into the run.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
     /// Do not show a progress bar.
     #[arg(long)]
     pub no_progress: bool,
@@ -25,6 +30,15 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let progress = crate::progress::terminal(!args.no_progress);
+    if let Some(shard) = args.shard {
+        let [run] = &args.runs[..] else {
+            anyhow::bail!("--shard scores one run at a time");
+        };
+        let (data, spec) = (args.data.as_deref(), args.eval.spec()?);
+        let summary = evaluate_shard(run, shard, data, &spec, args.redo, &progress)?;
+        print_summary(&summary, &format!("shard {shard}"));
+        return Ok(());
+    }
     // Open every run first: a typo in the last one should not wait for the others.
     let stores: Vec<RunStore> = args
         .runs
@@ -38,6 +52,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let run = Run::with_store(store, args.data.as_deref(), &sets)?;
         if args.redo {
             let (mode, removed) = run.clear_verdicts(&evaluators)?;
+            // Or a later `merge` would bring them back.
+            clear_shard_verdicts(run.dir(), &mode)?;
             eprintln!(
                 "{}: dropped {removed} existing `{mode}` verdicts",
                 run.dir().display()
@@ -47,7 +63,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if several {
             println!("{}:", run.dir().display());
         }
-        print_summary(&summary);
+        print_summary(&summary, "the run");
     }
     Ok(())
 }

@@ -6,6 +6,7 @@ use polyeval_bench::prompts::PromptMode;
 use polyeval_client::Sampling;
 use polyeval_core::progress::count;
 use polyeval_core::{Bench, Language, TaskFilter};
+use polyeval_runner::shard::Shard;
 use polyeval_runner::{ClientOptions, GenerateOutcome, GenerateSpec, ModelSource};
 use serde_json::{Map, Value};
 use std::path::PathBuf;
@@ -15,6 +16,10 @@ use std::time::Duration;
 pub struct Args {
     #[command(flatten)]
     pub gen: GenArgs,
+    /// Generate only the samples of shard I of N (e.g. 3/8), into the store RUN/shards/I-of-N/
+    /// (resumable); `polyeval merge RUN` folds the shards into the run.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
 }
 
 /// Everything `generate` needs; `run` flattens the same options.
@@ -170,6 +175,7 @@ impl GenArgs {
                 seed: self.seed,
             },
             prompt: self.prompt,
+            shard: None,
         })
     }
 
@@ -196,7 +202,11 @@ impl GenArgs {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let progress = crate::progress::terminal(!args.gen.no_progress);
     let sets = polyeval_runner::TaskSets::default();
-    let (outcome, _) = polyeval_runner::generate::generate(&args.gen.spec()?, &sets, &progress)?;
+    let spec = GenerateSpec {
+        shard: args.shard,
+        ..args.gen.spec()?
+    };
+    let (outcome, _) = polyeval_runner::generate::generate(&spec, &sets, &progress)?;
     print_outcome(&outcome);
     Ok(())
 }

@@ -189,7 +189,7 @@ fn crosspl_results(a: CrossplArgs) -> anyhow::Result<()> {
             import.total - import.added
         );
         if let Some(summary) = &outcome.evaluation {
-            print_summary(summary);
+            print_summary(summary, "the run");
         }
     }
     let failed = failures.len();
