@@ -15,7 +15,7 @@ pub struct Args {
     pub data: Option<PathBuf>,
     #[command(flatten)]
     pub eval: EvalArgs,
-    /// Drop this mode's existing verdicts first and score every sample again.
+    /// Score every sample again (e.g. with other options); the mode's verdicts are replaced once the new ones are complete.
     #[arg(long)]
     pub redo: bool,
     /// Do not show a progress bar.
@@ -36,14 +36,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let several = stores.len() > 1;
     for store in stores {
         let run = Run::with_store(store, args.data.as_deref(), &sets)?;
-        if args.redo {
-            let (mode, removed) = run.clear_verdicts(&evaluators)?;
-            eprintln!(
-                "{}: dropped {removed} existing `{mode}` verdicts",
-                run.dir().display()
-            );
-        }
-        let summary = run.evaluate(&evaluators, &progress)?;
+        let summary = if args.redo {
+            run.redo(&evaluators, &progress)?
+        } else {
+            run.evaluate(&evaluators, &progress)?
+        };
         if several {
             println!("{}:", run.dir().display());
         }
