@@ -127,7 +127,7 @@ fn variants_partial_languages_and_all_models() {
             stderr.contains("warning: `Alpha_nonethink` has no recorded greedy results for Go"),
             "the missing language is named: {stderr}"
         );
-        let store = RunStore::open(dir).unwrap();
+        let store = RunStore::open_read_only(dir).unwrap();
         assert_eq!(store.sample_count().unwrap(), 10);
         assert_eq!(store.config().model, "Alpha_nonethink");
         assert_eq!(store.config().params["variant"], "_nonethink");
@@ -194,7 +194,7 @@ fn variants_partial_languages_and_all_models() {
         ("Beta", 5, Some("Python, Go")),
     ] {
         assert!(stdout.contains(&format!("== {run} -> ")), "{stdout}");
-        let store = RunStore::open(&all.join(run)).unwrap();
+        let store = RunStore::open_read_only(&all.join(run)).unwrap();
         assert_eq!(store.sample_count().unwrap(), samples, "{run}");
         assert_eq!(store.config().model, run);
         if let Some(langs) = missing {

@@ -26,7 +26,7 @@ fn polyeval(args: &[&str]) {
 
 /// Every verdict of every mode: (sample, mode) → the whole verdict as JSON.
 fn verdict_table(dir: &Path) -> BTreeMap<(String, String), String> {
-    let store = RunStore::open(dir).unwrap();
+    let store = RunStore::open_read_only(dir).unwrap();
     let mut table = BTreeMap::new();
     for mode in store.modes().unwrap() {
         for (id, v) in store.verdicts(&mode).unwrap() {

@@ -166,7 +166,10 @@ fn samples(dir: &Path) -> Vec<(String, Value)> {
 }
 
 fn capabilities(dir: &Path) -> Value {
-    RunStore::open(dir).unwrap().server_capabilities().unwrap()
+    RunStore::open_read_only(dir)
+        .unwrap()
+        .server_capabilities()
+        .unwrap()
 }
 
 /// Forget every sample of `tasks` (as if the run had been killed before they came).

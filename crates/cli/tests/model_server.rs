@@ -65,7 +65,7 @@ fn a_wrong_key_is_reported_as_refused_and_the_details_are_in_the_debug_log() {
         err.contains("DEBUG") && err.contains("whole answer: {\"error\""),
         "{err}"
     );
-    let store = RunStore::open(&out).unwrap();
+    let store = RunStore::open_read_only(&out).unwrap();
     let task = polyeval_bench::loaders::load(polyeval_core::Bench::CrossplIpc, &data).unwrap();
     assert!(
         task.tasks
@@ -81,7 +81,13 @@ fn a_wrong_key_is_reported_as_refused_and_the_details_are_in_the_debug_log() {
         .output()
         .unwrap();
     assert!(output.status.success());
-    assert_eq!(RunStore::open(&out).unwrap().sample_count().unwrap(), 6);
+    assert_eq!(
+        RunStore::open_read_only(&out)
+            .unwrap()
+            .sample_count()
+            .unwrap(),
+        6
+    );
 }
 
 #[test]
@@ -133,7 +139,7 @@ fn a_ten_second_outage_in_a_60_task_run_prints_a_handful_of_lines_and_loses_noth
         (down - started).as_secs_f64()
     );
     assert!(output.status.success(), "{err}");
-    let store = RunStore::open(&out).unwrap();
+    let store = RunStore::open_read_only(&out).unwrap();
     assert_eq!(store.sample_count().unwrap(), 60, "nothing lost");
     let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
     assert!(lines.len() <= 4, "a handful of lines:\n{err}");

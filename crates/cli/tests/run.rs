@@ -90,7 +90,7 @@ fn wait_for(dir: &Path, child: &mut Child, what: &str, cond: impl Fn(&RunStore) 
     let deadline = Instant::now() + Duration::from_secs(300);
     loop {
         if RunStore::exists(dir) {
-            if let Ok(store) = RunStore::open(dir) {
+            if let Ok(store) = RunStore::open_read_only(dir) {
                 if cond(&store) {
                     return;
                 }
@@ -111,7 +111,7 @@ fn wait_for(dir: &Path, child: &mut Child, what: &str, cond: impl Fn(&RunStore) 
 
 /// Verdict status (and pass_o) per sample id, in the run's only evaluation mode.
 fn verdicts(dir: &Path) -> BTreeMap<String, (Status, Option<bool>)> {
-    let store = RunStore::open(dir).unwrap();
+    let store = RunStore::open_read_only(dir).unwrap();
     let modes: Vec<String> = store
         .modes()
         .unwrap()
@@ -236,7 +236,7 @@ fn kill_9_during_generation_then_rerun_sends_nothing_twice_and_matches_an_uninte
         s.sample_count().unwrap_or(0) >= 10
     });
     kill9(&mut child);
-    let stored: HashSet<String> = RunStore::open(&run)
+    let stored: HashSet<String> = RunStore::open_read_only(&run)
         .unwrap()
         .samples()
         .unwrap()
@@ -292,7 +292,13 @@ fn kill_9_during_generation_then_rerun_sends_nothing_twice_and_matches_an_uninte
         a, b,
         "interrupted + resumed run must equal an uninterrupted one"
     );
-    assert_eq!(RunStore::open(&run).unwrap().sample_count().unwrap(), 51);
+    assert_eq!(
+        RunStore::open_read_only(&run)
+            .unwrap()
+            .sample_count()
+            .unwrap(),
+        51
+    );
 }
 
 #[test]
@@ -323,7 +329,10 @@ fn kill_9_during_evaluation_then_rerun_scores_each_sample_once_and_matches_an_un
     );
     kill9(&mut child);
     assert_eq!(
-        RunStore::open(&run).unwrap().sample_count().unwrap(),
+        RunStore::open_read_only(&run)
+            .unwrap()
+            .sample_count()
+            .unwrap(),
         total,
         "generation finished before evaluation"
     );
@@ -455,7 +464,13 @@ fn a_changed_configuration_is_refused_unless_forced() {
         .requests()
         .iter()
         .all(|r| r.n() == 1 && r.body["temperature"] == 0.5));
-    assert_eq!(RunStore::open(&run).unwrap().sample_count().unwrap(), 12);
+    assert_eq!(
+        RunStore::open_read_only(&run)
+            .unwrap()
+            .sample_count()
+            .unwrap(),
+        12
+    );
 }
 
 #[test]

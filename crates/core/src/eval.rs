@@ -24,7 +24,19 @@ pub trait Evaluator: Send + Sync {
     /// the work can overlap with reading the samples. Optional: evaluators
     /// that do nothing here prepare lazily in `evaluate_batch`.
     fn warm_up(&self, _tasks: &[&Task]) {}
+    /// Everything besides the mode that can change this evaluator's
+    /// verdicts, resolved (defaults filled in): limits, the library
+    /// versions it runs against, equality semantics. The run store keeps
+    /// them with the mode's verdicts, and a resumed evaluation with other
+    /// settings is refused instead of mixing verdicts. Options that change
+    /// only the speed (workers, chunk size) are not settings.
+    fn settings(&self) -> Settings {
+        Settings::new()
+    }
 }
+
+/// An evaluator's verdict-deciding settings by name (see [`Evaluator::settings`]).
+pub type Settings = std::collections::BTreeMap<String, String>;
 
 /// Options every evaluator may read; each uses the fields that concern it.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -198,7 +198,7 @@ fn read_store(store: &RunStore, mode: Option<&str>, opts: &LoadOptions) -> Store
 }
 
 fn load_run_sharing(dir: &Path, opts: &LoadOptions, shared: &TaskSets) -> Result<RunData> {
-    let store = RunStore::open(dir)?;
+    let store = RunStore::open_read_only(dir)?;
     let config = store.config().clone();
     let mode = choose_mode(&store, opts)?;
     let data_dir = polyeval_store::task_data_dir(&config, opts.data_dir.as_deref())?;

@@ -137,21 +137,58 @@ impl Run {
             .with_context(|| format!("evaluating run {}", self.dir().display()))
     }
 
-    /// Drop every verdict of `evaluators`' mode for this run's benchmark
-    /// (to score everything again); returns the mode and how many were dropped.
-    pub fn clear_verdicts(&self, evaluators: &Evaluators) -> anyhow::Result<(String, usize)> {
+    /// Score every sample again (`--redo`), in the mode and with the
+    /// settings of `evaluators`' evaluator: the mode's verdicts are replaced
+    /// at once when the new ones are complete (see [`redo`]).
+    pub fn redo(
+        &self,
+        evaluators: &Evaluators,
+        progress: &Progress,
+    ) -> anyhow::Result<EvalSummary> {
         let evaluator = evaluators.get(self.bench())?;
-        let removed = self.store().clear_verdicts(evaluator.mode())?;
-        Ok((evaluator.mode().to_string(), removed))
+        let chunk = evaluators.spec().chunk_for(self.benchmark());
+        redo(self, evaluator.as_ref(), chunk, progress)
+            .with_context(|| format!("evaluating run {}", self.dir().display()))
     }
 }
 
+/// Score every sample of `run` again in `evaluator`'s mode (`--redo`).
+/// The new verdicts are committed chunk by chunk beside the old ones, which
+/// they replace in one transaction once every sample has one: a failure or
+/// a kill leaves every sample its old verdict, and the next pass with the
+/// same settings (with or without `--redo`) continues the redo.
+pub fn redo(
+    run: &Run,
+    evaluator: &dyn Evaluator,
+    chunk: usize,
+    progress: &Progress,
+) -> anyhow::Result<EvalSummary> {
+    evaluate_pass(run, evaluator, chunk, true, progress)
+}
+
 /// Score every sample of `run` that has no verdict for `evaluator`'s mode,
-/// committing every `chunk` verdicts (see the module docs).
+/// committing every `chunk` verdicts (see the module docs). Refused when
+/// the mode's verdicts were scored with other settings
+/// (`Evaluator::settings`: limits, GSL, equality …): score them all again
+/// with [`redo`] instead. An unfinished redo with these settings is
+/// continued.
 pub fn evaluate(
     run: &Run,
     evaluator: &dyn Evaluator,
     chunk: usize,
+    progress: &Progress,
+) -> anyhow::Result<EvalSummary> {
+    evaluate_pass(run, evaluator, chunk, false, progress)
+}
+
+/// What the verdict of a sample whose stored text was repaired records.
+const REPAIRED: &str = "invalid UTF-8 in the stored completion was replaced by U+FFFD";
+
+fn evaluate_pass(
+    run: &Run,
+    evaluator: &dyn Evaluator,
+    chunk: usize,
+    redo: bool,
     progress: &Progress,
 ) -> anyhow::Result<EvalSummary> {
     let tasks = run.tasks();
@@ -164,6 +201,7 @@ pub fn evaluate(
         );
     }
     let mode = evaluator.mode().to_string();
+    let pass = store.begin_scoring(&mode, &evaluator.settings(), redo)?;
     let by_key: HashMap<&str, &Task> = tasks.tasks.iter().map(|t| (t.key.as_str(), t)).collect();
     // Reading the samples and the evaluator's preparation (compiling the FSM
     // catalog) are independent: overlap them.
@@ -171,8 +209,18 @@ pub fn evaluate(
     let started = std::time::Instant::now();
     let pending = std::thread::scope(|scope| {
         scope.spawn(|| evaluator.warm_up(&all_tasks));
-        store.pending(&mode)
+        store.pending_in(&pass)
     })?;
+    if pass.continues_redo() {
+        progress.note(
+            polyeval_core::progress::Level::Info,
+            format!(
+                "{}: continuing the unfinished --redo of mode `{mode}` ({} samples left)",
+                store.dir().display(),
+                pending.len()
+            ),
+        );
+    }
     tracing::debug!(
         "{}: {} samples pending for `{mode}` (read and evaluator ready in {:.1} ms)",
         store.dir().display(),
@@ -181,7 +229,7 @@ pub fn evaluate(
     );
     let started = std::time::Instant::now();
     // Resolve every task first so a bad sample fails before any work is done.
-    let items: Vec<(String, EvalItem<'_>)> = pending
+    let items: Vec<((String, bool), EvalItem<'_>)> = pending
         .iter()
         .map(|s| {
             let task = by_key.get(s.task_key.as_str()).with_context(|| {
@@ -191,7 +239,7 @@ pub fn evaluate(
                 )
             })?;
             Ok((
-                s.id.clone(),
+                (s.id.clone(), s.repaired),
                 EvalItem {
                     task,
                     code: &s.completion,
@@ -220,7 +268,7 @@ pub fn evaluate(
         mode: mode.clone(),
         ..Default::default()
     };
-    let batches: Vec<&[(String, EvalItem<'_>)]> = items.chunks(chunk.max(1)).collect();
+    let batches: Vec<&[((String, bool), EvalItem<'_>)]> = items.chunks(chunk.max(1)).collect();
     std::thread::scope(|scope| -> anyhow::Result<()> {
         // Only the scorer runs on another thread: the store's connection
         // stays on this one.
@@ -250,10 +298,15 @@ pub fn evaluate(
                 }
                 let rows: Vec<(String, Verdict)> = batch
                     .iter()
-                    .map(|(id, _)| id.clone())
                     .zip(verdicts)
+                    .map(|(((id, repaired), _), mut v)| {
+                        if *repaired {
+                            mark_repaired(&mut v);
+                        }
+                        (id.clone(), v)
+                    })
                     .collect();
-                store.put_verdicts(&mode, &rows)?;
+                store.put_pass_verdicts(&pass, &rows)?;
                 for (_, v) in &rows {
                     summary.evaluated += 1;
                     summary.passed += usize::from(v.passed());
@@ -281,6 +334,7 @@ pub fn evaluate(
         stored
     })?;
     drop(phase);
+    store.finish_scoring(&pass)?;
     tracing::debug!(
         "{}: {} samples scored and stored in {:.1} ms",
         store.dir().display(),
@@ -290,6 +344,18 @@ pub fn evaluate(
     summary.total_samples = store.sample_count()?;
     summary.total_with_verdict = store.verdict_count(&mode)?;
     Ok(summary)
+}
+
+/// Record in a verdict that its sample's text was repaired.
+fn mark_repaired(v: &mut Verdict) {
+    if !v.data.is_object() {
+        let other = std::mem::take(&mut v.data);
+        v.data = serde_json::json!({});
+        if !other.is_null() {
+            v.data["data"] = other;
+        }
+    }
+    v.data["repaired"] = serde_json::Value::String(REPAIRED.into());
 }
 
 #[cfg(test)]
@@ -386,6 +452,82 @@ mod tests {
             "{e:#}"
         );
         assert_eq!(store.verdict_count("lossy").unwrap(), 0);
+    }
+
+    /// The real IPC evaluator, marking its verdicts and failing (like a
+    /// crash) after `chunks_before_failing` chunks.
+    struct Marked {
+        inner: Arc<dyn Evaluator>,
+        chunks_before_failing: Option<usize>,
+        chunks: AtomicU64,
+    }
+    impl Evaluator for Marked {
+        fn bench(&self) -> Bench {
+            self.inner.bench()
+        }
+        fn mode(&self) -> &str {
+            self.inner.mode()
+        }
+        fn evaluate_batch(
+            &self,
+            items: &[EvalItem<'_>],
+            progress: &(dyn Fn() + Sync),
+        ) -> Vec<Verdict> {
+            let n = self.chunks.fetch_add(1, Ordering::SeqCst) as usize;
+            let mut verdicts = self.inner.evaluate_batch(items, progress);
+            if self.chunks_before_failing.is_some_and(|k| n >= k) {
+                verdicts.pop(); // an evaluator bug: storing stops with an error
+            }
+            for v in &mut verdicts {
+                v.detail = format!("new: {}", v.detail);
+            }
+            verdicts
+        }
+    }
+
+    #[test]
+    fn a_failed_redo_keeps_every_old_verdict_and_the_next_pass_finishes_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("run");
+        import_crosspl_results(&crosspl_args("GPT-4o", &out, RecordedSet::Greedy)).unwrap();
+        let run = Run::open(&out, None, &TaskSets::default()).unwrap();
+        let store = run.store();
+        evaluate(&run, ipc_evaluator().as_ref(), 500, &Progress::silent()).unwrap();
+        let old = store.verdicts("compat").unwrap();
+        assert_eq!(old.len(), 1982);
+        let marked = |fail| Marked {
+            inner: ipc_evaluator(),
+            chunks_before_failing: fail,
+            chunks: AtomicU64::new(0),
+        };
+        // Three chunks of 100 stored, then the pass breaks.
+        let e = redo(&run, &marked(Some(3)), 100, &Progress::silent()).unwrap_err();
+        assert!(format!("{e:#}").contains("returned 99 verdicts"), "{e:#}");
+        let after_failure = store.verdicts("compat").unwrap();
+        assert_eq!(
+            after_failure.len(),
+            1982,
+            "a failed --redo left {} of 1982 verdicts",
+            after_failure.len()
+        );
+        for (id, v) in &after_failure {
+            assert!(
+                v.detail.starts_with("new: ") || *v == old[id],
+                "{id} is neither its old nor its new verdict: {v:?}"
+            );
+        }
+        // The next pass finishes the redo: only what it had not stored yet.
+        let finished = evaluate(&run, &marked(None), 100, &Progress::silent()).unwrap();
+        assert_eq!(finished.evaluated, 1982 - 300);
+        assert_eq!(finished.total_with_verdict, 1982);
+        let new = store.verdicts("compat").unwrap();
+        assert!(new.values().all(|v| v.detail.starts_with("new: ")));
+        for (id, v) in &new {
+            assert_eq!(v.status, old[id].status, "{id}");
+        }
+        // Done: nothing is pending any more.
+        let again = evaluate(&run, &marked(None), 100, &Progress::silent()).unwrap();
+        assert_eq!(again.evaluated, 0);
     }
 
     #[test]

@@ -496,7 +496,8 @@ impl Replay {
     fn load(src: &Path, run: &Run) -> anyhow::Result<Replay> {
         let source = src.display().to_string();
         let by_task = if src.is_dir() {
-            let recorded = RunStore::open(src).with_context(|| format!("replay:{source}"))?;
+            let recorded =
+                RunStore::open_read_only(src).with_context(|| format!("replay:{source}"))?;
             if recorded.config().bench != run.bench() {
                 bail!(
                     "replay:{source} is a {} run, not {}",

@@ -284,6 +284,27 @@ impl Engine {
         &self.config
     }
 
+    /// The limits that decide verdicts, for an evaluator's
+    /// `Evaluator::settings`: wall-clock limit, memory limit and how
+    /// memory is limited (a cgroup counts resident memory, RLIMIT_DATA
+    /// reservations).
+    pub fn verdict_settings(&self) -> polyeval_core::eval::Settings {
+        let limits = &self.config.limits;
+        let mechanism = match memory_mechanism() {
+            MemoryMechanism::CgroupV1 { .. } => "cgroup v1",
+            MemoryMechanism::CgroupV2 { .. } => "cgroup v2",
+            MemoryMechanism::Rlimit { .. } => "RLIMIT_DATA",
+        };
+        [
+            ("timeout_secs", limits.timeout.as_secs_f64().to_string()),
+            ("memory_mb", limits.memory_mb.to_string()),
+            ("memory_limit", mechanism.to_string()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+    }
+
     /// Version and prepared assets of a language's toolchain (detected once).
     pub fn toolchain_info(&self, language: Language) -> Result<Arc<ToolchainInfo>, String> {
         let cell = self

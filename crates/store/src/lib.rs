@@ -27,12 +27,17 @@
 //! next checkpoint, its log), not the `run.sqlite` file alone.
 
 mod config;
+mod lock;
+mod open;
 mod samples;
 mod schema;
+mod scoring;
 mod verdicts;
 
 pub use config::{check_fingerprint, task_data_dir, RunConfig};
+pub use lock::{RunLock, LOCK_FILE};
 pub use samples::{sample_id, NewSample, SampleRow};
+pub use scoring::ScoringPass;
 pub use verdicts::recorded_verdict;
 
 use anyhow::{bail, Context};
@@ -58,6 +63,9 @@ pub struct RunStore {
     dir: PathBuf,
     conn: Connection,
     config: RunConfig,
+    /// The run lock, held while the store is open for writing; `None` for
+    /// a store opened read-only.
+    lock: Option<std::sync::Arc<RunLock>>,
     /// When the database was last flushed to disk (or opened).
     last_sync: std::cell::Cell<std::time::Instant>,
     /// Whether anything was written since.
@@ -107,8 +115,20 @@ impl RunStore {
         Ok(conn)
     }
 
-    /// Create a new run in `dir` (created if needed); error if a run already exists there.
+    /// Create a new run in `dir` (created if needed); error if a run already
+    /// exists there. The store holds the run lock (see [`RunLock`]).
     pub fn create(dir: &Path, config: &RunConfig) -> anyhow::Result<RunStore> {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("{}: cannot create run directory", dir.display()))?;
+        let lock = RunLock::acquire(dir)?;
+        Self::create_locked(dir, config, lock)
+    }
+
+    fn create_locked(
+        dir: &Path,
+        config: &RunConfig,
+        lock: std::sync::Arc<RunLock>,
+    ) -> anyhow::Result<RunStore> {
         if Self::exists(dir) {
             bail!(
                 "{} already holds a run ({}); open it or choose another directory",
@@ -116,8 +136,6 @@ impl RunStore {
                 DB_FILE
             );
         }
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("{}: cannot create run directory", dir.display()))?;
         let mut conn = Self::connect(dir)?;
         let tx = conn.transaction()?;
         tx.execute_batch(schema::SCHEMA)
@@ -136,13 +154,21 @@ impl RunStore {
             dir: dir.to_path_buf(),
             conn,
             config: config.clone(),
+            lock: Some(lock),
             last_sync: std::cell::Cell::new(std::time::Instant::now()),
             unsynced: std::cell::Cell::new(true),
         })
     }
 
-    /// Open the run in `dir`.
+    /// Open the run in `dir` for writing: the store holds the run lock,
+    /// waiting for another process that holds it (see [`RunLock`]).
     pub fn open(dir: &Path) -> anyhow::Result<RunStore> {
+        Self::not_a_run_unless_exists(dir)?;
+        let lock = RunLock::acquire(dir)?;
+        Self::open_locked(dir, lock)
+    }
+
+    fn not_a_run_unless_exists(dir: &Path) -> anyhow::Result<()> {
         if !Self::exists(dir) {
             bail!(
                 "{} is not a run directory (no {} in it)",
@@ -150,7 +176,36 @@ impl RunStore {
                 DB_FILE
             );
         }
+        Ok(())
+    }
+
+    fn open_locked(dir: &Path, lock: std::sync::Arc<RunLock>) -> anyhow::Result<RunStore> {
+        let db = Self::db_path(dir);
+        open::check_database_file(&db)?;
         let conn = Self::connect(dir)?;
+        Self::with_connection(dir, conn, Some(lock))
+    }
+
+    /// Open the run in `dir` for reading only (`report`, `export`, a
+    /// replayed run): nothing is written, no lock is taken, and a run on a
+    /// read-only filesystem or in another user's directory can be read.
+    /// Writing through the store fails.
+    pub fn open_read_only(dir: &Path) -> anyhow::Result<RunStore> {
+        Self::not_a_run_unless_exists(dir)?;
+        let conn = open::open_read_only(&Self::db_path(dir), open::Immutable::WhenUnwritable)?;
+        Self::with_connection(dir, conn, None)
+    }
+
+    /// Whether the store was opened read-only.
+    pub fn is_read_only(&self) -> bool {
+        self.lock.is_none()
+    }
+
+    fn with_connection(
+        dir: &Path,
+        conn: Connection,
+        lock: Option<std::sync::Arc<RunLock>>,
+    ) -> anyhow::Result<RunStore> {
         let where_ = Self::db_path(dir).display().to_string();
         let version: Option<String> = conn
             .query_row(
@@ -173,6 +228,7 @@ impl RunStore {
             dir: dir.to_path_buf(),
             conn,
             config,
+            lock,
             last_sync: std::cell::Cell::new(std::time::Instant::now()),
             unsynced: std::cell::Cell::new(false),
         })
@@ -182,10 +238,14 @@ impl RunStore {
     /// configuration is refused (the message lists the differing fields)
     /// unless `force`, which overwrites the stored configuration.
     pub fn open_or_create(dir: &Path, config: &RunConfig, force: bool) -> anyhow::Result<RunStore> {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("{}: cannot create run directory", dir.display()))?;
+        // Locked before looking: two imports creating one run make it once.
+        let lock = RunLock::acquire(dir)?;
         if !Self::exists(dir) {
-            return Self::create(dir, config);
+            return Self::create_locked(dir, config, lock);
         }
-        let mut store = Self::open(dir)?;
+        let mut store = Self::open_locked(dir, lock)?;
         if store.config != *config {
             let diffs = config_differences(&store.config, config);
             if !force {
@@ -221,6 +281,11 @@ impl RunStore {
         self.last_sync.set(std::time::Instant::now());
         self.unsynced.set(false);
         Ok(())
+    }
+
+    /// The run lock this store holds (`None` when opened read-only).
+    pub fn lock(&self) -> Option<&std::sync::Arc<RunLock>> {
+        self.lock.as_ref()
     }
 
     /// Note a committed write; flush if the last flush is [`SYNC_INTERVAL`] old.
@@ -279,7 +344,10 @@ impl Drop for RunStore {
     /// A store that has been writing for a while (a long evaluation) is
     /// flushed when closed; a short command leaves that to a later checkpoint.
     fn drop(&mut self) {
-        if self.unsynced.get() && self.last_sync.get().elapsed() >= SYNC_INTERVAL {
+        if !self.is_read_only()
+            && self.unsynced.get()
+            && self.last_sync.get().elapsed() >= SYNC_INTERVAL
+        {
             let _ = self.sync();
         }
     }

@@ -49,6 +49,66 @@ pub struct SampleRow {
     pub recorded_passed: Option<bool>,
     pub usage: Option<serde_json::Value>,
     pub latency_ms: Option<u64>,
+    /// The stored text (id, task key or completion) was not valid UTF-8 and
+    /// was read with the invalid bytes replaced by U+FFFD (see [`Text`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub repaired: bool,
+}
+
+/// Reads text columns as bytes. SQLite never checks that `TEXT` is UTF-8
+/// (another tool, a damaged file or a shard from elsewhere can store any
+/// bytes), and one such row must not make a whole run unreadable: invalid
+/// sequences are replaced by U+FFFD and the row is marked repaired.
+#[derive(Default)]
+pub(crate) struct Text {
+    pub repaired: bool,
+}
+
+impl Text {
+    /// Column `i` of `row` as text (`None` for NULL).
+    pub fn opt(&mut self, row: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<String>> {
+        use rusqlite::types::ValueRef;
+        Ok(match row.get_ref(i)? {
+            ValueRef::Null => None,
+            ValueRef::Integer(n) => Some(n.to_string()),
+            ValueRef::Real(x) => Some(x.to_string()),
+            ValueRef::Text(bytes) | ValueRef::Blob(bytes) => {
+                Some(match std::str::from_utf8(bytes) {
+                    Ok(text) => text.to_string(),
+                    Err(_) => {
+                        self.repaired = true;
+                        String::from_utf8_lossy(bytes).into_owned()
+                    }
+                })
+            }
+        })
+    }
+
+    /// Column `i` of `row` as text; NULL is an error.
+    pub fn get(&mut self, row: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<String> {
+        self.opt(row, i)?.ok_or_else(|| {
+            rusqlite::Error::FromSqlConversionFailure(
+                i,
+                rusqlite::types::Type::Null,
+                "a NULL where text is required".into(),
+            )
+        })
+    }
+}
+
+/// Warn once per read about rows whose text had to be repaired.
+pub(crate) fn warn_repaired(dir: &std::path::Path, what: &str, ids: &[String]) {
+    if ids.is_empty() {
+        return;
+    }
+    let shown: Vec<&str> = ids.iter().take(5).map(String::as_str).collect();
+    tracing::warn!(
+        "{}: {} {what} held invalid UTF-8 ({}{}); read with the invalid bytes replaced by U+FFFD",
+        dir.display(),
+        ids.len(),
+        shown.join(", "),
+        if ids.len() > shown.len() { ", …" } else { "" }
+    );
 }
 
 /// The stable id of a sample.
@@ -104,7 +164,7 @@ impl RunStore {
     pub fn sample_ids(&self) -> anyhow::Result<HashSet<String>> {
         let mut stmt = self.conn.prepare("SELECT id FROM samples")?;
         let ids = stmt
-            .query_map([], |r| r.get::<_, String>(0))?
+            .query_map([], |r| Text::default().get(r, 0))?
             .collect::<Result<_, _>>()?;
         Ok(ids)
     }
@@ -152,7 +212,7 @@ impl RunStore {
         )
     }
 
-    fn query_samples(
+    pub(crate) fn query_samples(
         &self,
         sql: &str,
         args: &[&dyn rusqlite::ToSql],
@@ -160,20 +220,29 @@ impl RunStore {
         let mut stmt = self.conn.prepare(sql)?;
         let rows = stmt
             .query_map(args, |r| {
+                let mut text = Text::default();
                 Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
+                    text.get(r, 0)?,
+                    text.get(r, 1)?,
                     r.get::<_, i64>(2)?,
-                    r.get::<_, String>(3)?,
+                    text.get(r, 3)?,
                     r.get::<_, Option<bool>>(4)?,
-                    r.get::<_, Option<String>>(5)?,
+                    text.opt(r, 5)?,
                     r.get::<_, Option<i64>>(6)?,
+                    text.repaired,
                 ))
             })?
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect::<Result<Vec<_>, _>>()
+            .with_context(|| format!("{}: reading the samples", self.dir.display()))?;
+        let repaired: Vec<String> = rows
+            .iter()
+            .filter(|r| r.7)
+            .map(|r| format!("sample {}", r.0))
+            .collect();
+        warn_repaired(&self.dir, "stored samples", &repaired);
         rows.into_iter()
             .map(
-                |(id, task_key, idx, completion, recorded_passed, usage, latency)| {
+                |(id, task_key, idx, completion, recorded_passed, usage, latency, repaired)| {
                     let usage =
                         match usage {
                             Some(u) => Some(serde_json::from_str(&u).with_context(|| {
@@ -190,6 +259,7 @@ impl RunStore {
                         recorded_passed,
                         usage,
                         latency_ms: latency.map(|v| v.max(0) as u64),
+                        repaired,
                     })
                 },
             )

@@ -42,10 +42,13 @@
 //! merge, on whichever machine, reads them immutable too. Nothing may write
 //! the run itself while its shards work.
 
-use crate::{read_config, RunConfig, RunStore, DB_FILE, RECORDED_MODE, SCHEMA_VERSION};
+use crate::open::{wal_is_empty, Immutable};
+use crate::scoring::{differences_as, run_settings_key, settings_by_mode, settings_key};
+use crate::{read_config, RunConfig, RunLock, RunStore, DB_FILE, RECORDED_MODE, SCHEMA_VERSION};
 use anyhow::{bail, Context};
+use polyeval_core::eval::Settings;
 use polyeval_core::progress::Progress;
-use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
+use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashSet};
@@ -272,6 +275,13 @@ impl ShardStore {
         let samples = read_samples(&run, &wanted)
             .with_context(|| format!("{}: reading the run's samples", run_dir.display()))?;
         let copied = store.insert_samples(&samples)?;
+        // The shard scores with the settings of the run's verdicts, or is
+        // refused; a redo scores the whole part again, the merge decides.
+        let run_settings = settings_by_mode(&run)?.remove(mode).flatten();
+        store.set_meta_settings(
+            &run_settings_key(mode),
+            run_settings.as_ref().filter(|_| !redo),
+        )?;
         Ok(ShardStore {
             shard,
             run_dir: run_dir.to_path_buf(),
@@ -534,11 +544,15 @@ pub fn merge_shards(run_dir: &Path, progress: &Progress) -> anyhow::Result<Merge
             run_dir.join(SHARDS_DIR).display()
         );
     }
+    // The merge writes the run: nobody else may at the same time.
+    let _lock = RunLock::acquire(run_dir)?;
     let mut configs = Vec::with_capacity(shards.len());
+    let mut settings: Vec<BTreeMap<String, Option<Settings>>> = Vec::with_capacity(shards.len());
     for (shard, dir) in &shards {
         let conn = open_read_only(&dir.join(DB_FILE))?;
         let config = read_run_config(&conn, dir)?;
         check_shard_meta(&conn, *shard, dir)?;
+        settings.push(settings_by_mode(&conn).with_context(|| dir.display().to_string())?);
         let mut stmt = conn.prepare("SELECT id FROM samples")?;
         for id in stmt.query_map([], |r| r.get::<_, String>(0))? {
             let id = id?;
@@ -557,18 +571,77 @@ pub fn merge_shards(run_dir: &Path, progress: &Progress) -> anyhow::Result<Merge
         run_dir: run_dir.to_path_buf(),
         ..Default::default()
     };
-    let run_config = if RunStore::exists(run_dir) {
-        RunStore::open(run_dir)?.config().clone()
+    let run = if RunStore::exists(run_dir) {
+        Some(RunStore::open(run_dir)?)
     } else {
-        configs[0].clone()
+        None
+    };
+    let run_config = match &run {
+        Some(run) => run.config().clone(),
+        None => configs[0].clone(),
     };
     for ((_, dir), config) in shards.iter().zip(&configs) {
         check_same_config(config, &run_config, dir, run_dir)?;
     }
-    if !RunStore::exists(run_dir) {
-        RunStore::create(run_dir, &run_config)?;
-        report.created_run = true;
+    // One mode's verdicts, the run's and every shard's, are scored with one
+    // set of settings (see `scoring`). Shards that scored with other settings
+    // than the run's are merged only when they replace all its verdicts of
+    // the mode (a sharded --redo).
+    let run_settings: BTreeMap<String, Option<Settings>> = match &run {
+        Some(run) => settings_by_mode(&run.conn)?,
+        None => BTreeMap::new(),
+    };
+    let mut expected: BTreeMap<String, (Settings, String)> = BTreeMap::new();
+    for ((_, dir), by_mode) in shards.iter().zip(&settings) {
+        for (mode, s) in by_mode {
+            let Some(s) = s else { continue };
+            match expected.get(mode) {
+                Some((e, other)) if e != s => bail!(
+                    "{} and {other} scored their `{mode}` verdicts with different options ({}); \
+                     evaluate one of them again with the other's options (--redo)",
+                    dir.display(),
+                    differences_as(s, e, "in the first", "in the second").join("; ")
+                ),
+                Some(_) => {}
+                None => {
+                    expected.insert(mode.clone(), (s.clone(), dir.display().to_string()));
+                }
+            }
+        }
     }
+    for (mode, (s, shard_dir)) in &expected {
+        let Some(Some(r)) = run_settings.get(mode) else {
+            continue;
+        };
+        if r == s {
+            continue;
+        }
+        let left = run
+            .as_ref()
+            .map(|run| verdicts_not_replaced(run, &shards, mode))
+            .transpose()?
+            .unwrap_or(0);
+        if left > 0 {
+            bail!(
+                "{shard_dir} scored its `{mode}` verdicts with other options than the run {} ({}), \
+                 and {left} of the run's verdicts would stay as they were; evaluate the shards with the run's options, \
+                 or every shard again with these ones (--redo)",
+                run_dir.display(),
+                differences_as(r, s, "in the run", "in the shard").join("; ")
+            );
+        }
+    }
+    let run = match run {
+        Some(run) => run,
+        None => {
+            report.created_run = true;
+            RunStore::create(run_dir, &run_config)?
+        }
+    };
+    for (mode, (s, _)) in &expected {
+        run.set_meta_settings(&settings_key(mode), Some(s))?;
+    }
+    drop(run);
     let db = run_dir.join(DB_FILE);
     let mut conn = open_read_write(&db)?;
     let phase = progress.phase(
@@ -586,6 +659,30 @@ pub fn merge_shards(run_dir: &Path, progress: &Progress) -> anyhow::Result<Merge
     conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
         .with_context(|| format!("{}: cannot checkpoint", db.display()))?;
     Ok(report)
+}
+
+/// How many of the run's `mode` verdicts no shard store has a verdict for.
+fn verdicts_not_replaced(
+    run: &RunStore,
+    shards: &[(Shard, PathBuf)],
+    mode: &str,
+) -> anyhow::Result<usize> {
+    let mut replaced: HashSet<String> = HashSet::new();
+    for (_, dir) in shards {
+        let conn = open_read_only(&dir.join(DB_FILE))?;
+        let mut stmt = conn.prepare("SELECT sample_id FROM verdicts WHERE mode = ?1")?;
+        for id in stmt.query_map([mode], |r| r.get::<_, String>(0))? {
+            replaced.insert(id?);
+        }
+    }
+    let mut stmt = run
+        .conn
+        .prepare("SELECT sample_id FROM verdicts WHERE mode = ?1")?;
+    let mut left = 0;
+    for id in stmt.query_map([mode], |r| r.get::<_, String>(0))? {
+        left += usize::from(!replaced.contains(&id?));
+    }
+    Ok(left)
 }
 
 fn merge_one(conn: &mut Connection, shard: Shard, dir: &Path) -> anyhow::Result<ShardMerged> {
@@ -837,50 +934,12 @@ fn open_run_read_only(run_dir: &Path) -> anyhow::Result<Connection> {
     open_read_only(&run_dir.join(DB_FILE))
 }
 
-/// Whether a database's write-ahead log is missing or empty, i.e. the
-/// database file alone holds everything committed.
-fn wal_is_empty(db: &Path) -> bool {
-    let mut wal = db.as_os_str().to_owned();
-    wal.push("-wal");
-    match std::fs::metadata(PathBuf::from(wal)) {
-        Ok(m) => m.len() == 0,
-        Err(e) => e.kind() == std::io::ErrorKind::NotFound,
-    }
-}
-
-/// An SQLite URI opening `db` read-only: immutable (no locks, no shared
-/// memory: safe from many machines at once) when its log is empty.
-fn read_only_uri(db: &Path) -> String {
-    let mut uri = String::from("file:");
-    for c in db.to_string_lossy().chars() {
-        match c {
-            '%' => uri.push_str("%25"),
-            '?' => uri.push_str("%3f"),
-            '#' => uri.push_str("%23"),
-            c => uri.push(c),
-        }
-    }
-    uri.push_str(if wal_is_empty(db) {
-        "?mode=ro&immutable=1"
-    } else {
-        "?mode=ro"
-    });
-    uri
-}
-
 fn open_read_only(db: &Path) -> anyhow::Result<Connection> {
-    if !db.is_file() {
-        bail!("{}: no such run database", db.display());
-    }
-    let conn = Connection::open_with_flags(
-        read_only_uri(db),
-        OpenFlags::SQLITE_OPEN_READ_ONLY
-            | OpenFlags::SQLITE_OPEN_URI
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )
-    .with_context(|| format!("{}: cannot open run database", db.display()))?;
-    conn.busy_timeout(std::time::Duration::from_secs(30))?;
-    Ok(conn)
+    crate::open::open_read_only(db, Immutable::WhenLogEmpty)
+}
+
+fn read_only_uri(db: &Path) -> String {
+    crate::open::read_only_uri(db, Immutable::WhenLogEmpty)
 }
 
 fn open_read_write(db: &Path) -> anyhow::Result<Connection> {

@@ -339,3 +339,214 @@ fn learned_server_capabilities_survive_reopening_and_are_forgotten_on_a_forced_n
     let store = RunStore::open_or_create(&dir, &other, true).unwrap();
     assert_eq!(store.server_capabilities().unwrap(), serde_json::json!({}));
 }
+
+fn settings(timeout: &str) -> polyeval_core::eval::Settings {
+    [("timeout_secs".to_string(), timeout.to_string())].into()
+}
+
+/// A run with three samples, the first two judged in `compat` with `timeout` settings.
+fn scored_run(dir: &std::path::Path, timeout: &str) -> RunStore {
+    let store = RunStore::create(dir, &config()).unwrap();
+    store
+        .insert_samples(&[
+            NewSample::new("java/1", 0, "a"),
+            NewSample::new("java/2", 0, "b"),
+            NewSample::new("java/3", 0, "c"),
+        ])
+        .unwrap();
+    let pass = store
+        .begin_scoring("compat", &settings(timeout), false)
+        .unwrap();
+    let rows: Vec<(String, Verdict)> = ["java/1#0", "java/2#0"]
+        .iter()
+        .map(|id| (id.to_string(), verdict(Status::Failed, "old")))
+        .collect();
+    store.put_pass_verdicts(&pass, &rows).unwrap();
+    store.finish_scoring(&pass).unwrap();
+    store
+}
+
+#[test]
+fn a_mode_keeps_the_settings_of_its_verdicts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = scored_run(tmp.path(), "0.2");
+    assert_eq!(
+        store.verdict_settings("compat").unwrap(),
+        Some(settings("0.2"))
+    );
+    assert!(store
+        .begin_scoring("compat", &settings("0.2"), false)
+        .is_ok());
+    let e = store
+        .begin_scoring("compat", &settings("15"), false)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("its 2 `compat` verdicts were scored with other options (timeout_secs: 0.2 then, 15 now)")
+            && e.contains("--redo"),
+        "{e}"
+    );
+    // Another mode has its own settings; a mode without verdicts takes new ones.
+    assert!(store
+        .begin_scoring("strict", &settings("15"), false)
+        .is_ok());
+    store.clear_verdicts("compat").unwrap();
+    assert!(store
+        .begin_scoring("compat", &settings("15"), false)
+        .is_ok());
+    assert_eq!(
+        store.verdict_settings("compat").unwrap(),
+        Some(settings("15"))
+    );
+}
+
+#[test]
+fn verdicts_of_an_older_polyeval_adopt_the_current_settings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = RunStore::create(tmp.path(), &config()).unwrap();
+    store
+        .insert_samples(&[NewSample::new("java/1", 0, "a")])
+        .unwrap();
+    store
+        .put_verdicts(
+            "compat",
+            &[("java/1#0".into(), verdict(Status::Passed, "x"))],
+        )
+        .unwrap();
+    assert_eq!(store.verdict_settings("compat").unwrap(), None);
+    store
+        .begin_scoring("compat", &settings("7"), false)
+        .unwrap();
+    assert_eq!(
+        store.verdict_settings("compat").unwrap(),
+        Some(settings("7"))
+    );
+}
+
+#[test]
+fn a_redo_replaces_the_verdicts_only_when_complete_and_can_be_continued() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = scored_run(tmp.path(), "0.2");
+    let new = |id: &str| (id.to_string(), verdict(Status::Passed, "new"));
+    let pass = store
+        .begin_scoring("compat", &settings("15"), true)
+        .unwrap();
+    assert!(pass.is_redo() && !pass.continues_redo());
+    assert_eq!(store.pending_in(&pass).unwrap().len(), 3);
+    store.put_pass_verdicts(&pass, &[new("java/1#0")]).unwrap();
+    // Killed here: the old verdicts are all there, and so are their settings.
+    let old = store.verdicts("compat").unwrap();
+    assert_eq!(old.len(), 2);
+    assert!(old.values().all(|v| v.detail == "old"));
+    assert_eq!(
+        store.verdict_settings("compat").unwrap(),
+        Some(settings("0.2"))
+    );
+    assert!(store
+        .finish_scoring(&pass)
+        .unwrap_err()
+        .to_string()
+        .contains("2 samples left"));
+    // Resumed with other settings: refused; with the redo's: continued.
+    let e = store
+        .begin_scoring("compat", &settings("0.2"), false)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("unfinished `evaluate --redo`"), "{e}");
+    let pass = store
+        .begin_scoring("compat", &settings("15"), false)
+        .unwrap();
+    assert!(pass.is_redo() && pass.continues_redo());
+    let left: Vec<String> = store
+        .pending_in(&pass)
+        .unwrap()
+        .into_iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(left, ["java/2#0", "java/3#0"]);
+    store
+        .put_pass_verdicts(&pass, &[new("java/2#0"), new("java/3#0")])
+        .unwrap();
+    store.finish_scoring(&pass).unwrap();
+    let done = store.verdicts("compat").unwrap();
+    assert_eq!(done.len(), 3);
+    assert!(done.values().all(|v| v.detail == "new"));
+    assert_eq!(
+        store.verdict_settings("compat").unwrap(),
+        Some(settings("15"))
+    );
+    assert!(!store
+        .begin_scoring("compat", &settings("15"), false)
+        .unwrap()
+        .is_redo());
+    // A redo with other settings than an unfinished one starts over.
+    let pass = store.begin_scoring("compat", &settings("1"), true).unwrap();
+    store.put_pass_verdicts(&pass, &[new("java/1#0")]).unwrap();
+    let pass = store.begin_scoring("compat", &settings("2"), true).unwrap();
+    assert!(!pass.continues_redo());
+    assert_eq!(store.pending_in(&pass).unwrap().len(), 3);
+}
+
+#[test]
+fn invalid_utf8_is_read_lossily_and_marked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = scored_run(tmp.path(), "1");
+    rusqlite::Connection::open(tmp.path().join(DB_FILE))
+        .unwrap()
+        .execute_batch(
+            "UPDATE samples SET completion = CAST(X'61FF62' AS TEXT) WHERE id = 'java/2#0';
+             UPDATE verdicts SET detail = CAST(X'FE' AS TEXT) WHERE sample_id = 'java/1#0'",
+        )
+        .unwrap();
+    let samples = store.samples().unwrap();
+    assert_eq!(samples[1].completion, "a\u{FFFD}b");
+    assert_eq!(
+        samples.iter().map(|s| s.repaired).collect::<Vec<_>>(),
+        [false, true, false]
+    );
+    assert_eq!(
+        store.verdicts("compat").unwrap()["java/1#0"].detail,
+        "\u{FFFD}"
+    );
+    assert!(store.pending("compat").unwrap()[0].id == "java/3#0");
+}
+
+#[test]
+fn a_database_file_that_is_not_one_is_left_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join(DB_FILE);
+    for content in [&b""[..], b"SQLite format 2\0 and more", b"short"] {
+        std::fs::write(&db, content).unwrap();
+        for e in [
+            RunStore::open(tmp.path()).err().unwrap(),
+            RunStore::open_read_only(tmp.path()).err().unwrap(),
+            RunStore::open_or_create(tmp.path(), &config(), true)
+                .err()
+                .unwrap(),
+            RunStore::create(tmp.path(), &config()).err().unwrap(),
+        ] {
+            assert!(
+                format!("{e:#}").contains(&*tmp.path().to_string_lossy()),
+                "{e:#}"
+            );
+        }
+        assert_eq!(std::fs::read(&db).unwrap(), content);
+    }
+}
+
+#[test]
+fn one_process_shares_its_run_lock_and_readers_take_none() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = RunStore::create(tmp.path(), &config()).unwrap();
+    let b = RunStore::open(tmp.path()).unwrap();
+    assert!(std::sync::Arc::ptr_eq(a.lock().unwrap(), b.lock().unwrap()));
+    let reader = RunStore::open_read_only(tmp.path()).unwrap();
+    assert!(reader.lock().is_none() && reader.is_read_only());
+    assert!(reader
+        .insert_samples(&[NewSample::new("java/1", 0, "a")])
+        .is_err());
+    drop((a, b));
+    // Released: another process could take it now.
+    let f = std::fs::File::open(tmp.path().join(LOCK_FILE)).unwrap();
+    f.try_lock().unwrap();
+}

@@ -1,6 +1,7 @@
 //! A run's verdicts: one per sample and evaluation mode, plus the recorded
 //! (upstream) verdicts exposed as the pseudo-mode [`RECORDED_MODE`].
 
+use crate::samples::{warn_repaired, Text};
 use crate::{utc_timestamp, RunStore, RECORDED_MODE};
 use anyhow::{bail, Context};
 use polyeval_core::{Status, Verdict};
@@ -11,6 +12,17 @@ use std::collections::HashMap;
 impl RunStore {
     /// Store verdicts for `mode` in one transaction (upsert by sample id and mode).
     pub fn put_verdicts(&self, mode: &str, verdicts: &[(String, Verdict)]) -> anyhow::Result<()> {
+        self.put_verdicts_into("verdicts", mode, verdicts)
+    }
+
+    /// [`put_verdicts`](Self::put_verdicts) into `table`: `verdicts`, or
+    /// `staged_verdicts` for a redo (see `scoring`).
+    pub(crate) fn put_verdicts_into(
+        &self,
+        table: &str,
+        mode: &str,
+        verdicts: &[(String, Verdict)],
+    ) -> anyhow::Result<()> {
         if mode == RECORDED_MODE {
             bail!("mode `{RECORDED_MODE}` is reserved for upstream-recorded verdicts");
         }
@@ -26,13 +38,13 @@ impl RunStore {
         let tx = self.conn.unchecked_transaction()?;
         let now = utc_timestamp(&tx)?;
         {
-            let mut stmt = tx.prepare_cached(
-                "INSERT INTO verdicts (sample_id, mode, status, category, detail, pass_o, data, updated_at)
+            let mut stmt = tx.prepare_cached(&format!(
+                "INSERT INTO {table} (sample_id, mode, status, category, detail, pass_o, data, updated_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
                  ON CONFLICT(sample_id, mode) DO UPDATE SET
                    status = excluded.status, category = excluded.category, detail = excluded.detail,
-                   pass_o = excluded.pass_o, data = excluded.data, updated_at = excluded.updated_at",
-            )?;
+                   pass_o = excluded.pass_o, data = excluded.data, updated_at = excluded.updated_at"
+            ))?;
             for ((id, v), data) in verdicts.iter().zip(data) {
                 stmt.execute(params![
                     id,
@@ -61,8 +73,9 @@ impl RunStore {
             let mut stmt = self.conn.prepare(
                 "SELECT id, recorded_passed FROM samples WHERE recorded_passed IS NOT NULL",
             )?;
-            let rows =
-                stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, bool>(1)?)))?;
+            let rows = stmt.query_map([], |r| {
+                Ok((Text::default().get(r, 0)?, r.get::<_, bool>(1)?))
+            })?;
             let mut out = HashMap::new();
             for row in rows {
                 let (id, passed) = row?;
@@ -75,19 +88,28 @@ impl RunStore {
             .prepare("SELECT sample_id, status, category, detail, pass_o, data FROM verdicts WHERE mode = ?1")?;
         let rows = stmt
             .query_map([mode], |r| {
+                let mut text = Text::default();
                 Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, Option<String>>(2)?,
-                    r.get::<_, String>(3)?,
+                    text.get(r, 0)?,
+                    text.get(r, 1)?,
+                    text.opt(r, 2)?,
+                    text.get(r, 3)?,
                     r.get::<_, Option<bool>>(4)?,
-                    r.get::<_, String>(5)?,
+                    text.get(r, 5)?,
+                    text.repaired,
                 ))
             })?
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect::<Result<Vec<_>, _>>()
+            .with_context(|| format!("{}: reading the `{mode}` verdicts", self.dir().display()))?;
+        let repaired: Vec<String> = rows
+            .iter()
+            .filter(|r| r.6)
+            .map(|r| format!("the `{mode}` verdict of sample {}", r.0))
+            .collect();
+        warn_repaired(self.dir(), "stored verdicts", &repaired);
         // Parsing the JSON data is most of the cost: on all cores.
         rows.into_par_iter()
-            .map(|(id, status, category, detail, pass_o, data)| {
+            .map(|(id, status, category, detail, pass_o, data, _)| {
                 let status = Status::parse(&status).with_context(|| {
                     format!("sample {id}, mode {mode}: unknown stored status `{status}`")
                 })?;
@@ -132,7 +154,7 @@ impl RunStore {
             .conn
             .prepare("SELECT DISTINCT mode FROM verdicts ORDER BY mode")?;
         let mut modes: Vec<String> = stmt
-            .query_map([], |r| r.get(0))?
+            .query_map([], |r| Text::default().get(r, 0))?
             .collect::<Result<_, _>>()?;
         let recorded: Option<i64> = self
             .conn

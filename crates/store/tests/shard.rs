@@ -486,3 +486,135 @@ fn shard_stores_must_match_the_run_and_their_name() {
     std::fs::create_dir_all(dir.join(SHARDS_DIR).join("notes")).unwrap();
     assert!(shard_stores(&dir).unwrap().is_empty());
 }
+
+/// Another process's run lock on `dir`, as a writing polyeval holds it.
+fn foreign_lock(dir: &Path) -> std::fs::File {
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join("run.lock"))
+        .unwrap();
+    f.lock().unwrap();
+    f
+}
+
+#[test]
+fn shards_never_wait_for_the_run_lock_and_a_merge_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("run");
+    drop(run_with_samples(&dir));
+    assert!(checkpoint(&dir).unwrap());
+    let held = foreign_lock(&dir);
+    // Two shards of the run work at once while the run is locked.
+    let shards = std::thread::scope(|scope| {
+        let opened: Vec<_> = Shard::all(2)
+            .map(|shard| {
+                let dir = &dir;
+                scope.spawn(move || {
+                    let store = ShardStore::open_for_evaluation(dir, shard, MODE, false).unwrap();
+                    evaluate(&store, usize::MAX);
+                    store.close().unwrap();
+                })
+            })
+            .collect();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while !opened.iter().all(|h| h.is_finished()) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "a shard waited for the run's lock"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        opened.len()
+    });
+    assert_eq!(shards, 2);
+    // The merge writes the run: it waits for the lock.
+    let merging = std::thread::spawn({
+        let dir = dir.clone();
+        move || merge_shards(&dir, &Progress::silent())
+    });
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(
+        !merging.is_finished(),
+        "the merge wrote the run while another process held its lock"
+    );
+    drop(held);
+    let report = merging.join().unwrap().unwrap();
+    assert_eq!(report.shards.len(), 2);
+    let run = RunStore::open(&dir).unwrap();
+    assert_eq!(run.pending(MODE).unwrap().len(), 0);
+}
+
+fn timeout(secs: &str) -> polyeval_core::eval::Settings {
+    [("timeout_secs".to_string(), secs.to_string())].into()
+}
+
+/// Score a store's pending samples through a scoring pass with `settings`.
+fn score_with(store: &RunStore, settings: &polyeval_core::eval::Settings) -> anyhow::Result<()> {
+    let pass = store.begin_scoring(MODE, settings, false)?;
+    let rows: Vec<(String, Verdict)> = store
+        .pending_in(&pass)?
+        .iter()
+        .map(|s| (s.id.clone(), judge(&s.completion)))
+        .collect();
+    store.put_pass_verdicts(&pass, &rows)?;
+    store.finish_scoring(&pass)
+}
+
+#[test]
+fn shards_score_with_the_settings_of_the_run_and_a_merge_refuses_others() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("run");
+    let run = run_with_samples(&dir);
+    // The run's third already judged was scored with a 10 s timeout.
+    run.begin_scoring(MODE, &timeout("10"), false).unwrap();
+    drop(run);
+    assert!(checkpoint(&dir).unwrap());
+    let s0 = ShardStore::open_for_evaluation(&dir, Shard::new(0, 2).unwrap(), MODE, false).unwrap();
+    let e = score_with(&s0, &timeout("1")).unwrap_err().to_string();
+    assert!(
+        e.contains("the run this shard belongs to") && e.contains("timeout_secs: 10 then, 1 now"),
+        "{e}"
+    );
+    score_with(&s0, &timeout("10")).unwrap();
+    s0.close().unwrap();
+    // A shard store of an older polyeval, scored with other settings.
+    let s1 = ShardStore::open_for_evaluation(&dir, Shard::new(1, 2).unwrap(), MODE, false).unwrap();
+    rusqlite::Connection::open(s1.dir().join("run.sqlite"))
+        .unwrap()
+        .execute(
+            "DELETE FROM meta WHERE key = 'run_verdict_settings/sound'",
+            [],
+        )
+        .unwrap();
+    score_with(&s1, &timeout("1")).unwrap();
+    s1.close().unwrap();
+    let before = dump(&dir);
+    let e = format!("{:#}", merge_shards(&dir, &Progress::silent()).unwrap_err());
+    assert!(
+        e.contains("scored their `sound` verdicts with different options")
+            && e.contains("timeout_secs: 1 in the first, 10 in the second"),
+        "{e}"
+    );
+    assert_eq!(dump(&dir), before, "nothing was merged");
+    std::fs::remove_dir_all(Shard::new(0, 2).unwrap().dir(&dir)).unwrap();
+    let e = format!("{:#}", merge_shards(&dir, &Progress::silent()).unwrap_err());
+    assert!(
+        e.contains("shards/1-of-2 scored its `sound` verdicts with other options than the run")
+            && e.contains("timeout_secs: 10 in the run, 1 in the shard")
+            && e.contains("would stay as they were"),
+        "{e}"
+    );
+    assert_eq!(dump(&dir), before, "nothing was merged");
+    // Every shard scored again with the new settings: they replace all.
+    for shard in Shard::all(2) {
+        let s = ShardStore::open_for_evaluation(&dir, shard, MODE, true).unwrap();
+        score_with(&s, &timeout("1")).unwrap();
+        s.close().unwrap();
+    }
+    merge_shards(&dir, &Progress::silent()).unwrap();
+    let run = RunStore::open(&dir).unwrap();
+    assert_eq!(run.verdict_settings(MODE).unwrap(), Some(timeout("1")));
+    assert_eq!(run.pending(MODE).unwrap().len(), 0);
+}

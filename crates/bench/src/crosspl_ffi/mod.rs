@@ -235,6 +235,28 @@ impl Evaluator for FfiEvaluator {
         "sound"
     }
 
+    fn settings(&self) -> polyeval_core::eval::Settings {
+        let mut settings = self.engine.verdict_settings();
+        settings.insert(
+            "gsl".into(),
+            format!(
+                "{} ({})",
+                self.gsl.version.as_deref().unwrap_or("unknown version"),
+                self.gsl.libgsl.display()
+            ),
+        );
+        // Whether a missing symbol is the environment's fault or the answer's.
+        settings.insert(
+            "gsl_reference".into(),
+            self.gsl
+                .reference
+                .as_ref()
+                .map(|r| r.libgsl.display().to_string())
+                .unwrap_or_else(|| "none".into()),
+        );
+        settings
+    }
+
     fn evaluate_batch(&self, items: &[EvalItem<'_>], progress: &(dyn Fn() + Sync)) -> Vec<Verdict> {
         let mut verdicts: Vec<Option<Verdict>> = vec![None; items.len()];
         let mut jobs = Vec::new();

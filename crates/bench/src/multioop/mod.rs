@@ -217,6 +217,12 @@ impl Evaluator for OopEvaluator {
         "sound"
     }
 
+    fn settings(&self) -> polyeval_core::eval::Settings {
+        let mut settings = self.engine.verdict_settings();
+        settings.insert("js_strict".into(), self.js_strict.to_string());
+        settings
+    }
+
     fn evaluate_batch(&self, items: &[EvalItem<'_>], progress: &(dyn Fn() + Sync)) -> Vec<Verdict> {
         let marker = self.engine.marker().to_string();
         // Build every program first; identical programs are run once by the engine cache.

@@ -16,7 +16,7 @@ pub struct Args {
     pub data: Option<PathBuf>,
     #[command(flatten)]
     pub eval: EvalArgs,
-    /// Drop this mode's existing verdicts first and score every sample again.
+    /// Score every sample again (e.g. with other options); the mode's verdicts are replaced once the new ones are complete.
     #[arg(long)]
     pub redo: bool,
     /// Score only shard I of N (e.g. 3/16) of the run, in its own store RUN/shards/I-of-N/
@@ -50,16 +50,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let several = stores.len() > 1;
     for store in stores {
         let run = Run::with_store(store, args.data.as_deref(), &sets)?;
-        if args.redo {
-            let (mode, removed) = run.clear_verdicts(&evaluators)?;
-            // Or a later `merge` would bring them back.
+        let summary = if args.redo {
+            // Or a later `merge` would bring back the verdicts this replaces.
+            let mode = evaluators.get(run.bench())?.mode().to_string();
             clear_shard_verdicts(run.dir(), &mode)?;
-            eprintln!(
-                "{}: dropped {removed} existing `{mode}` verdicts",
-                run.dir().display()
-            );
-        }
-        let summary = run.evaluate(&evaluators, &progress)?;
+            run.redo(&evaluators, &progress)?
+        } else {
+            run.evaluate(&evaluators, &progress)?
+        };
         if several {
             println!("{}:", run.dir().display());
         }

@@ -32,7 +32,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let store = RunStore::open(&args.run)?;
+    let store = RunStore::open_read_only(&args.run)?;
     let mode = choose_mode(&store, args.mode.as_deref())?;
     let records = records(&store, mode.as_deref())?;
     let mut sink: Box<dyn Write> = match &args.out {
