@@ -11,6 +11,8 @@
 //!   (shared by `evaluate`, `run`, `import --evaluate` and `demo`);
 //! - [`import`]: the CrossPL authors' recorded results and samples files
 //!   ([`samples`] is the one samples-JSONL reader);
+//! - [`journal`]: the model-call and stage journal of construction
+//!   workflows (`build ipc`, `build ffi`, `augment`): resumable, replayable;
 //! - [`export`], [`stats`], [`doctor`] and [`demo`].
 //!
 //! Long work reports progress as `polyeval_core::progress` events; nothing
@@ -33,6 +35,7 @@ pub mod evaluate;
 pub mod export;
 pub mod generate;
 pub mod import;
+pub mod journal;
 pub mod run;
 pub mod samples;
 pub mod stats;
