@@ -719,4 +719,104 @@ fn mine_then_build_rebuilds_the_published_tasks_survives_kill_9_and_replays_offl
         err.contains("judge request for") && err.contains("is not in the journal"),
         "{err}"
     );
+
+    // 6. A changed configuration is refused, naming the difference.
+    let refused = build(
+        &s,
+        &base_url,
+        &out,
+        "authors-model",
+        &["--min-derived", "0.9"],
+    )
+    .output()
+    .unwrap();
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(
+        err.contains("min_derived: stored 0.5, requested 0.9") && err.contains("--force"),
+        "{err}"
+    );
+
+    // 7. --against the published tasks (from the journal, offline): every
+    // task built duplicates the published task it came from.
+    let against = s.root.join("against");
+    ok(
+        build(&s, &base_url, &against, "authors-model", &["--replay"])
+            .arg(&out)
+            .arg("--against")
+            .arg(s.data.join("crosspl"))
+            .output()
+            .unwrap(),
+        "--against",
+    );
+    assert!(
+        tree(&against.join("PolyBench")).is_empty(),
+        "nothing new to write"
+    );
+    let report = std::fs::read_to_string(against.join("build-report.md")).unwrap();
+    for (file, &t) in &s.authors.task_of {
+        let key = s.authors.tasks[t].key.replace("_ipc/", "/");
+        let line = report
+            .lines()
+            .find(|l| l.starts_with(&format!("| {file}#")) && l.contains("| published "))
+            .unwrap_or_else(|| panic!("{file} is no duplicate of a published task:\n{report}"));
+        // php 116 and 117 are the same solution: either one is the match.
+        let twins = ["php/116", "php/117"];
+        assert!(
+            line.contains(&format!("| published {key} | exact |"))
+                || (twins.contains(&key.as_str())
+                    && twins
+                        .iter()
+                        .any(|k| line.contains(&format!("| published {k} | exact |")))),
+            "{line}"
+        );
+    }
+
+    // 8. --per-interface 1: one hit per machine, chosen by the seed; the
+    // others are listed.
+    let sampled = s.root.join("sampled");
+    ok(
+        build(
+            &s,
+            &base_url,
+            &sampled,
+            "authors-model",
+            &["--per-interface", "1", "--replay"],
+        )
+        .arg(&out)
+        .output()
+        .unwrap(),
+        "--per-interface",
+    );
+    let report = std::fs::read_to_string(sampled.join("build-report.md")).unwrap();
+    assert_eq!(
+        report
+            .matches("not sampled (--per-interface 1 --seed 7)")
+            .count(),
+        12,
+        "{report}"
+    );
+    assert!(
+        report.contains("| hits file rows | 20 | 6 | 14 |"),
+        "{report}"
+    );
+
+    // 9. A file that changed since it was mined is left out, not built from.
+    let edited = s.repos.join("php-amqplib_2784293/demo/basic_get.php");
+    let mut text = std::fs::read_to_string(&edited).unwrap();
+    text.push_str("\n// edited after mining\n");
+    std::fs::write(&edited, text).unwrap();
+    let changed = s.root.join("changed");
+    ok(
+        build(&s, &base_url, &changed, "authors-model", &["--replay"])
+            .arg(&out)
+            .output()
+            .unwrap(),
+        "a build after an edit",
+    );
+    let report = std::fs::read_to_string(changed.join("build-report.md")).unwrap();
+    assert!(
+        report.contains("| php-amqplib_2784293/demo/basic_get.php#142 | file | the file changed since it was mined"),
+        "{report}"
+    );
 }

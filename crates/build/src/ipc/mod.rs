@@ -126,6 +126,31 @@ pub struct Summary {
     pub report: PathBuf,
 }
 
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use polyeval_core::progress::count;
+        let total: usize = self.emitted.iter().map(|(_, n)| n).sum();
+        let per_language: Vec<String> = self
+            .emitted
+            .iter()
+            .map(|(l, n)| format!("{l} {n}"))
+            .collect();
+        writeln!(
+            f,
+            "{}: {} written ({}) from {}; {} left out, {}; model calls: {} made now, {} from the journal",
+            self.out.display(),
+            count(total, "task"),
+            if per_language.is_empty() { "none".into() } else { per_language.join(", ") },
+            count(self.hits, "hit"),
+            self.dropped,
+            count(self.duplicates, "duplicate"),
+            self.calls_made,
+            self.calls_reused
+        )?;
+        writeln!(f, "report: {}", self.report.display())
+    }
+}
+
 /// One extraction attempt, as recorded in the journal.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExtractAttempt {

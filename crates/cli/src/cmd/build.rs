@@ -2,7 +2,6 @@
 //! CrossPL Algorithm 2 (the work is in `polyeval_build::ipc`).
 
 use super::args::ClientArgs;
-use polyeval_core::progress::count;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -102,21 +101,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         force: a.force,
     };
     let progress = crate::progress::terminal(!a.no_progress);
-    let s = polyeval_build::ipc::run(&options, &progress)?;
+    let summary = polyeval_build::ipc::run(&options, &progress)?;
     drop(progress);
-    let emitted: Vec<String> = s.emitted.iter().map(|(l, n)| format!("{l} {n}")).collect();
-    let total: usize = s.emitted.iter().map(|(_, n)| n).sum();
-    println!(
-        "{}: {} written ({}) from {}; {} left out, {} duplicate(s); model calls: {} made now, {} from the journal",
-        s.out.display(),
-        count(total, "task"),
-        if emitted.is_empty() { "none".into() } else { emitted.join(", ") },
-        count(s.hits, "hit"),
-        s.dropped,
-        s.duplicates,
-        s.calls_made,
-        s.calls_reused
-    );
-    println!("report: {}", s.report.display());
+    print!("{summary}");
     Ok(())
 }
