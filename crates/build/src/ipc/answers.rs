@@ -101,10 +101,10 @@ fn heading_at(text: &str, heading: &str) -> Option<usize> {
 }
 
 /// Why an instruction is not acceptable (empty: it is): a heading missing,
-/// or a line of the solution's code copied into it. A code line counts when,
-/// trimmed, it is at least 20 characters of code and not a declaration the
-/// instruction legitimately names (a function/method/class header ending in
-/// `{` or `:`, an import).
+/// or a statement of the solution copied into it. A statement is a trimmed
+/// line of at least 20 characters that calls or assigns something (`(` or
+/// `=`) and is not a declaration the instruction legitimately names: a
+/// function, method or class header, a parameter or field line, an import.
 pub fn instruction_problems(
     instruction: &str,
     code: &str,
@@ -132,17 +132,35 @@ pub fn instruction_problems(
 }
 
 fn is_body_line(line: &str) -> bool {
-    if line.chars().count() < 20 {
-        return false;
-    }
-    let declaration = line.ends_with('{') || line.ends_with(':') || line.ends_with('(');
-    let import = [
-        "import ", "from ", "use ", "#include", "require", "package ",
-    ]
-    .iter()
-    .any(|p| line.starts_with(p));
-    let comment = ["//", "#", "/*", "*"].iter().any(|p| line.starts_with(p));
-    !(declaration || import || comment)
+    const DECLARATIONS: [&str; 16] = [
+        "def ",
+        "async def ",
+        "class ",
+        "func ",
+        "function ",
+        "async function ",
+        "fn ",
+        "public ",
+        "private ",
+        "protected ",
+        "static ",
+        "abstract ",
+        "interface ",
+        "type ",
+        "struct ",
+        "export ",
+    ];
+    const IMPORTS: [&str; 7] = [
+        "import ", "from ", "use ", "#include", "require", "package ", "using ",
+    ];
+    const COMMENTS: [&str; 4] = ["//", "#", "/*", "*"];
+    line.chars().count() >= 20
+        && (line.contains('(') || line.contains('='))
+        && !line.ends_with(['{', ':', '(', ','])
+        && ![&DECLARATIONS[..], &IMPORTS, &COMMENTS]
+            .concat()
+            .iter()
+            .any(|p| line.starts_with(p))
 }
 
 #[cfg(test)]
@@ -195,8 +213,8 @@ mod tests {
 
     #[test]
     fn missing_headings_and_copied_code_are_problems() {
-        let code = "def send(host, port):\n    sock.connect((host, port))\n    return sock\n";
-        let ok = "Task Description: x\nFunction Description: `def send(host, port):` connects.\nInput: host, port\nOutput: the socket";
+        let code = "def send(host, port,\n         timeout: Optional[float] = None):\n    sock.connect((host, port))\n    return sock\n";
+        let ok = "Task Description: x\nFunction Description: `def send(host, port,` connects.\nInput: host, port, timeout: Optional[float] = None):\nOutput: the socket";
         assert!(instruction_problems(ok, code, Language::Python, Level::Function).is_empty());
         let leak = format!("{ok}\nCall sock.connect((host, port)) first.");
         let p = instruction_problems(&leak, code, Language::Python, Level::Function);

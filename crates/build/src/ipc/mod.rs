@@ -456,12 +456,7 @@ impl Ctx {
         stage: Stage,
         attempt: u32,
     ) -> Result<Option<T>, CallError> {
-        match self.journal.stage(key, stage, attempt)? {
-            Some(v) => Ok(Some(serde_json::from_value(v).with_context(|| {
-                format!("{}: the {stage} result of {key} (attempt {attempt}) is not one this polyeval wrote; use --force to redo the stages", self.journal.path().display())
-            })?)),
-            None => Ok(None),
-        }
+        Ok(self.journal.stage_as(key, stage, attempt)?)
     }
 
     fn record<T: Serialize>(
@@ -472,10 +467,9 @@ impl Ctx {
         value: &T,
         hash: &str,
     ) -> Result<(), CallError> {
-        let value = serde_json::to_value(value).map_err(anyhow::Error::from)?;
-        self.journal
-            .record_stage(key, stage, attempt, &value, Some(hash))?;
-        Ok(())
+        Ok(self
+            .journal
+            .record_stage_as(key, stage, attempt, value, Some(hash))?)
     }
 }
 

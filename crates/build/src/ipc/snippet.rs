@@ -128,12 +128,14 @@ pub struct SyntaxCheck {
 
 /// Check that `code` parses as `language`, with the language's own checker
 /// in the sandbox, on the snippet made a file: PHP gets its `<?php` opener
-/// and its namespace imports (`use A\B;`, which snippets put at the top of
-/// the function they belong to) moved to file scope; Go a package clause;
-/// Java a class around members that have none; JavaScript is tried as a
-/// module when it uses `import`/`export`; C++ includes of headers not
-/// installed here are dropped and, when any were, only what the compiler
-/// reports as a syntax error fails the snippet.
+/// and its namespace declaration and imports (`use A\B;`, which snippets
+/// put at the top of the function they belong to) moved to file scope; Go a
+/// package clause; Java a class around members that have none; JavaScript
+/// is tried as a module when it uses `import`/`export`; C++ includes of
+/// headers not installed here are dropped, and since C++ cannot be parsed
+/// without the declarations of what it uses, only errors no declaration
+/// could cure (unbalanced braces, stray characters, unterminated literals)
+/// fail it.
 pub fn syntax(engine: &Engine, language: Language, code: &str) -> SyntaxCheck {
     match language {
         Language::Php => php(engine, code),
@@ -214,9 +216,22 @@ fn php(engine: &Engine, code: &str) -> SyntaxCheck {
         Regex::new(r"^\s*use\s+(function\s+|const\s+)?\\?[A-Za-z_][\w\\]*(\s+as\s+\w+)?(\s*,\s*\\?[A-Za-z_][\w\\]*(\s+as\s+\w+)?)*\s*;\s*$")
             .expect("valid regex")
     });
+    static NAMESPACE: OnceLock<Regex> = OnceLock::new();
+    let namespace = NAMESPACE
+        .get_or_init(|| Regex::new(r"^\s*namespace\s+[\w\\]+\s*;\s*$").expect("valid regex"));
     let body = code.trim_start().strip_prefix("<?php").unwrap_or(code);
-    let (imports, rest): (Vec<&str>, Vec<&str>) = body.lines().partition(|l| import.is_match(l));
-    let file = format!("<?php\n{}\n{}\n", imports.join("\n"), rest.join("\n"));
+    // The namespace declaration first, then the imports, then the rest.
+    let (head, rest): (Vec<&str>, Vec<&str>) = body
+        .lines()
+        .partition(|l| namespace.is_match(l) || import.is_match(l));
+    let (namespaces, imports): (Vec<&str>, Vec<&str>) =
+        head.into_iter().partition(|l| namespace.is_match(l));
+    let file = format!(
+        "<?php\n{}\n{}\n{}\n",
+        namespaces.join("\n"),
+        imports.join("\n"),
+        rest.join("\n")
+    );
     let what = if imports.is_empty() {
         "php -l".to_string()
     } else {
@@ -296,7 +311,7 @@ fn cpp(engine: &Engine, code: &str) -> SyntaxCheck {
         }
         let out = &outcome.compile_output;
         if let Some(header) = missing.captures(out).map(|c| c[1].to_string()) {
-            if dropped.len() < 20 {
+            if dropped.len() < 20 && !dropped.contains(&header) {
                 source = source
                     .lines()
                     .map(|l| {
@@ -313,31 +328,30 @@ fn cpp(engine: &Engine, code: &str) -> SyntaxCheck {
                 continue;
             }
         }
+        // C++ cannot be parsed without the declarations of what it uses (a
+        // snippet rarely carries them all): only what the parser rejects
+        // whatever the declarations fails it.
         let syntax_errors: Vec<&str> = out
             .lines()
             .filter(|l| l.contains("error:") && is_cpp_syntax_error(l))
             .collect();
-        // Without their headers, unknown names are expected; only what the
-        // parser itself rejects counts then.
-        let fails = dropped.is_empty() || !syntax_errors.is_empty();
         return SyntaxCheck {
-            parses: Some(!fails),
-            note: if fails {
-                let shown = if syntax_errors.is_empty() {
-                    first_lines(out, 3)
-                } else {
+            parses: Some(syntax_errors.is_empty()),
+            note: if syntax_errors.is_empty() {
+                format!(
+                    "{} (errors about undeclared names not counted)",
+                    cpp_note(&dropped)
+                )
+            } else {
+                format!(
+                    "{}: {}",
+                    cpp_note(&dropped),
                     syntax_errors
                         .iter()
                         .take(3)
                         .copied()
                         .collect::<Vec<_>>()
                         .join(" | ")
-                };
-                format!("{}: {shown}", cpp_note(&dropped))
-            } else {
-                format!(
-                    "{} (unknown names from the missing headers not counted)",
-                    cpp_note(&dropped)
                 )
             },
         };
@@ -355,21 +369,16 @@ fn cpp_note(dropped: &[String]) -> String {
     }
 }
 
-/// Diagnostics only the parser gives (not the ones unknown types cause).
+/// Diagnostics the parser gives whatever the declarations in scope
+/// (unbalanced braces, stray characters, unterminated literals).
 fn is_cpp_syntax_error(line: &str) -> bool {
+    let line = line.replace(['‘', '’'], "'");
     [
-        "expected '}' at end of input",
-        "expected ‘}’ at end of input",
+        "at end of input",
         "missing terminating",
         "unterminated",
         "stray '",
-        "stray ‘",
         "expected declaration before '}'",
-        "expected declaration before ‘}’",
-        "expected unqualified-id before ')'",
-        "expected unqualified-id before ‘)’",
-        "expected primary-expression before ')'",
-        "expected primary-expression before ‘)’",
     ]
     .iter()
     .any(|p| line.contains(p))

@@ -340,6 +340,40 @@ impl Journal {
         Ok(())
     }
 
+    /// [`stage`](Self::stage) read as the workflow's own record type; a
+    /// stored result that is not one is an error suggesting `--force`.
+    pub fn stage_as<T: serde::de::DeserializeOwned>(
+        &self,
+        input: &str,
+        stage: Stage,
+        attempt: u32,
+    ) -> anyhow::Result<Option<T>> {
+        self.stage(input, stage, attempt)?
+            .map(|v| {
+                serde_json::from_value(v).with_context(|| {
+                    format!(
+                        "{}: the stored {stage} result of {input} (attempt {attempt}) is not one this polyeval writes; --force redoes the stages",
+                        self.path.display()
+                    )
+                })
+            })
+            .transpose()
+    }
+
+    /// [`record_stage`](Self::record_stage) of the workflow's own record type.
+    pub fn record_stage_as<T: serde::Serialize>(
+        &self,
+        input: &str,
+        stage: Stage,
+        attempt: u32,
+        outcome: &T,
+        call_hash: Option<&str>,
+    ) -> anyhow::Result<()> {
+        let value = serde_json::to_value(outcome)
+            .with_context(|| format!("cannot record the {stage} result of {input}"))?;
+        self.record_stage(input, stage, attempt, &value, call_hash)
+    }
+
     /// Every stage result, ordered by input, stage and attempt.
     pub fn stages(&self) -> anyhow::Result<Vec<StageRecord>> {
         let conn = self.lock();

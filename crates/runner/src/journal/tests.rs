@@ -158,6 +158,20 @@ fn a_reopened_journal_answers_and_a_changed_configuration_is_refused() {
         Some(json!({"level": "class"}))
     );
     assert_eq!(journal.stage("in", Stage::Judge, 1).unwrap(), None);
+    // Typed records: what a workflow writes it reads back; anything else is refused.
+    journal
+        .record_stage_as("in", Stage::Extract, 2, &vec![1u32, 2], None)
+        .unwrap();
+    let back: Option<Vec<u32>> = journal.stage_as("in", Stage::Extract, 2).unwrap();
+    assert_eq!(back, Some(vec![1, 2]));
+    let wrong = journal
+        .stage_as::<String>("in", Stage::Extract, 2)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        wrong.contains("extract result of in (attempt 2)") && wrong.contains("--force"),
+        "{wrong}"
+    );
     drop(journal);
 
     let changed = json!({"model": "other", "seed": 1});
