@@ -1,5 +1,8 @@
 //! Building benchmark material, as opposed to scoring it:
 //!
+//! - [`ipc`]: `polyeval build ipc` — CrossPL-IPC tasks from the hits of
+//!   `polyeval mine`, with a model (CrossPL Algorithm 2), resumable and
+//!   replayable through the model-call journal of `polyeval-runner`;
 //! - [`gsl`]: `polyeval setup gsl` — GSL 2.8 built from its source tarball
 //!   into polyeval's cache, so CrossPL-FFI is scored against the release it
 //!   was made with;
@@ -9,3 +12,4 @@
 
 pub mod ffi;
 pub mod gsl;
+pub mod ipc;

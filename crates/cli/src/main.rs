@@ -57,6 +57,8 @@ enum Command {
     Doctor(cmd::doctor::Args),
     /// Prepare what evaluation needs: `setup gsl` builds GSL 2.8 for CrossPL-FFI.
     Setup(cmd::setup::Args),
+    /// Build benchmark tasks with a model: `build ipc` turns mined hits into CrossPL-IPC tasks.
+    Build(cmd::build::Args),
 }
 
 /// `polyeval … | head` closes standard output early. Whatever was being
@@ -106,6 +108,7 @@ fn main() {
         Command::Exec(a) => cmd::exec::run(a),
         Command::Doctor(a) => cmd::doctor::run(a),
         Command::Setup(a) => cmd::setup::run(a),
+        Command::Build(a) => cmd::build::run(a),
     };
     if let Err(e) = result {
         if is_broken_pipe(&e) {

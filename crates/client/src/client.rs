@@ -333,29 +333,7 @@ impl Client {
     /// The JSON body for a request.
     pub fn request_body(&self, messages: &[Message], sampling: &Sampling, n: u32) -> Value {
         let cfg = &self.inner.config;
-        let mut body = Map::new();
-        body.insert("model".into(), json!(cfg.model));
-        body.insert("messages".into(), json!(messages));
-        if let Some(t) = sampling.temperature {
-            body.insert("temperature".into(), json!(t));
-        }
-        if let Some(p) = sampling.top_p {
-            body.insert("top_p".into(), json!(p));
-        }
-        if let Some(m) = sampling.max_tokens {
-            body.insert("max_tokens".into(), json!(m));
-        }
-        if let Some(s) = sampling.seed {
-            body.insert("seed".into(), json!(s));
-        }
-        if n != 1 {
-            body.insert("n".into(), json!(n));
-        }
-        // Extra parameters last so a user can override anything deliberately.
-        for (k, v) in &cfg.extra_body {
-            body.insert(k.clone(), v.clone());
-        }
-        Value::Object(body)
+        request_body(&cfg.model, &cfg.extra_body, messages, sampling, n)
     }
 
     /// The body to send now: without the optional parameters the server is
@@ -413,7 +391,21 @@ impl Client {
         sampling: &Sampling,
         n: u32,
     ) -> Result<ChatResponse, ClientError> {
-        self.request("request", messages, sampling, n).await
+        self.request("request", messages, sampling, n, &[]).await
+    }
+
+    /// One request for one answer, with extra HTTP `headers` (e.g. a
+    /// workflow stage for proxies, logs and test servers); `label` names it
+    /// in the debug log and in the early stop on repeated identical errors.
+    /// Retries, fatal errors and learned capabilities as for [`Client::chat`].
+    pub async fn chat_with(
+        &self,
+        label: &str,
+        messages: &[Message],
+        sampling: &Sampling,
+        headers: &[(String, String)],
+    ) -> Result<ChatResponse, ClientError> {
+        self.request(label, messages, sampling, 1, headers).await
     }
 
     /// [`Client::chat`] for `task` (named in the debug log).
@@ -423,6 +415,7 @@ impl Client {
         messages: &[Message],
         sampling: &Sampling,
         n: u32,
+        headers: &[(String, String)],
     ) -> Result<ChatResponse, ClientError> {
         let id = self.inner.next_request.fetch_add(1, Ordering::Relaxed);
         let cfg = &self.inner.config;
@@ -448,7 +441,7 @@ impl Client {
                 // Built now, not when queued: what the server accepts may have been learned meanwhile.
                 let (body, sent) = self.body_now(messages, sampling, n);
                 let sent_at = Instant::now();
-                let outcome = self.attempt(&body).await;
+                let outcome = self.attempt(&body, headers).await;
                 // Whatever the answer teaches (a fatal error, a rejected or
                 // ignored parameter) is learned before the permit is released:
                 // the request queued next is built right after, and must
@@ -641,7 +634,7 @@ impl Client {
         if pending.len() > 1 && self.n_supported() != Some(false) {
             let s = sampling.for_sample(pending[0]);
             let resp = self
-                .request(&task, &messages, &s, pending.len() as u32)
+                .request(&task, &messages, &s, pending.len() as u32, &[])
                 .await?;
             let samples = split(resp, pending.len());
             let got: Vec<u32> = pending.drain(..samples.len()).collect();
@@ -652,7 +645,7 @@ impl Client {
             let (this, task, messages) = (self.clone(), task.clone(), messages.clone());
             let (sampling, deliver) = (sampling.for_sample(index), deliver.clone());
             set.spawn(async move {
-                let resp = this.request(&task, &messages, &sampling, 1).await?;
+                let resp = this.request(&task, &messages, &sampling, 1, &[]).await?;
                 deliver(vec![index].into_iter().zip(split(resp, 1)).collect());
                 Ok(())
             });
@@ -734,7 +727,7 @@ impl Client {
         }
     }
 
-    async fn attempt(&self, body: &Value) -> Attempt {
+    async fn attempt(&self, body: &Value, headers: &[(String, String)]) -> Attempt {
         let cfg = &self.inner.config;
         let mut req = self
             .inner
@@ -742,6 +735,9 @@ impl Client {
             .post(&self.inner.url)
             .timeout(cfg.request_timeout)
             .json(body);
+        for (name, value) in headers {
+            req = req.header(name.as_str(), value.as_str());
+        }
         if let Some(key) = &cfg.api_key {
             req = req.bearer_auth(key);
         }
@@ -837,6 +833,41 @@ impl Client {
             Err(detail) => malformed(detail),
         }
     }
+}
+
+/// The chat-completions body for `model`: the messages, the sampling
+/// parameters given, `n` when not 1, then `extra_body` merged over them (so a
+/// user can override anything deliberately). What [`Client`] sends, and what
+/// a journal of calls recomputes offline.
+pub fn request_body(
+    model: &str,
+    extra_body: &Map<String, Value>,
+    messages: &[Message],
+    sampling: &Sampling,
+    n: u32,
+) -> Value {
+    let mut body = Map::new();
+    body.insert("model".into(), json!(model));
+    body.insert("messages".into(), json!(messages));
+    if let Some(t) = sampling.temperature {
+        body.insert("temperature".into(), json!(t));
+    }
+    if let Some(p) = sampling.top_p {
+        body.insert("top_p".into(), json!(p));
+    }
+    if let Some(m) = sampling.max_tokens {
+        body.insert("max_tokens".into(), json!(m));
+    }
+    if let Some(s) = sampling.seed {
+        body.insert("seed".into(), json!(s));
+    }
+    if n != 1 {
+        body.insert("n".into(), json!(n));
+    }
+    for (k, v) in extra_body {
+        body.insert(k.clone(), v.clone());
+    }
+    Value::Object(body)
 }
 
 /// Which optional parameters an error answer names (`'n'`, `seed` …).

@@ -17,6 +17,6 @@ pub mod mock;
 
 pub use batch::{AnswerSink, Batch, BatchReport, BatchRequest};
 pub use client::{
-    Capabilities, ChatResponse, Client, ClientConfig, ClientError, Generation, Message, Sampling,
-    DEFAULT_API_KEY_ENV,
+    request_body, Capabilities, ChatResponse, Client, ClientConfig, ClientError, Generation,
+    Message, Sampling, DEFAULT_API_KEY_ENV,
 };

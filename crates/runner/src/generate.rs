@@ -387,7 +387,7 @@ fn generate_api(
         .collect();
     let known: Capabilities = serde_json::from_value(store.server_capabilities()?)
         .context("the run's stored server capabilities")?;
-    let report = Batch::new(client_config(model, options)?, spec.sampling.clone())
+    let report = Batch::new(options.client_config(model)?, spec.sampling.clone())
         .known(known)
         .progress(progress.clone())
         .run_blocking(requests, &mut StoreSink(store))?;
@@ -395,26 +395,29 @@ fn generate_api(
     report.into_result().map(drop)
 }
 
-/// The client settings of `options`.
-fn client_config(model: &str, options: &ClientOptions) -> anyhow::Result<ClientConfig> {
-    let mut cfg = ClientConfig::new(options.base_url.clone(), model.to_string());
-    cfg.api_key = options.api_key.clone().filter(|k| !k.is_empty());
-    cfg.api_key_env = options.api_key_env.clone();
-    cfg.concurrency = options.concurrency.max(1);
-    cfg.max_retries = options.max_retries;
-    if options.request_timeout.is_zero() {
-        bail!("--request-timeout must be a positive number of seconds");
-    }
-    cfg.request_timeout = options.request_timeout;
-    cfg.max_retry_time = options.max_retry_time;
-    cfg.extra_body = options.extra_body.clone();
-    if let Ok(ms) = std::env::var("POLYEVAL_INITIAL_BACKOFF_MS") {
-        // For tests and impatient users: scale the retry backoff.
-        if let Ok(ms) = ms.parse::<u64>() {
-            cfg.initial_backoff = Duration::from_millis(ms);
+impl ClientOptions {
+    /// The client settings for asking `model` at this endpoint (also what
+    /// the model-call journal's workflows use).
+    pub fn client_config(&self, model: &str) -> anyhow::Result<ClientConfig> {
+        let mut cfg = ClientConfig::new(self.base_url.clone(), model.to_string());
+        cfg.api_key = self.api_key.clone().filter(|k| !k.is_empty());
+        cfg.api_key_env = self.api_key_env.clone();
+        cfg.concurrency = self.concurrency.max(1);
+        cfg.max_retries = self.max_retries;
+        if self.request_timeout.is_zero() {
+            bail!("--request-timeout must be a positive number of seconds");
         }
+        cfg.request_timeout = self.request_timeout;
+        cfg.max_retry_time = self.max_retry_time;
+        cfg.extra_body = self.extra_body.clone();
+        if let Ok(ms) = std::env::var("POLYEVAL_INITIAL_BACKOFF_MS") {
+            // For tests and impatient users: scale the retry backoff.
+            if let Ok(ms) = ms.parse::<u64>() {
+                cfg.initial_backoff = Duration::from_millis(ms);
+            }
+        }
+        Ok(cfg)
     }
-    Ok(cfg)
 }
 
 /// Puts answers into the run store; what the server accepts goes with the run.

@@ -432,6 +432,35 @@ impl Engine {
         result.unwrap_or_else(|e| Outcome::environment_error(format!("sandbox error: {e:#}")))
     }
 
+    /// Check that `source` parses as `language` with the language's own
+    /// checker (`python3 -m py_compile`, `node --check`, `php -l`, `gofmt -e`,
+    /// `g++ -fsyntax-only`, `javac` stopped after parsing), in the sandbox
+    /// under compile limits; `file_name` is the file's name there (the
+    /// checker may care: `.mjs`, a Java class name). Nothing of the source
+    /// runs. `Passed` when it parses, else `CompileError` with the
+    /// diagnostics in `compile_output`.
+    pub fn check_syntax(&self, language: Language, file_name: &str, source: &str) -> Outcome {
+        let info = match self.toolchain_info(language) {
+            Ok(info) => info,
+            Err(e) => {
+                return Outcome::environment_error(format!("{language} toolchain unavailable: {e}"))
+            }
+        };
+        let limits = self.config.limits.for_compile();
+        let uid = self.uids.acquire();
+        let result = sandbox::check_syntax(
+            &self.paths,
+            self.area.path(),
+            &info,
+            file_name,
+            source,
+            &limits,
+            uid.uid(),
+        );
+        drop(uid);
+        result.unwrap_or_else(|e| Outcome::environment_error(format!("sandbox error: {e:#}")))
+    }
+
     /// Run a host command (e.g. `/usr/bin/true`) in the sandbox with no
     /// toolchain involved: measures the sandbox's own cost, and lets
     /// `polyeval doctor` probe it. Returns the exit code, stdout and wall time.

@@ -777,6 +777,70 @@ fn chown(path: &Path, uid: Option<u32>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Check that `source`, written to `file` in a fresh job dir of `area`,
+/// parses, with the language's own checker; nothing of the file runs. Exit
+/// 0 is `Passed`, anything else `CompileError` with the checker's output in
+/// `compile_output` (the checker is trusted code on untrusted input, as a
+/// compiler is: compile limits, no network, its own uid).
+pub(crate) fn check_syntax(
+    paths: &SandboxPaths,
+    area: &Path,
+    info: &ToolchainInfo,
+    file: &str,
+    source: &str,
+    limits: &Limits,
+    uid: Option<u32>,
+) -> anyhow::Result<Outcome> {
+    let tc = toolchain_for(info.language);
+    validate_file_name(file)?;
+    let Some(argv) = tc.syntax_check_command(file) else {
+        return Ok(Outcome::environment_error(format!(
+            "polyeval has no syntax check for {}",
+            info.language
+        )));
+    };
+    let work = JobDir::create(area)?;
+    let src_path = work.path().join(file);
+    std::fs::write(&src_path, source).with_context(|| format!("writing {}", src_path.display()))?;
+    chown(work.path(), uid)?;
+    chown(&src_path, uid)?;
+    std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o700))?;
+    let mut env = base_env();
+    env.extend(tc.env(limits));
+    let spec = Spec {
+        argv,
+        work: WorkMount::Host(work.path()),
+        copies: &[],
+        ro_binds: info.support_binds.clone(),
+        env,
+        limits,
+        uid,
+        umask: 0o022,
+    };
+    let (cap, ending) = run_sandboxed(paths, &spec)?;
+    if ending == Ending::NotStarted && !cap.timed_out && !cap.output_exceeded {
+        return Err(setup_failure(&cap));
+    }
+    let (code, signal) = ending.decode();
+    let mut outcome = Outcome::environment_error("");
+    outcome.compile_ms = cap.elapsed.as_millis() as u64;
+    outcome.stderr = String::from_utf8_lossy(&cap.stderr).into_owned();
+    let mut text = String::from_utf8_lossy(&cap.stdout).into_owned();
+    text.push_str(&outcome.stderr);
+    outcome.exit_code = code;
+    outcome.signal = signal;
+    outcome.status = if cap.timed_out {
+        text.push_str("\n[polyeval] the checker exceeded its time limit\n");
+        Status::Timeout
+    } else if code == Some(0) && !cap.output_exceeded {
+        Status::Passed
+    } else {
+        Status::CompileError
+    };
+    outcome.compile_output = text;
+    Ok(outcome)
+}
+
 /// Compile (if needed) and run one job in a fresh job dir of `area`.
 pub(crate) fn execute(
     paths: &SandboxPaths,

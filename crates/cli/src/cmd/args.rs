@@ -1,7 +1,86 @@
 //! Arguments several commands share, and printing they share.
 
-use polyeval_runner::{EvalSpec, EvalSummary};
+use anyhow::{bail, Context};
+use polyeval_runner::{ClientOptions, EvalSpec, EvalSummary};
+use serde_json::{Map, Value};
 use std::path::PathBuf;
+use std::time::Duration;
+
+/// How to reach an OpenAI-compatible endpoint: `generate`, `run` and the
+/// model-driven `build` workflows take the same options (see
+/// `polyeval_runner::ClientOptions`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct ClientArgs {
+    /// API root of the OpenAI-compatible endpoint.
+    #[arg(
+        long,
+        env = "OPENAI_BASE_URL",
+        default_value = "https://api.openai.com/v1"
+    )]
+    pub base_url: String,
+    /// Environment variable holding the API key (unset variable = no Authorization header).
+    #[arg(long, default_value = "OPENAI_API_KEY")]
+    pub api_key_env: String,
+    /// Extra JSON fields merged into every request body (e.g. '{"enable_thinking":false}'),
+    /// or @FILE to read them from a JSON file.
+    #[arg(long)]
+    pub extra_body: Option<String>,
+    /// Maximum requests in flight.
+    #[arg(long, default_value_t = 8)]
+    pub concurrency: usize,
+    /// Per-request timeout in seconds.
+    #[arg(long = "request-timeout", default_value_t = 300.0)]
+    pub request_timeout: f64,
+    /// Retries per request on 429/5xx/timeouts/dropped connections.
+    #[arg(long, default_value_t = 8)]
+    pub max_retries: u32,
+    /// Stop when no request has succeeded for this many seconds while requests
+    /// keep failing (0: no limit besides --max-retries). Everything received is kept.
+    #[arg(long, default_value_t = 300.0)]
+    pub max_retry_time: f64,
+}
+
+impl ClientArgs {
+    pub fn options(&self) -> anyhow::Result<ClientOptions> {
+        if !(self.request_timeout.is_finite() && self.request_timeout > 0.0) {
+            bail!("--request-timeout must be a positive number of seconds");
+        }
+        if !(self.max_retry_time.is_finite() && self.max_retry_time >= 0.0) {
+            bail!("--max-retry-time must be a number of seconds (0: no limit)");
+        }
+        Ok(ClientOptions {
+            base_url: self.base_url.clone(),
+            api_key: std::env::var(&self.api_key_env).ok(),
+            api_key_env: self.api_key_env.clone(),
+            extra_body: self.extra_body()?,
+            concurrency: self.concurrency,
+            request_timeout: Duration::from_secs_f64(self.request_timeout),
+            max_retries: self.max_retries,
+            max_retry_time: (self.max_retry_time > 0.0)
+                .then(|| Duration::from_secs_f64(self.max_retry_time)),
+        })
+    }
+
+    /// `--extra-body`: inline JSON or `@FILE`.
+    pub fn extra_body(&self) -> anyhow::Result<Map<String, Value>> {
+        let Some(spec) = &self.extra_body else {
+            return Ok(Map::new());
+        };
+        let (text, origin) = match spec.strip_prefix('@') {
+            Some(file) => (
+                std::fs::read_to_string(file)
+                    .with_context(|| format!("--extra-body: cannot read {file}"))?,
+                file.to_string(),
+            ),
+            None => (spec.clone(), "--extra-body".to_string()),
+        };
+        match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(m)) => Ok(m),
+            Ok(other) => bail!("{origin}: expected a JSON object, found {other}"),
+            Err(e) => bail!("{origin}: invalid JSON: {e}"),
+        }
+    }
+}
 
 /// How samples are scored: `evaluate`, `run` and `import --evaluate` take
 /// the same options with the same defaults (see `polyeval_runner::EvalSpec`).

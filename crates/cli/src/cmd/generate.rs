@@ -1,16 +1,15 @@
 //! `polyeval generate`: ask a model for completions and store each one in the
 //! run directory the moment it arrives (see `polyeval_runner::generate`).
 
-use anyhow::{bail, Context};
+use super::args::ClientArgs;
+use anyhow::bail;
 use polyeval_bench::prompts::PromptMode;
 use polyeval_client::Sampling;
 use polyeval_core::progress::count;
 use polyeval_core::{Bench, Language, TaskFilter};
 use polyeval_runner::shard::Shard;
-use polyeval_runner::{ClientOptions, GenerateOutcome, GenerateSpec, ModelSource};
-use serde_json::{Map, Value};
+use polyeval_runner::{GenerateOutcome, GenerateSpec, ModelSource};
 use std::path::PathBuf;
-use std::time::Duration;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
@@ -81,33 +80,8 @@ pub struct GenArgs {
     #[arg(long = "prompt", default_value = "zero-shot")]
     pub prompt: PromptMode,
 
-    /// API root of the OpenAI-compatible endpoint.
-    #[arg(
-        long,
-        env = "OPENAI_BASE_URL",
-        default_value = "https://api.openai.com/v1"
-    )]
-    pub base_url: String,
-    /// Environment variable holding the API key (unset variable = no Authorization header).
-    #[arg(long, default_value = "OPENAI_API_KEY")]
-    pub api_key_env: String,
-    /// Extra JSON fields merged into every request body (e.g. '{"enable_thinking":false}'),
-    /// or @FILE to read them from a JSON file.
-    #[arg(long)]
-    pub extra_body: Option<String>,
-    /// Maximum requests in flight.
-    #[arg(long, default_value_t = 8)]
-    pub concurrency: usize,
-    /// Per-request timeout in seconds.
-    #[arg(long = "request-timeout", default_value_t = 300.0)]
-    pub request_timeout: f64,
-    /// Retries per request on 429/5xx/timeouts/dropped connections.
-    #[arg(long, default_value_t = 8)]
-    pub max_retries: u32,
-    /// Stop the run when no request has succeeded for this many seconds while requests
-    /// keep failing (0: no limit besides --max-retries). Everything received is kept.
-    #[arg(long, default_value_t = 300.0)]
-    pub max_retry_time: f64,
+    #[command(flatten)]
+    pub client: ClientArgs,
     /// `reference` model: a samples JSONL file with reference answers for tasks the benchmark
     /// has none for (e.g. MultiOOP languages other than Python).
     #[arg(long)]
@@ -129,25 +103,9 @@ impl GenArgs {
                 source: PathBuf::from(source),
             }
         } else {
-            if !(self.request_timeout.is_finite() && self.request_timeout > 0.0) {
-                bail!("--request-timeout must be a positive number of seconds");
-            }
-            if !(self.max_retry_time.is_finite() && self.max_retry_time >= 0.0) {
-                bail!("--max-retry-time must be a number of seconds (0: no limit)");
-            }
             ModelSource::Api {
                 model: self.model.clone(),
-                client: ClientOptions {
-                    base_url: self.base_url.clone(),
-                    api_key: std::env::var(&self.api_key_env).ok(),
-                    api_key_env: self.api_key_env.clone(),
-                    extra_body: self.extra_body()?,
-                    concurrency: self.concurrency,
-                    request_timeout: Duration::from_secs_f64(self.request_timeout),
-                    max_retries: self.max_retries,
-                    max_retry_time: (self.max_retry_time > 0.0)
-                        .then(|| Duration::from_secs_f64(self.max_retry_time)),
-                },
+                client: self.client.options()?,
             }
         };
         if self.reference_file.is_some() && !matches!(model, ModelSource::Reference { .. }) {
@@ -177,25 +135,6 @@ impl GenArgs {
             prompt: self.prompt,
             shard: None,
         })
-    }
-
-    fn extra_body(&self) -> anyhow::Result<Map<String, Value>> {
-        let Some(spec) = &self.extra_body else {
-            return Ok(Map::new());
-        };
-        let (text, origin) = match spec.strip_prefix('@') {
-            Some(file) => (
-                std::fs::read_to_string(file)
-                    .with_context(|| format!("--extra-body: cannot read {file}"))?,
-                file.to_string(),
-            ),
-            None => (spec.clone(), "--extra-body".to_string()),
-        };
-        match serde_json::from_str::<Value>(&text) {
-            Ok(Value::Object(m)) => Ok(m),
-            Ok(other) => bail!("{origin}: expected a JSON object, found {other}"),
-            Err(e) => bail!("{origin}: invalid JSON: {e}"),
-        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! One module per subcommand, plus the arguments several share.
 pub mod args;
+pub mod build;
 pub mod demo;
 pub mod doctor;
 pub mod evaluate;

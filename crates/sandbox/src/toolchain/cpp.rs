@@ -113,6 +113,15 @@ impl Toolchain for Cpp {
     fn run_command(&self, _: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Vec<String> {
         vec![inside("prog")]
     }
+    fn syntax_check_command(&self, file: &str) -> Option<Vec<String>> {
+        Some(vec![
+            s(GXX),
+            s("-std=c++17"),
+            s("-fsyntax-only"),
+            s("-w"),
+            inside(file),
+        ])
+    }
     fn is_assertion_failure(&self, stderr: &str) -> bool {
         stderr.contains("Assertion `") && stderr.contains("failed")
     }

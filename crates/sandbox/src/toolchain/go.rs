@@ -16,6 +16,7 @@ const GO: &str = "/usr/bin/go";
 /// The shared seed, read-only, and each compile's private copy.
 const SEED_INSIDE: &str = "/polyeval/gocache-seed";
 const GOCACHE_INSIDE: &str = "/tmp/gocache";
+const GOFMT: &str = "/usr/bin/gofmt";
 
 fn go_env(gocache: &str) -> Vec<(String, String)> {
     vec![
@@ -104,6 +105,10 @@ impl Toolchain for Go {
     }
     fn run_command(&self, _: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Vec<String> {
         vec![inside("prog")]
+    }
+    /// `gofmt -l -e`: parses (every error reported), builds and prints nothing else.
+    fn syntax_check_command(&self, file: &str) -> Option<Vec<String>> {
+        Some(vec![s(GOFMT), s("-l"), s("-e"), inside(file)])
     }
     fn env(&self, limits: &Limits) -> Vec<(String, String)> {
         let mut env = go_env(GOCACHE_INSIDE);

@@ -28,6 +28,11 @@ pub(crate) trait Interpreted: Send + Sync {
     fn env(&self, _limits: &Limits) -> Vec<(String, String)> {
         Vec::new()
     }
+    /// Interpreter arguments placed before the source file that only check
+    /// its syntax (see [`Toolchain::syntax_check_command`]).
+    fn syntax_check_flags(&self) -> Option<Vec<String>> {
+        None
+    }
     /// The interpreter reports syntax errors at run time: does this stderr
     /// show one?
     fn is_compile_error(&self, stderr: &str) -> bool;
@@ -71,6 +76,12 @@ impl<T: Interpreted> Toolchain for T {
     }
     fn env(&self, limits: &Limits) -> Vec<(String, String)> {
         Interpreted::env(self, limits)
+    }
+    fn syntax_check_command(&self, file: &str) -> Option<Vec<String>> {
+        let mut argv = vec![s(T::INTERPRETER.binary)];
+        argv.extend(self.syntax_check_flags()?);
+        argv.push(inside(file));
+        Some(argv)
     }
     fn is_compile_error(&self, stderr: &str) -> bool {
         Interpreted::is_compile_error(self, stderr)

@@ -261,6 +261,24 @@ impl Toolchain for Java {
         ]);
         argv
     }
+    /// javac stopped after parsing (hidden `should-stop` options): syntax
+    /// errors are reported, unresolved imports and types are not.
+    fn syntax_check_command(&self, file: &str) -> Option<Vec<String>> {
+        let mut argv = vec![s(JAVAC)];
+        argv.extend(FAST_JVM.iter().map(|f| format!("-J{f}")));
+        argv.extend([
+            s("-J-Xmx512m"),
+            s("-XDshould-stop.ifError=PARSE"),
+            s("-XDshould-stop.ifNoError=PARSE"),
+            s("-encoding"),
+            s("UTF-8"),
+            s("-nowarn"),
+            s("-d"),
+            inside("classes"),
+            inside(file),
+        ]);
+        Some(argv)
+    }
     fn is_assertion_failure(&self, stderr: &str) -> bool {
         stderr.contains("java.lang.AssertionError")
     }

@@ -32,6 +32,9 @@ impl Interpreted for JavaScript {
         install_hint: "apt-get install -y nodejs",
         file_name: "main.js",
     };
+    fn syntax_check_flags(&self) -> Option<Vec<String>> {
+        Some(vec!["--check".to_string()])
+    }
     fn run_flags(&self, limits: &Limits) -> Vec<String> {
         vec![format!(
             "--max-old-space-size={}",

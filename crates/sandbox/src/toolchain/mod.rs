@@ -137,6 +137,12 @@ pub trait Toolchain: Send + Sync {
     fn env(&self, _limits: &Limits) -> Vec<(String, String)> {
         Vec::new()
     }
+    /// The language's own check that `file` parses, without running it (no
+    /// code of the file executes), or None when polyeval has none. Used by
+    /// the construction workflows on model-extracted snippets.
+    fn syntax_check_command(&self, _file: &str) -> Option<Vec<String>> {
+        None
+    }
     /// For languages without a separate compile step: does this stderr of a
     /// failed run show a compile-time (syntax) error?
     fn is_compile_error(&self, _stderr: &str) -> bool {

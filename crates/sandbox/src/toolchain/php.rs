@@ -16,6 +16,9 @@ impl Interpreted for Php {
         install_hint: "apt-get install -y php-cli",
         file_name: "main.php",
     };
+    fn syntax_check_flags(&self) -> Option<Vec<String>> {
+        Some(vec![s("-l")])
+    }
     fn run_flags(&self, limits: &Limits) -> Vec<String> {
         vec![
             s("-d"),

@@ -26,6 +26,9 @@ impl Interpreted for Python {
         install_hint: "apt-get install -y python3 python3-numpy",
         file_name: "main.py",
     };
+    fn syntax_check_flags(&self) -> Option<Vec<String>> {
+        Some(vec![s("-m"), s("py_compile")])
+    }
     fn run_flags(&self, _: &Limits) -> Vec<String> {
         vec![s("-B")]
     }
