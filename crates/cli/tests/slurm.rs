@@ -77,7 +77,7 @@ fn verdicts(
     dir: &Path,
     mode: &str,
 ) -> BTreeMap<String, (String, Option<String>, String, Option<bool>)> {
-    RunStore::open(dir)
+    RunStore::open_read_only(dir)
         .unwrap()
         .verdicts(mode)
         .unwrap()
@@ -140,7 +140,7 @@ fn mixed_samples(conf: &str, data: &Path, tmp: &Path) -> PathBuf {
         .arg("--out")
         .arg(&refs);
     ok(gen);
-    let refs = RunStore::open(&refs).unwrap().samples().unwrap();
+    let refs = RunStore::open_read_only(&refs).unwrap().samples().unwrap();
     assert_eq!(refs.len(), 90);
     let mut lines = Vec::new();
     let mut add = |lang: &str, task: &str, index: u32, code: &str| {
@@ -207,7 +207,7 @@ fn sharded_multioop_evaluation_with_a_killed_task_equals_a_single_machine_one() 
             .arg(run);
         ok(import);
     }
-    let total = RunStore::open(&single).unwrap().sample_count().unwrap();
+    let total = RunStore::open_read_only(&single).unwrap().sample_count().unwrap();
     assert!((280..=320).contains(&total), "{total} samples");
 
     // A generous timeout: the two evaluations run at different times on a
@@ -293,14 +293,14 @@ fn sharded_multioop_evaluation_with_a_killed_task_equals_a_single_machine_one() 
             && st.contains(&log.display().to_string()),
         "{st}"
     );
-    let part = RunStore::open(&victim).unwrap().sample_count().unwrap();
+    let part = RunStore::open_read_only(&victim).unwrap().sample_count().unwrap();
     let committed = committed_verdicts(&victim);
     assert!(
         0 < committed && committed < part,
         "task 1 was to be killed mid-way: {committed} of {part} verdicts"
     );
     assert_eq!(
-        RunStore::open(&sharded)
+        RunStore::open_read_only(&sharded)
             .unwrap()
             .verdict_count("sound")
             .unwrap(),
@@ -341,7 +341,7 @@ fn sharded_multioop_evaluation_with_a_killed_task_equals_a_single_machine_one() 
     let parts: usize = (0..4)
         .map(|i| {
             let dir = sharded.join(format!("shards/{i}-of-4"));
-            let n = RunStore::open(&dir).unwrap().sample_count().unwrap();
+            let n = RunStore::open_read_only(&dir).unwrap().sample_count().unwrap();
             assert_eq!(committed_verdicts(&dir), n, "shard {i}");
             n
         })
@@ -444,8 +444,8 @@ fn sharded_generation_asks_for_every_sample_once_and_equals_a_single_machine_one
         .iter()
         .all(|r| r.header("authorization") == Some("Bearer sk-secret-test")));
     let (a, b) = (
-        RunStore::open(&single).unwrap(),
-        RunStore::open(&sharded).unwrap(),
+        RunStore::open_read_only(&single).unwrap(),
+        RunStore::open_read_only(&sharded).unwrap(),
     );
     assert_eq!(a.config(), b.config());
     let samples = |s: &RunStore| -> BTreeMap<String, String> {
