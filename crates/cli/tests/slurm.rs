@@ -20,27 +20,7 @@ use std::time::{Duration, Instant};
 /// Start the local cluster (idempotent); the `SLURM_CONF` that reaches it.
 fn local_cluster() -> String {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/slurm-local.sh");
-    let run = |arg: &str| {
-        let out = Command::new(&script)
-            .arg(arg)
-            .output()
-            .unwrap_or_else(|e| panic!("cannot run {}: {e}", script.display()));
-        assert!(
-            out.status.success(),
-            "the local Slurm cluster could not be started (`{} {arg}`): {}{}\n\
-             install Slurm with scripts/install-deps.sh (Debian packages slurm-wlm and munge)",
-            script.display(),
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
-    run("start");
-    let env = run("env");
-    env.trim()
-        .strip_prefix("export SLURM_CONF=")
-        .unwrap_or_else(|| panic!("unexpected `slurm-local.sh env` output: {env}"))
-        .to_string()
+    polyeval_slurm::start_local_cluster(&script).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn polyeval(conf: &str) -> Command {
@@ -207,7 +187,10 @@ fn sharded_multioop_evaluation_with_a_killed_task_equals_a_single_machine_one() 
             .arg(run);
         ok(import);
     }
-    let total = RunStore::open_read_only(&single).unwrap().sample_count().unwrap();
+    let total = RunStore::open_read_only(&single)
+        .unwrap()
+        .sample_count()
+        .unwrap();
     assert!((280..=320).contains(&total), "{total} samples");
 
     // A generous timeout: the two evaluations run at different times on a
@@ -293,7 +276,10 @@ fn sharded_multioop_evaluation_with_a_killed_task_equals_a_single_machine_one() 
             && st.contains(&log.display().to_string()),
         "{st}"
     );
-    let part = RunStore::open_read_only(&victim).unwrap().sample_count().unwrap();
+    let part = RunStore::open_read_only(&victim)
+        .unwrap()
+        .sample_count()
+        .unwrap();
     let committed = committed_verdicts(&victim);
     assert!(
         0 < committed && committed < part,
@@ -341,7 +327,10 @@ fn sharded_multioop_evaluation_with_a_killed_task_equals_a_single_machine_one() 
     let parts: usize = (0..4)
         .map(|i| {
             let dir = sharded.join(format!("shards/{i}-of-4"));
-            let n = RunStore::open_read_only(&dir).unwrap().sample_count().unwrap();
+            let n = RunStore::open_read_only(&dir)
+                .unwrap()
+                .sample_count()
+                .unwrap();
             assert_eq!(committed_verdicts(&dir), n, "shard {i}");
             n
         })

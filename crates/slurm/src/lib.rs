@@ -22,8 +22,11 @@
 //! that Slurm has forgotten and that left no exit status was killed (time
 //! limit, cancellation, node failure) and counts as failed.
 
+mod local;
 mod scontrol;
 mod script;
+
+pub use local::start_local_cluster;
 
 pub use scontrol::State;
 pub use script::{array_script, merge_script, shell_quote};

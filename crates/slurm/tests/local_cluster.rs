@@ -4,7 +4,9 @@
 //! stand-in for polyeval that records its arguments and when it ran.
 
 use polyeval_core::progress::{Event, Progress, Recorder};
-use polyeval_slurm::{resubmit_failed, status, submit, wait, ArrayJob, Layout, State};
+use polyeval_slurm::{
+    resubmit_failed, start_local_cluster, status, submit, wait, ArrayJob, Layout, State,
+};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
@@ -13,27 +15,7 @@ use std::time::Duration;
 /// Start the local cluster (idempotent) and point the Slurm clients at it.
 fn local_cluster() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/slurm-local.sh");
-    let run = |arg: &str| {
-        let out = Command::new(&script)
-            .arg(arg)
-            .output()
-            .unwrap_or_else(|e| panic!("cannot run {}: {e}", script.display()));
-        assert!(
-            out.status.success(),
-            "the local Slurm cluster could not be started (`{} {arg}`): {}{}\n\
-             install Slurm with scripts/install-deps.sh (Debian packages slurm-wlm and munge)",
-            script.display(),
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
-    run("start");
-    let env = run("env");
-    let conf = env
-        .trim()
-        .strip_prefix("export SLURM_CONF=")
-        .unwrap_or_else(|| panic!("unexpected `slurm-local.sh env` output: {env}"));
+    let conf = start_local_cluster(&script).unwrap_or_else(|e| panic!("{e}"));
     // The only test in this binary: no other thread reads the environment.
     std::env::set_var("SLURM_CONF", conf);
 }

@@ -65,20 +65,8 @@ pub struct HitsFile {
     pub sha256: String,
 }
 
-const REQUIRED: [&str; 12] = [
-    "File_path",
-    "Classfier",
-    "Classfier_ID",
-    "Interface_class",
-    "Interface_name",
-    "Status_description",
-    "Repository",
-    "Github_id",
-    "Commit",
-    "Blob",
-    "Language",
-    "Technique",
-];
+/// The columns of `polyeval mine`'s CSV a hit needs: the authors' twelve.
+const REQUIRED: &[&str] = polyeval_mine::output::COLUMNS.split_at(12).0;
 
 /// Read the hits of `path`.
 pub fn read(path: &Path) -> anyhow::Result<HitsFile> {
