@@ -16,5 +16,6 @@ pub mod multioop;
 pub mod oop;
 pub mod prompts;
 pub mod registry;
+pub mod scoring;
 
 pub use registry::{benchmark, Benchmark};

@@ -25,7 +25,7 @@ impl Benchmark for Oop {
         &multioop::loader::OopLoader
     }
     fn modes(&self) -> &'static [&'static str] {
-        &["sound"]
+        multioop::MODES
     }
     fn evaluator(&self, opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
         multioop::evaluator(self.bench(), opts)

@@ -176,6 +176,11 @@ pub fn body(plan: &Plan, indent: &str, fallback_text: &dyn Fn(&str) -> String) -
 /// Python source with the prelude before `code`, keeping any
 /// `from __future__ import …` of the code first (Python requires it).
 pub fn python_with_prelude(code: &str) -> String {
+    python_with_prelude_then(code, "")
+}
+
+/// [`python_with_prelude`] with `statements` between the prelude and the code.
+fn python_with_prelude_then(code: &str, statements: &str) -> String {
     let mut future = String::new();
     let mut rest = String::with_capacity(code.len());
     for line in code.lines() {
@@ -187,7 +192,23 @@ pub fn python_with_prelude(code: &str) -> String {
             rest.push('\n');
         }
     }
-    format!("{future}{PYTHON_PRELUDE}\n{rest}")
+    format!("{future}{PYTHON_PRELUDE}{statements}\n{rest}")
+}
+
+/// The whole CrossPL-FFI program for a candidate: the prelude and its FFI
+/// guard (which records loader failures where they happen and reports the
+/// exception that ends the program in a nonce-carrying end record), the
+/// candidate, the task's `assert_test`, and a main guard that calls it and
+/// then finishes (runtime integrity checks, among them a module-level
+/// redefinition of a builtin `assert_test` uses, and the end record with the
+/// nonce). Run it with the nonce bound (always needed).
+pub fn ffi_program(candidate: &str, assert_test: &str) -> String {
+    let protected = python_builtins_used(assert_test);
+    format!(
+        "{}\n{assert_test}\n\nif __name__ == \"__main__\":\n    assert_test()\n    {}\n",
+        python_with_prelude_then(candidate, "__polyeval_ffi_guard()\n"),
+        finish_statement(Language::Python, true, &protected)
+    )
 }
 
 /// A whole Go program: the candidate's package clause and imports, the
@@ -313,6 +334,22 @@ mod tests {
         let p = python_with_prelude("from __future__ import annotations\nx = 1\n");
         assert!(p.starts_with("from __future__ import annotations\n"));
         assert!(p.contains("__polyeval_observe, __polyeval_ok"));
+    }
+
+    #[test]
+    fn ffi_program_layout() {
+        let p = ffi_program(
+            "from __future__ import annotations\nimport ctypes\ndef f():\n    return 1\n",
+            "def assert_test():\n    assert abs(f() - 1) < 1e-9\n",
+        );
+        assert!(p.starts_with("from __future__ import annotations\n"));
+        let guard = p.find("\n__polyeval_ffi_guard()\n").expect("guard");
+        let candidate = p.find("import ctypes\ndef f").unwrap();
+        let test = p.find("def assert_test").unwrap();
+        assert!(guard < candidate && candidate < test);
+        assert!(p.trim_end().ends_with(
+            "if __name__ == \"__main__\":\n    assert_test()\n    __polyeval_finish(True, (\"abs\",))"
+        ));
     }
 
     #[test]

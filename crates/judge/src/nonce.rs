@@ -44,7 +44,7 @@ use std::time::Duration;
 pub const NONCE_PATH: &str = "/polyeval/judge/nonce";
 
 /// What the server saw, for the judge.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct NonceReport {
     pub nonce: String,
     /// How many times the channel was opened for reading (the harness opens it once).

@@ -13,7 +13,14 @@
 //!   split) completed;
 //! - `{"tamper":"sys.gettrace() is set"}` — a runtime integrity check failed;
 //! - `{"end":"<nonce>"}` / `{"end":null}` — the harness reached its end
-//!   (with the one-shot nonce when the plan needs one, see [`crate::nonce`]).
+//!   (with the one-shot nonce when the plan needs one, see [`crate::nonce`]);
+//! - `{"end":"<nonce>","failure":{"type":"AttributeError","message":"…","symbol":"gsl_x"}}`
+//!   — the harness's own report of the uncaught exception that ended the
+//!   program (CrossPL-FFI, see [`crate::harness::ffi_program`]): its type,
+//!   message and, when the exception came from the dynamic loader (a
+//!   `ctypes` symbol lookup or library load the harness saw fail), the
+//!   symbol. It carries the nonce like an end record, so a candidate cannot
+//!   forge it without taking the nonce (which the judge notices).
 //!
 //! Why standard output and not a dedicated descriptor: it works with every
 //! toolchain and with the engine as it is (which captures and caps stdout),
@@ -51,7 +58,22 @@ pub enum Record {
     },
     End {
         nonce: Option<String>,
+        /// Set when the harness reports an uncaught exception instead of
+        /// a normal end.
+        failure: Option<HarnessFailure>,
     },
+}
+
+/// The harness's own report of the exception that ended the program.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct HarnessFailure {
+    /// The exception's type name (`AssertionError`, `ctypes.ArgumentError` …).
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub message: String,
+    /// The symbol the dynamic loader could not resolve, when the exception
+    /// (or one it was raised from) is a loader failure the harness saw.
+    pub symbol: Option<String>,
 }
 
 impl Record {
@@ -206,8 +228,25 @@ fn parse_record(body: &str) -> Result<Record, String> {
         });
     }
     if let Some(n) = m.get("end") {
+        let failure = match m.get("failure") {
+            None | Some(J::Null) => None,
+            Some(f) => Some(HarnessFailure {
+                type_name: f
+                    .get("type")
+                    .and_then(J::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+                message: f
+                    .get("message")
+                    .and_then(J::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+                symbol: f.get("symbol").and_then(J::as_str).map(str::to_string),
+            }),
+        };
         return Ok(Record::End {
             nonce: n.as_str().map(str::to_string),
+            failure,
         });
     }
     Err("unknown record".into())
@@ -248,8 +287,32 @@ mod tests {
                 message: "bad".into()
             })
         );
-        assert_eq!(recs[2].record, Ok(Record::End { nonce: None }));
+        assert_eq!(
+            recs[2].record,
+            Ok(Record::End {
+                nonce: None,
+                failure: None
+            })
+        );
         assert_eq!(program_output(&out), "hellodebug\n");
+    }
+
+    #[test]
+    fn an_end_record_may_carry_the_harness_failure_report() {
+        let out = record_line(
+            r#"{"end":"ab","failure":{"type":"AttributeError","message":"x: undefined symbol: gsl_f","symbol":"gsl_f"}}"#,
+        );
+        assert_eq!(
+            parse_records(&out)[0].record,
+            Ok(Record::End {
+                nonce: Some("ab".into()),
+                failure: Some(HarnessFailure {
+                    type_name: "AttributeError".into(),
+                    message: "x: undefined symbol: gsl_f".into(),
+                    symbol: Some("gsl_f".into()),
+                })
+            })
+        );
     }
 
     #[test]

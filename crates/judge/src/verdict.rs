@@ -26,7 +26,7 @@
 
 use crate::compare::difference;
 use crate::nonce::NonceReport;
-use crate::protocol::{parse_records, Record};
+use crate::protocol::{parse_records, HarnessFailure, Record};
 use crate::scan::Finding;
 use crate::split::{LineKind, Plan};
 use crate::value::{render, Value};
@@ -124,12 +124,26 @@ pub struct Judgement {
     pub nonce: NonceState,
     /// Record lines that did not parse (ignored).
     pub unreadable_records: usize,
+    /// The harness's own report of the uncaught exception that ended the
+    /// program (CrossPL-FFI), as written in its end record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harness_failure: Option<HarnessFailure>,
 }
 
 impl Judgement {
     /// The fields for `Verdict::data` (under a `judge` key, say).
     pub fn data(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// The harness's failure report when it can be trusted: the record
+    /// carried the one-shot nonce, read once, and nothing was tampered
+    /// with. A report without a verified nonce may be the candidate's own
+    /// print, so nothing (in particular not the blame) may rest on it.
+    pub fn trusted_failure(&self) -> Option<&HarnessFailure> {
+        (self.nonce == NonceState::Verified && self.status != Status::Tampering)
+            .then_some(self.harness_failure.as_ref())
+            .flatten()
     }
 }
 
@@ -240,6 +254,7 @@ fn decide(
             NonceState::NotNeeded
         },
         unreadable_records: 0,
+        harness_failure: None,
     };
 
     // ---- collect records: in order, per test
@@ -269,11 +284,12 @@ fn decide(
                     Some(r.line),
                 ));
             }
-            Record::End { nonce } => {
+            Record::End { nonce, failure } => {
                 if end.is_some() {
                     protocol_failure.get_or_insert_with(|| "two end records".into());
                 }
                 end = Some((nonce, r.line));
+                j.harness_failure = failure;
             }
             rec => {
                 let t = rec.check().unwrap_or(usize::MAX);
@@ -441,7 +457,15 @@ fn decide(
                 let mut f = failure(t, Some(spec), format!("raised {what}"));
                 f.observed = Some(format!("raised {type_name}"));
                 j.first_failure = Some(f);
-                if run.status == Status::Passed {
+                if run.status == Status::Passed && type_name == "SystemExit" {
+                    // Python's `sys.exit(0)` in the code under test: an early
+                    // exit, which fails (no hook needed to exit 0).
+                    verdict = Some((
+                        Status::Failed,
+                        format!("test {} of {tests} called sys.exit (early exit)", t + 1),
+                        Some("early_exit".into()),
+                    ));
+                } else if run.status == Status::Passed {
                     // The observer re-raised: exiting 0 means a hook swallowed it.
                     j.evidence.push(Evidence::new(
                         "protocol",
@@ -499,6 +523,37 @@ fn decide(
                 None,
             ));
         }
+    }
+    if let (None, Some(f)) = (&verdict, &j.harness_failure) {
+        let what = if f.message.is_empty() {
+            f.type_name.clone()
+        } else {
+            format!(
+                "{}: {}",
+                f.type_name,
+                f.message.chars().take(200).collect::<String>()
+            )
+        };
+        if run.status == Status::Passed {
+            j.evidence.push(Evidence::new(
+                "protocol",
+                "swallowed_exception",
+                format!(
+                    "the harness reported an uncaught {}, yet the program exited 0 (an exit hook took over)",
+                    f.type_name
+                ),
+                end.as_ref().map(|(_, line)| *line),
+            ));
+        }
+        verdict = Some((
+            if run.status == Status::Passed {
+                Status::Failed
+            } else {
+                run.status
+            },
+            format!("uncaught {what}"),
+            None,
+        ));
     }
     if verdict.is_none() && end.is_none() {
         verdict = Some(if run.status != Status::Passed {
@@ -642,6 +697,15 @@ mod tests {
         assert_eq!(j.status, Status::RuntimeError);
         let j = run(Status::Passed, &out);
         assert_eq!(j.status, Status::Tampering, "{j:?}");
+        // Python's sys.exit(0) in the code under test exits 0 by itself: an
+        // early exit, not a hook.
+        let exit = recs(&[r#"{"t":0,"raised":{"type":"SystemExit","message":"0"}}"#]);
+        let j = run(Status::Passed, &exit);
+        assert_eq!(
+            (j.status, j.category.as_deref()),
+            (Status::Failed, Some("early_exit")),
+            "{j:?}"
+        );
     }
 
     #[test]
@@ -733,6 +797,69 @@ mod tests {
             Status::Tampering,
             "read but no end"
         );
+    }
+
+    #[test]
+    fn the_harness_failure_report_is_trusted_only_with_the_nonce() {
+        let report = NonceReport {
+            nonce: "abc".into(),
+            reads: 1,
+        };
+        let failure = r#""failure":{"type":"AttributeError","message":"lib.so: undefined symbol: gsl_f","symbol":"gsl_f"}"#;
+        let judge_run = |status: Status, end: &str, nonce: &NonceReport| {
+            let out = record_line(end);
+            judge_completion(
+                &RunReport {
+                    status,
+                    stdout: &out,
+                    stdout_truncated: false,
+                },
+                Some(nonce),
+                &[],
+            )
+        };
+        // The harness's report, with the nonce: the run's failure, trusted.
+        let j = judge_run(
+            Status::RuntimeError,
+            &format!(r#"{{"end":"abc",{failure}}}"#),
+            &report,
+        );
+        assert_eq!(
+            (j.status, j.nonce),
+            (Status::RuntimeError, NonceState::Verified)
+        );
+        assert!(j.detail.contains("uncaught AttributeError"), "{}", j.detail);
+        assert_eq!(
+            j.trusted_failure().and_then(|f| f.symbol.as_deref()),
+            Some("gsl_f")
+        );
+        // Printed by the candidate (nobody read the nonce): tampering, untrusted.
+        let unread = NonceReport {
+            nonce: "abc".into(),
+            reads: 0,
+        };
+        let j = judge_run(
+            Status::Failed,
+            &format!(r#"{{"end":null,{failure}}}"#),
+            &unread,
+        );
+        assert_eq!(j.status, Status::Tampering);
+        assert!(j.trusted_failure().is_none());
+        // A guessed nonce is no better.
+        let j = judge_run(
+            Status::Failed,
+            &format!(r#"{{"end":"abd",{failure}}}"#),
+            &report,
+        );
+        assert_eq!(j.status, Status::Tampering);
+        assert!(j.trusted_failure().is_none());
+        // An uncaught exception but exit status 0: an exit hook took over.
+        let j = judge_run(
+            Status::Passed,
+            &format!(r#"{{"end":"abc",{failure}}}"#),
+            &report,
+        );
+        assert_eq!(j.status, Status::Tampering);
     }
 
     #[test]

@@ -38,6 +38,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 pub use cgroup::{memory_mechanism, MemoryMechanism};
+pub use polyeval_judge::nonce::{NonceReport, NONCE_PATH};
 pub use sandbox::SandboxPaths;
 pub use toolchain::{toolchain_for, Toolchain, ToolchainInfo};
 
@@ -101,7 +102,8 @@ pub struct EngineConfig {
     pub jobs: usize,
     pub limits: Limits,
     /// Reuse the outcome of an identical job (same language, program text,
-    /// toolchain version, limits, binds, env) instead of running it again.
+    /// toolchain version, limits, binds, env, nonce and entry point) instead
+    /// of running it again.
     pub cache: bool,
 }
 
@@ -123,6 +125,16 @@ pub struct Job {
     pub env: Vec<(String, String)>,
     /// Override the engine limits for this job.
     pub limits: Option<Limits>,
+    /// Serve a one-shot nonce at [`NONCE_PATH`] during the run step (a FIFO
+    /// handing a fresh secret to its first reader and counting readers; see
+    /// `polyeval_judge::nonce`); what happened is in [`Outcome::nonce`]. The
+    /// FIFO exists only while the program runs, never in the compile step.
+    pub nonce: bool,
+    /// The entry point to use whatever other entry points the program has:
+    /// the class whose `main` Java runs, the class C# compiles as the entry
+    /// point (`mcs -main:`). `None`: the toolchain's own choice (Java: the
+    /// class declaring `main`; C#: the one `Main`).
+    pub entry_class: Option<String>,
 }
 
 impl Job {
@@ -137,6 +149,8 @@ impl Job {
             ro_binds: Vec::new(),
             env: Vec::new(),
             limits: None,
+            nonce: false,
+            entry_class: None,
         }
     }
 }
@@ -158,6 +172,11 @@ pub struct Outcome {
     pub marker_seen: bool,
     /// Served from the verdict cache.
     pub cached: bool,
+    /// The nonce server's report when the job asked for one ([`Job::nonce`])
+    /// and the run step started. A cached outcome carries the report of the
+    /// run it came from, consistent with its stdout.
+    #[serde(default)]
+    pub nonce: Option<NonceReport>,
 }
 
 impl Outcome {
@@ -176,6 +195,7 @@ impl Outcome {
             run_ms: 0,
             marker_seen: false,
             cached: false,
+            nonce: None,
         }
     }
 
@@ -503,6 +523,9 @@ fn cache_key(job: &Job, info: &ToolchainInfo, limits: &Limits) -> CacheKey {
     field(info.version.as_bytes());
     field(format!("{limits:?}").as_bytes());
     field(&[job.require_marker as u8]);
+    // Whether a nonce is served, never the FIFO's path (fresh per run).
+    field(&[job.nonce as u8]);
+    field(job.entry_class.as_deref().unwrap_or("").as_bytes());
     for (a, b) in &job.ro_binds {
         field(a.as_os_str().as_encoded_bytes());
         field(b.as_os_str().as_encoded_bytes());

@@ -186,6 +186,10 @@ fn readable_by_everyone(path: &Path) -> bool {
 /// root, programs run under other uids and bwrap resolves bind sources as
 /// that uid, so a file under a private directory (polyeval's GSL 2.8 build in
 /// `/root/.cache`) would be unreachable.
+///
+/// Only regular files are copied: a FIFO (the judge's nonce channel) or a
+/// directory is returned as is, since a copy of a FIFO would be a plain file
+/// and what the program reads from it is the point.
 pub(crate) fn bind_source(paths: &SandboxPaths, host: &Path) -> anyhow::Result<PathBuf> {
     if readable_by_everyone(host) || !host.is_file() {
         return Ok(host.to_path_buf());
@@ -864,7 +868,7 @@ pub(crate) fn execute(
 
     // What the run step's /sandbox holds: the source alone (interpreted
     // languages: never written to the host disk), or the compile outputs.
-    let scratch = match tc.compile_command(&file, &job.source, info, limits) {
+    let scratch = match tc.compile_command(&file, job, info, limits) {
         None => vec![ScratchEntry {
             path: Path::new(WORK_DIR).join(&file),
             content: ScratchContent::File {
@@ -942,8 +946,20 @@ pub(crate) fn execute(
         ro_binds.push((host, target.clone()));
     }
     env.extend(job.env.iter().cloned());
+    // The nonce FIFO lives in the engine's locked work area (0711, removed
+    // with it, or by the next engine's sweep after a kill) and is bound for
+    // the run step only. It is bound, never copied: a copy would be a
+    // plain file, and the sandbox's reads are what the server counts.
+    let nonce_server = if job.nonce {
+        let server = polyeval_judge::nonce::NonceServer::start(area)
+            .with_context(|| format!("starting the nonce server in {}", area.display()))?;
+        ro_binds.push(server.bind());
+        Some(server)
+    } else {
+        None
+    };
     let spec = Spec {
-        argv: tc.run_command(&file, &job.source, info, limits),
+        argv: tc.run_command(&file, job, info, limits),
         work: WorkMount::Scratch,
         copies: &scratch,
         ro_binds,
@@ -952,7 +968,10 @@ pub(crate) fn execute(
         uid,
         umask: 0o022,
     };
-    let (cap, ending) = run_sandboxed(paths, &spec)?;
+    let ran = run_sandboxed(paths, &spec);
+    // Every process of the run is gone: what the server saw is final.
+    outcome.nonce = nonce_server.map(polyeval_judge::nonce::NonceServer::finish);
+    let (cap, ending) = ran?;
     drop(scratch_dir_kept);
     let by_us = cap.timed_out || cap.output_exceeded;
     if ending == Ending::NotStarted && !by_us {
@@ -1013,6 +1032,27 @@ pub(crate) fn execute(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fifo_is_bound_never_copied() {
+        let private = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(private.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+        let fifo = private.path().join("nonce");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o644)).unwrap();
+        let file = private.path().join("lib.so");
+        std::fs::write(&file, b"x").unwrap();
+        let cache = tempfile::tempdir().unwrap();
+        let paths = SandboxPaths {
+            bwrap: PathBuf::from("/usr/bin/bwrap"),
+            cache_dir: cache.path().to_path_buf(),
+            work_root: std::env::temp_dir(),
+            init: PathBuf::from("/nonexistent"),
+        };
+        assert_eq!(bind_source(&paths, &fifo).unwrap(), fifo);
+        // A private regular file is copied to the world-readable cache.
+        let staged = bind_source(&paths, &file).unwrap();
+        assert!(staged.starts_with(cache.path()), "{}", staged.display());
+    }
 
     #[test]
     fn supervisor_reports_are_parsed() {

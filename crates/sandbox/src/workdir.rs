@@ -11,6 +11,9 @@
 //! to the directory being emptied (`openat`/`unlinkat`), so neither depth nor
 //! path length (a tree deeper than PATH_MAX can name) matters, and it restores
 //! permissions a program took away (`chmod 0`) before descending.
+//!
+//! The judge's nonce FIFOs (`polyeval-nonce-*`, one per judged run) live in
+//! the engine's area too, so those of a killed engine go with its area.
 
 use rustix::fs::{AtFlags, FileType, FlockOperation, Mode, OFlags};
 use std::ffi::{CStr, CString};
@@ -309,6 +312,14 @@ mod tests {
         std::fs::write(live.path().join("x"), b"x").unwrap();
         let dead = root.path().join(format!("{PREFIX}dead"));
         std::fs::create_dir_all(dead.join("run-1/sub")).unwrap();
+        // A nonce server's directory of a killed engine, its FIFO inside.
+        let nonce_dir = dead.join("polyeval-nonce-1-ab");
+        std::fs::create_dir(&nonce_dir).unwrap();
+        nix::unistd::mkfifo(
+            &nonce_dir.join("nonce"),
+            nix::sys::stat::Mode::from_bits_truncate(0o644),
+        )
+        .unwrap();
         let other = WorkArea::create(root.path()).unwrap();
         assert!(!dead.exists(), "the dead engine's dir is still there");
         assert!(

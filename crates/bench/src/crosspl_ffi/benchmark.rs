@@ -23,7 +23,7 @@ impl Benchmark for CrossplFfi {
         &super::loader::Loader
     }
     fn modes(&self) -> &'static [&'static str] {
-        &["sound"]
+        crate::scoring::MODES
     }
     fn evaluator(&self, opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
         super::evaluator(opts)

@@ -1,7 +1,17 @@
-//! The CrossPL-FFI failure taxonomy (paper Fig. 22), decided from the exit
-//! status, the signal and the Python traceback on stderr.
+//! The CrossPL-FFI failure taxonomy (paper Fig. 22), decided from the run's
+//! status and real signal (reported by the sandbox's supervisor), the
+//! harness's own report of the exception that ended the program (judged
+//! runs), and otherwise the Python traceback on stderr.
+//!
+//! Blame never rests on what the candidate can print: the class
+//! `environment` (a GSL 2.8 symbol the installed GSL lacks: not the
+//! answer's fault, `Status::Error`) needs the missing symbol from the
+//! harness's report, which records loader failures where they happen and
+//! carries the one-shot nonce. A candidate printing "undefined symbol: …"
+//! on stderr gets at most `symbol_resolution`, a failure like any other.
 
 use polyeval_core::Status;
+use polyeval_judge::protocol::HarnessFailure;
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -38,8 +48,14 @@ const SIGABRT: i32 = 6;
 pub struct RunFacts<'a> {
     pub status: Status,
     pub exit_code: Option<i32>,
+    /// A real signal (the sandbox tells an exit code from a signal).
     pub signal: Option<i32>,
     pub stderr: &'a str,
+    /// The harness's own report of the uncaught exception that ended the
+    /// run, when the judge verified it (`Judgement::trusted_failure`).
+    pub harness: Option<&'a HarnessFailure>,
+    /// The program reached its end (in-process scheme: the marker was
+    /// printed; judged: the end record).
     pub marker_seen: bool,
 }
 
@@ -153,10 +169,15 @@ fn one_line(s: &str, max: usize) -> String {
 
 /// Classify a run that did not pass. `lacks_newer_symbol` says whether a
 /// missing symbol exists in the GSL the benchmark was built for (GSL 2.8) but
-/// not in the installed one — then it is an environment defect.
+/// not in the installed one — then it is an environment defect, provided
+/// the harness itself saw the loader fail on it ([`RunFacts::harness`]).
 pub fn classify(run: &RunFacts<'_>, lacks_newer_symbol: &dyn Fn(&str) -> bool) -> Classification {
     let stderr = run.stderr;
-    let exception = python_exception(stderr);
+    // The harness's report names the exception; stderr only without one.
+    let exception = match run.harness {
+        Some(h) => Some((h.type_name.clone(), h.message.clone())),
+        None => python_exception(stderr),
+    };
     let exception_kind = exception.as_ref().map(|(k, _)| k.clone());
     let make = |category: &'static str, detail: String| Classification {
         status: run.status,
@@ -165,11 +186,6 @@ pub fn classify(run: &RunFacts<'_>, lacks_newer_symbol: &dyn Fn(&str) -> bool) -
         exception: exception_kind.clone(),
         missing_symbol: None,
     };
-    // An exit code of 128+N from a shell wrapper means signal N.
-    let signal = run.signal.or(run
-        .exit_code
-        .filter(|c| (129..=159).contains(c))
-        .map(|c| c - 128));
 
     if run.status == Status::Timeout {
         return make(TIMEOUT, "did not finish within the time limit".into());
@@ -180,7 +196,7 @@ pub fn classify(run: &RunFacts<'_>, lacks_newer_symbol: &dyn Fn(&str) -> bool) -
             format!("could not run the program: {}", one_line(stderr, 200)),
         );
     }
-    if let Some(symbol) = undefined_symbol(stderr) {
+    if let Some(symbol) = run.harness.and_then(|h| h.symbol.clone()) {
         if lacks_newer_symbol(&symbol) {
             return Classification {
                 status: Status::Error,
@@ -199,10 +215,21 @@ pub fn classify(run: &RunFacts<'_>, lacks_newer_symbol: &dyn Fn(&str) -> bool) -
         c.missing_symbol = Some(symbol);
         return c;
     }
+    if run.harness.is_none() {
+        // Only a failure class among failures: never the environment's.
+        if let Some(symbol) = undefined_symbol(stderr) {
+            let mut c = make(
+                SYMBOL_RESOLUTION,
+                format!("undefined symbol `{symbol}` (from the program's output)"),
+            );
+            c.missing_symbol = Some(symbol);
+            return c;
+        }
+    }
     if let Some(message) = gsl_error(stderr) {
         return make(GSL_RUNTIME_ERROR, message);
     }
-    if let Some(sig) = signal {
+    if let Some(sig) = run.signal {
         let name = polyeval_sandbox::signal_name(sig);
         if sig == SIGABRT && !malloc_abort(stderr) {
             // In these programs aborts come from GSL's default error handler.
@@ -230,7 +257,7 @@ pub fn classify(run: &RunFacts<'_>, lacks_newer_symbol: &dyn Fn(&str) -> bool) -
     if run.exit_code == Some(0) && !run.marker_seen {
         return make(
             OTHER,
-            "exited 0 before assert_test() completed (integrity marker missing)".into(),
+            "exited 0 before assert_test() completed (the harness never reached its end)".into(),
         );
     }
     let last = stderr
@@ -262,6 +289,7 @@ mod tests {
             exit_code: exit,
             signal,
             stderr,
+            harness: None,
             marker_seen: false,
         }
     }
@@ -271,21 +299,62 @@ mod tests {
 
     const TB: &str = "Traceback (most recent call last):\n  File \"/w/main.py\", line 9, in <module>\n    assert_test()\n";
 
+    fn report(symbol: Option<&str>) -> HarnessFailure {
+        HarnessFailure {
+            type_name: "AttributeError".into(),
+            message: "/usr/local/gsl/lib/libgsl.so: undefined symbol: gsl_made_up".into(),
+            symbol: symbol.map(str::to_string),
+        }
+    }
+
     #[test]
-    fn symbol_resolution_and_environment() {
+    fn symbol_resolution_and_environment_come_from_the_harness_report() {
         let err = format!(
             "{TB}AttributeError: /usr/local/gsl/lib/libgsl.so: undefined symbol: gsl_made_up\n"
         );
-        let c = classify(&facts(Status::Failed, Some(1), None, &err), &none);
+        let seen = report(Some("gsl_made_up"));
+        let mut f = facts(Status::Failed, Some(1), None, &err);
+        f.harness = Some(&seen);
+        let c = classify(&f, &none);
         assert_eq!(
             (c.category, c.missing_symbol.as_deref(), c.status),
             (SYMBOL_RESOLUTION, Some("gsl_made_up"), Status::Failed)
         );
-        let c = classify(&facts(Status::Failed, Some(1), None, &err), &|s| {
-            s == "gsl_made_up"
-        });
+        let c = classify(&f, &|s| s == "gsl_made_up");
         assert_eq!((c.category, c.status), (ENVIRONMENT, Status::Error));
         assert!(c.detail.contains("gsl_made_up"));
+    }
+
+    /// "undefined symbol: gsl_…" printed by the candidate (or raised by
+    /// hand: the harness saw no loader failure) is never the environment's.
+    #[test]
+    fn a_printed_missing_symbol_is_not_the_environments_fault() {
+        let err = format!(
+            "{TB}AttributeError: /usr/local/gsl/lib/libgsl.so: undefined symbol: gsl_bspline_ncontrol\n"
+        );
+        let lacks = |s: &str| s == "gsl_bspline_ncontrol";
+        // No harness report (the candidate took over the end).
+        let c = classify(&facts(Status::Failed, Some(1), None, &err), &lacks);
+        assert_eq!((c.category, c.status), (SYMBOL_RESOLUTION, Status::Failed));
+        // The harness's report: an AttributeError, no loader failure behind it.
+        let raised = report(None);
+        let mut f = facts(Status::Failed, Some(1), None, &err);
+        f.harness = Some(&raised);
+        let c = classify(&f, &lacks);
+        assert_eq!((c.category, c.status), (CALLING_ERROR, Status::Failed));
+        assert_eq!(c.missing_symbol, None);
+    }
+
+    /// The sandbox reports real signals: an exit status of 134 is not SIGABRT.
+    #[test]
+    fn exit_codes_are_not_signals() {
+        let c = classify(&facts(Status::Failed, Some(134), None, ""), &none);
+        assert_eq!(c.category, OTHER);
+        assert_eq!(c.detail, "exit code 134");
+        assert_eq!(
+            classify(&facts(Status::KilledBySignal, None, Some(6), ""), &none).category,
+            GSL_RUNTIME_ERROR
+        );
     }
 
     #[test]
@@ -373,16 +442,12 @@ mod tests {
             MEMORY_CRASH
         );
         assert_eq!(
-            classify(&facts(Status::Failed, Some(139), None, ""), &none).category,
-            MEMORY_CRASH
-        );
-        assert_eq!(
             classify(&facts(Status::Timeout, None, Some(9), ""), &none).category,
             TIMEOUT
         );
         let c = classify(&facts(Status::Failed, Some(0), None, ""), &none);
         assert_eq!(c.category, OTHER);
-        assert!(c.detail.contains("marker"));
+        assert!(c.detail.contains("never reached its end"));
         assert_eq!(
             classify(&facts(Status::Failed, Some(3), None, "boom\n"), &none).detail,
             "exit code 3: boom"

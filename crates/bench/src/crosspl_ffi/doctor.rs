@@ -1,7 +1,8 @@
 //! Dataset check for CrossPL-FFI (`polyeval doctor --bench crosspl-ffi`).
 //!
 //! A task can only score answers if its own reference passes and its
-//! `assert_test` can tell right from wrong. For every task this runs:
+//! `assert_test` can tell right from wrong. For every task this runs (judged,
+//! as `evaluate` scores by default):
 //! 1. the canonical solution as a candidate — a failure is a defect, with the
 //!    failure class (an `environment` class names the GSL 2.8 symbol missing);
 //! 2. when it passes, the same program with every heap allocation placed above
@@ -13,7 +14,7 @@
 //!    are replaced by stubs returning `None` (or, when it requires none, the
 //!    candidate is empty) — if `assert_test` still passes, the task is vacuous.
 
-use super::{assert_test_of, build_program, FfiEvaluator};
+use super::{assert_test_of, FfiEvaluator, Prepared};
 use polyeval_core::eval::EvalOptions;
 use polyeval_core::progress::Progress;
 use polyeval_core::{pysrc, Status, Task, Verdict};
@@ -208,9 +209,7 @@ pub fn check(tasks: &[Task], opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
             .map(|r| r.libgsl.display().to_string()),
         added_in_2_8: gsl.added_in_2_8().map(|s| s.len()),
     };
-    let marker = evaluator.engine().marker().to_string();
-
-    let mut programs = Vec::with_capacity(tasks.len());
+    let mut programs: Vec<Prepared> = Vec::with_capacity(tasks.len());
     for task in tasks {
         let canonical = task.canonical_solution.as_deref().ok_or_else(|| {
             anyhow::anyhow!(
@@ -219,52 +218,44 @@ pub fn check(tasks: &[Task], opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
                 task.source_path
             )
         })?;
-        programs.push(build_program(canonical, assert_test_of(task)?, &marker));
+        programs.push(evaluator.prepare(canonical, assert_test_of(task)?, Vec::new()));
     }
     let phase = opts.progress.phase(
         "run canonical solutions",
         Some(programs.len() as u64),
         "tasks",
     );
-    let reference = evaluator.run_programs(
-        programs.iter().map(|p| (p.clone(), Vec::new())).collect(),
-        &|| phase.inc(1),
-    );
+    let reference = evaluator.run_prepared(&programs, &|| phase.inc(1));
     drop(phase);
 
     // Probes for the tasks whose reference passes: (task index, program, stubbed names or None for the heap probe).
-    let mut probes: Vec<(usize, String, Option<Vec<String>>)> = Vec::new();
+    let mut probes: Vec<(usize, Prepared, Option<Vec<String>>)> = Vec::new();
     for (k, task) in tasks.iter().enumerate() {
         if reference[k].1.status != Status::Passed {
             continue;
         }
-        probes.push((k, programs[k].clone(), None));
+        let canonical = &programs[k];
+        probes.push((
+            k,
+            evaluator.prepare(
+                &canonical.candidate,
+                &canonical.assert_test,
+                high_heap_env(),
+            ),
+            None,
+        ));
         let (candidate, stubbed) = vacuity_candidate(task);
         probes.push((
             k,
-            build_program(&candidate, assert_test_of(task)?, &marker),
+            evaluator.prepare(&candidate, assert_test_of(task)?, Vec::new()),
             Some(stubbed),
         ));
     }
     let phase = opts
         .progress
         .phase("probe passing tasks", Some(probes.len() as u64), "programs");
-    let probe_results = evaluator.run_programs(
-        probes
-            .iter()
-            .map(|(_, program, stubbed)| {
-                (
-                    program.clone(),
-                    if stubbed.is_none() {
-                        high_heap_env()
-                    } else {
-                        Vec::new()
-                    },
-                )
-            })
-            .collect(),
-        &|| phase.inc(1),
-    );
+    let probe_programs: Vec<Prepared> = probes.iter().map(|(_, p, _)| p.clone()).collect();
+    let probe_results = evaluator.run_prepared(&probe_programs, &|| phase.inc(1));
     drop(phase);
 
     let mut checks: Vec<TaskCheck> = tasks
@@ -292,10 +283,10 @@ pub fn check(tasks: &[Task], opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
             }
         })
         .collect();
-    for ((k, program, stubbed), (outcome, verdict)) in probes.iter().zip(probe_results) {
+    for ((k, prepared, stubbed), (outcome, verdict)) in probes.iter().zip(probe_results) {
         match stubbed {
             None if verdict.status != Status::Passed => {
-                let location = crash_location(&outcome.stderr, program)
+                let location = crash_location(&outcome.stderr, &prepared.program)
                     .map(|l| format!(" {l}"))
                     .unwrap_or_default();
                 checks[*k].defects.push(Defect::PointerTruncation {

@@ -1,16 +1,28 @@
 //! CrossPL-FFI: Python programs that call the GNU Scientific Library through
 //! ctypes, executed against the real library in the sandbox.
 //!
-//! A sample is scored by decoding the answer ([`decode_answer`]), appending
-//! the task's `assert_test` function and a main guard that calls it and then
-//! prints the engine's integrity marker ([`build_program`]), and running that
-//! as Python with the host's GSL bound read-only at the paths the tasks load
-//! (`/usr/local/gsl/lib/libgsl.so`, `…/libgslcblas.so`). Pass = exit 0 with
-//! the marker printed, within 60 s by default. Failures are classified with
-//! the paper's taxonomy ([`classify`]); a symbol this GSL lacks but GSL 2.8
-//! has is an environment defect (`Status::Error`, category `environment`).
-//! Every verdict records the GSL that scored it (`gsl_version`, `gsl_lib`,
-//! `gsl_origin` in `Verdict::data`), which reports show.
+//! A sample is scored by decoding the answer ([`decode_answer`]) and running
+//! it as Python with the host's GSL bound read-only at the paths the tasks
+//! load (`/usr/local/gsl/lib/libgsl.so`, `…/libgslcblas.so`), within 60 s by
+//! default. Two modes ([`Scoring`]):
+//! - `sound` (default), judged ([`judged_program`]): the judge's observer
+//!   prelude and its FFI guard, the candidate, the task's `assert_test` and a
+//!   main guard that calls it and then finishes (runtime integrity checks,
+//!   an end record carrying the one-shot nonce the engine serves); the
+//!   candidate's code is scanned with `assert_test` as context. Pass = the
+//!   harness reached its end with the nonce, nothing tampered with;
+//! - `inprocess` ([`build_program`], for comparison): the main guard prints
+//!   the engine's integrity marker after `assert_test()`; pass = exit 0 with
+//!   the marker printed.
+//!
+//! Failures are classified with the paper's taxonomy ([`classify`]) from
+//! the harness's own report of the exception that ended the program (it
+//! records loader failures where they happen); a symbol this GSL lacks but
+//! GSL 2.8 has is an environment defect (`Status::Error`, category
+//! `environment`) only when that report names it — never on the strength of
+//! what the candidate printed. Every verdict records the GSL that scored it
+//! (`gsl_version`, `gsl_lib`, `gsl_origin` in `Verdict::data`), which
+//! reports show.
 
 mod benchmark;
 pub mod classify;
@@ -23,8 +35,11 @@ pub use benchmark::CrossplFfi;
 pub use decode::decode_answer;
 pub use gsl::GslInstall;
 
+pub use crate::scoring::Scoring;
 use polyeval_core::eval::{EvalItem, EvalOptions};
 use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
+use polyeval_judge::scan::{scan, ScanContext};
+use polyeval_judge::verdict::{judge_completion, RunReport};
 use polyeval_sandbox::gsl::{GSL_BUILD_VERSION, GSL_SETUP_HINT};
 use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, Outcome};
 use std::path::Path;
@@ -58,9 +73,16 @@ pub fn default_memory_mb() -> u64 {
 /// Characters of stdout/stderr kept in `Verdict::data`.
 const TAIL_CHARS: usize = 2000;
 
-/// The program run for a candidate: the candidate code, a newline, the task's
-/// `assert_test`, a newline and a main guard that calls it and then prints
-/// `marker` (so an early `exit(0)` in the candidate cannot pass).
+/// The judged program for a candidate (mode `sound`): see
+/// `polyeval_judge::harness::ffi_program`. Run it with a nonce.
+pub fn judged_program(candidate: &str, assert_test: &str) -> String {
+    polyeval_judge::harness::ffi_program(candidate, assert_test)
+}
+
+/// The in-process program for a candidate (mode `inprocess`): the candidate
+/// code, a newline, the task's `assert_test`, a newline and a main guard
+/// that calls it and then prints `marker` (so an early `exit(0)` in the
+/// candidate cannot pass).
 pub fn build_program(candidate: &str, assert_test: &str, marker: &str) -> String {
     // A JSON string literal of an ASCII marker is a valid Python literal.
     let marker_literal = serde_json::to_string(marker).unwrap_or_else(|_| "\"\"".to_string());
@@ -92,35 +114,94 @@ pub fn limits(timeout_secs: f64, memory_mb: Option<u64>) -> Limits {
     }
 }
 
-/// A sandbox job running `program` with GSL bound where the tasks expect it.
-pub fn job(program: String, gsl: &GslInstall, extra_env: Vec<(String, String)>) -> Job {
-    Job {
-        language: Language::Python,
-        source: program,
-        file_name: None,
-        require_marker: true,
-        ro_binds: gsl.ro_binds(),
-        env: extra_env,
-        limits: None,
-    }
+/// A sandbox job running `program` with GSL bound where the tasks expect it;
+/// `judged`: served a nonce (judged programs) instead of requiring the marker.
+pub fn job(
+    program: String,
+    gsl: &GslInstall,
+    extra_env: Vec<(String, String)>,
+    judged: bool,
+) -> Job {
+    let mut job = Job::new(Language::Python, program);
+    job.require_marker = !judged;
+    job.nonce = judged;
+    job.ro_binds = gsl.ro_binds();
+    job.env = extra_env;
+    job
 }
 
-/// The verdict for an engine outcome.
-pub fn verdict_from_outcome(outcome: &Outcome, gsl: &GslInstall) -> Verdict {
+/// A candidate ready for the sandbox.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The candidate's code (decoded from the answer).
+    pub candidate: String,
+    pub assert_test: String,
+    /// The whole program run.
+    pub program: String,
+    pub job: Job,
+    pub scoring: Scoring,
+}
+
+/// The verdict for an engine outcome of a prepared candidate.
+pub fn verdict_from_outcome(prepared: &Prepared, outcome: &Outcome, gsl: &GslInstall) -> Verdict {
     let mut data = serde_json::json!({
+        "scoring": prepared.scoring.mode(),
         "exit_code": outcome.exit_code,
         "signal": outcome.signal,
-        "stdout_tail": outcome.stdout_tail(TAIL_CHARS),
+        "stdout_tail": polyeval_sandbox::tail(
+            &polyeval_judge::protocol::program_output(&outcome.stdout),
+            TAIL_CHARS
+        ),
         "stderr_tail": outcome.stderr_tail(TAIL_CHARS),
         "compile_ms": outcome.compile_ms,
         "run_ms": outcome.run_ms,
         "cached": outcome.cached,
-        "marker_seen": outcome.marker_seen,
         "gsl_version": gsl.version,
         "gsl_lib": gsl.libgsl.display().to_string(),
         "gsl_origin": gsl.origin.as_str(),
     });
-    if outcome.status == Status::Passed {
+    let (status, harness, reached_end, detail) = match prepared.scoring {
+        Scoring::InProcess => {
+            data["marker_seen"] = serde_json::json!(outcome.marker_seen);
+            (outcome.status, None, outcome.marker_seen, None)
+        }
+        Scoring::Judge => {
+            let findings = scan(
+                Language::Python,
+                &prepared.candidate,
+                &ScanContext {
+                    test_code: Some(&prepared.assert_test),
+                },
+            );
+            let j = judge_completion(
+                &RunReport {
+                    status: outcome.status,
+                    stdout: &outcome.stdout,
+                    stdout_truncated: outcome.stdout_truncated,
+                },
+                outcome.nonce.as_ref(),
+                &findings,
+            );
+            data["judge"] = j.data();
+            if j.status == Status::Tampering {
+                return Verdict {
+                    status: Status::Tampering,
+                    category: Some("tampering".into()),
+                    detail: j.detail,
+                    pass_o: None,
+                    data,
+                };
+            }
+            let reached_end = j.status == Status::Passed || j.harness_failure.is_some();
+            (
+                j.status,
+                j.trusted_failure().cloned(),
+                reached_end,
+                Some(j.detail),
+            )
+        }
+    };
+    if status == Status::Passed {
         return Verdict {
             status: Status::Passed,
             category: None,
@@ -130,11 +211,12 @@ pub fn verdict_from_outcome(outcome: &Outcome, gsl: &GslInstall) -> Verdict {
         };
     }
     let facts = classify::RunFacts {
-        status: outcome.status,
+        status,
         exit_code: outcome.exit_code,
         signal: outcome.signal,
         stderr: &outcome.stderr,
-        marker_seen: outcome.marker_seen,
+        harness: harness.as_ref(),
+        marker_seen: reached_end,
     };
     let mut c = classify::classify(&facts, &|symbol| gsl.lacks_newer_symbol(symbol));
     if c.category == classify::SYMBOL_RESOLUTION && gsl.reference.is_none() {
@@ -145,6 +227,9 @@ pub fn verdict_from_outcome(outcome: &Outcome, gsl: &GslInstall) -> Verdict {
     }
     data["exception"] = serde_json::json!(c.exception);
     data["missing_symbol"] = serde_json::json!(c.missing_symbol);
+    if let Some(judged) = detail {
+        data["judge_detail"] = serde_json::json!(judged);
+    }
     Verdict {
         status: c.status,
         category: Some(c.category.to_string()),
@@ -164,17 +249,16 @@ fn harness_error(detail: String) -> Verdict {
     }
 }
 
-/// The CrossPL-FFI evaluator (mode `sound`).
+/// The CrossPL-FFI evaluator (mode `sound`, or `inprocess`).
 pub struct FfiEvaluator {
     engine: Engine,
     gsl: GslInstall,
+    scoring: Scoring,
 }
 
 impl FfiEvaluator {
     pub fn new(opts: &EvalOptions) -> anyhow::Result<FfiEvaluator> {
-        if let Some(mode) = opts.mode.as_deref().filter(|m| *m != "sound") {
-            anyhow::bail!("crosspl-ffi has one evaluation mode, `sound`; got --mode {mode}");
-        }
+        let scoring = Scoring::from_mode(Bench::CrossplFfi, opts.mode.as_deref())?;
         let gsl = GslInstall::discover(opts.gsl_dir.as_deref().map(Path::new))?;
         if !gsl.is_benchmark_release() {
             tracing::warn!(
@@ -193,7 +277,11 @@ impl FfiEvaluator {
             ),
             cache: true,
         })?;
-        Ok(FfiEvaluator { engine, gsl })
+        Ok(FfiEvaluator {
+            engine,
+            gsl,
+            scoring,
+        })
     }
 
     pub fn gsl(&self) -> &GslInstall {
@@ -204,22 +292,50 @@ impl FfiEvaluator {
         &self.engine
     }
 
-    /// Run whole programs (already assembled) and classify them; used by
-    /// `doctor` for canonical solutions and probes.
-    pub fn run_programs(
+    pub fn scoring(&self) -> Scoring {
+        self.scoring
+    }
+
+    /// The program and job for a candidate's code (already decoded), with
+    /// extra environment variables for the run.
+    pub fn prepare(
         &self,
-        programs: Vec<(String, Vec<(String, String)>)>,
+        candidate: &str,
+        assert_test: &str,
+        env: Vec<(String, String)>,
+    ) -> Prepared {
+        let program = match self.scoring {
+            Scoring::Judge => judged_program(candidate, assert_test),
+            Scoring::InProcess => build_program(candidate, assert_test, self.engine.marker()),
+        };
+        Prepared {
+            candidate: candidate.to_string(),
+            assert_test: assert_test.to_string(),
+            job: job(
+                program.clone(),
+                &self.gsl,
+                env,
+                self.scoring == Scoring::Judge,
+            ),
+            program,
+            scoring: self.scoring,
+        }
+    }
+
+    /// Run prepared candidates and score them; used by `doctor` for
+    /// canonical solutions and probes.
+    pub fn run_prepared(
+        &self,
+        prepared: &[Prepared],
         progress: &(dyn Fn() + Sync),
     ) -> Vec<(Outcome, Verdict)> {
-        let jobs: Vec<Job> = programs
-            .into_iter()
-            .map(|(p, env)| job(p, &self.gsl, env))
-            .collect();
+        let jobs: Vec<Job> = prepared.iter().map(|p| p.job.clone()).collect();
         let outcomes = self.engine.run_all(&jobs, progress);
-        outcomes
-            .into_iter()
-            .map(|o| {
-                let v = verdict_from_outcome(&o, &self.gsl);
+        prepared
+            .iter()
+            .zip(outcomes)
+            .map(|(p, o)| {
+                let v = verdict_from_outcome(p, &o, &self.gsl);
                 (o, v)
             })
             .collect()
@@ -232,7 +348,7 @@ impl Evaluator for FfiEvaluator {
     }
 
     fn mode(&self) -> &str {
-        "sound"
+        self.scoring.mode()
     }
 
     fn settings(&self) -> polyeval_core::eval::Settings {
@@ -259,15 +375,13 @@ impl Evaluator for FfiEvaluator {
 
     fn evaluate_batch(&self, items: &[EvalItem<'_>], progress: &(dyn Fn() + Sync)) -> Vec<Verdict> {
         let mut verdicts: Vec<Option<Verdict>> = vec![None; items.len()];
-        let mut jobs = Vec::new();
-        let mut job_slots = Vec::new();
+        let mut prepared = Vec::new();
+        let mut slots = Vec::new();
         for (slot, item) in items.iter().enumerate() {
             match assert_test_of(item.task) {
                 Ok(assert_test) => {
-                    let program =
-                        build_program(&decode_answer(item.code), assert_test, self.engine.marker());
-                    jobs.push(job(program, &self.gsl, Vec::new()));
-                    job_slots.push(slot);
+                    prepared.push(self.prepare(&decode_answer(item.code), assert_test, Vec::new()));
+                    slots.push(slot);
                 }
                 Err(e) => {
                     verdicts[slot] = Some(harness_error(e.to_string()));
@@ -275,9 +389,11 @@ impl Evaluator for FfiEvaluator {
                 }
             }
         }
-        let outcomes = self.engine.run_all(&jobs, progress);
-        for (slot, outcome) in job_slots.into_iter().zip(outcomes) {
-            verdicts[slot] = Some(verdict_from_outcome(&outcome, &self.gsl));
+        for (slot, (_, verdict)) in slots
+            .into_iter()
+            .zip(self.run_prepared(&prepared, progress))
+        {
+            verdicts[slot] = Some(verdict);
         }
         verdicts
             .into_iter()
@@ -314,13 +430,34 @@ mod tests {
         }
     }
 
-    fn missing_symbol(symbol: &str) -> Outcome {
+    /// A judged run that ended with the loader failing on `symbol`, as the
+    /// harness reports it (with the nonce) and stderr shows it.
+    fn missing_symbol(symbol: &str) -> (Prepared, Outcome) {
+        let message = format!("/usr/local/gsl/lib/libgsl.so: undefined symbol: {symbol}");
         let mut o = Outcome::environment_error(format!(
-            "Traceback (most recent call last):\nAttributeError: /usr/local/gsl/lib/libgsl.so: undefined symbol: {symbol}\n"
+            "Traceback (most recent call last):\nAttributeError: {message}\n"
         ));
-        o.status = Status::Failed;
+        o.status = Status::RuntimeError;
         o.exit_code = Some(1);
-        o
+        o.stdout = polyeval_judge::protocol::record_line(&format!(
+            r#"{{"end":"n0nce","failure":{{"type":"AttributeError","message":"{message}","symbol":"{symbol}"}}}}"#
+        ));
+        o.nonce = Some(polyeval_sandbox::NonceReport {
+            nonce: "n0nce".into(),
+            reads: 1,
+        });
+        let prepared = Prepared {
+            candidate: "import ctypes\n".into(),
+            assert_test: "def assert_test():\n    pass\n".into(),
+            program: String::new(),
+            job: Job::new(Language::Python, ""),
+            scoring: Scoring::Judge,
+        };
+        (prepared, o)
+    }
+
+    fn verdict(run: &(Prepared, Outcome), gsl: &GslInstall) -> Verdict {
+        verdict_from_outcome(&run.0, &run.1, gsl)
     }
 
     #[test]
@@ -329,32 +466,38 @@ mod tests {
             "gsl_integration_qag",
             "gsl_integration_lebedev_alloc",
         ]));
-        let v = verdict_from_outcome(&missing_symbol("gsl_integration_lebedev_alloc"), &gsl);
+        let v = verdict(&missing_symbol("gsl_integration_lebedev_alloc"), &gsl);
         assert_eq!(
             (v.status, v.category.as_deref()),
             (Status::Error, Some("environment"))
         );
-        let v = verdict_from_outcome(&missing_symbol("gsl_integration_invented"), &gsl);
+        let v = verdict(&missing_symbol("gsl_integration_invented"), &gsl);
         assert_eq!(
             (v.status, v.category.as_deref()),
-            (Status::Failed, Some("symbol_resolution"))
+            (Status::RuntimeError, Some("symbol_resolution"))
         );
         assert!(!v.detail.contains("setup gsl"), "{}", v.detail);
         // Which GSL scored it is recorded.
         assert_eq!(v.data["gsl_version"], "2.7.1");
         assert_eq!(v.data["gsl_lib"], "/usr/lib/libgsl.so.27.0.0");
         assert_eq!(v.data["gsl_origin"], "system");
+        // The same report without the nonce (printed by the candidate) is
+        // tampering, and blames nobody but the candidate.
+        let mut forged = missing_symbol("gsl_integration_lebedev_alloc");
+        forged.1.nonce.as_mut().unwrap().reads = 0;
+        let v = verdict(&forged, &gsl);
+        assert_eq!(v.status, Status::Tampering, "{}", v.detail);
     }
 
     #[test]
     fn without_a_gsl_2_8_build_a_missing_symbol_says_what_is_unknown() {
-        let v = verdict_from_outcome(
+        let v = verdict(
             &missing_symbol("gsl_integration_lebedev_alloc"),
             &gsl_271(None),
         );
         assert_eq!(
             (v.status, v.category.as_deref()),
-            (Status::Failed, Some("symbol_resolution"))
+            (Status::RuntimeError, Some("symbol_resolution"))
         );
         assert!(
             v.detail.contains("GSL 2.7.1")

@@ -2,8 +2,17 @@
 //! layout (so numbers stay comparable) with the sound changes documented in
 //! the brief:
 //!
-//! - every program prints the engine's integrity marker after its last test,
-//!   so a solution that exits early (`exit(0)`, `process.exit(0)` …) fails;
+//! - judged (the default, [`assemble_judged`]): the program only observes —
+//!   each test line that `polyeval_judge` splits reports the value of its
+//!   expression and the expected values stay outside the sandbox; lines it
+//!   cannot split run in-process and the harness's end is proven with a
+//!   one-shot nonce (see `polyeval_judge`);
+//! - in-process ([`assemble`], mode `inprocess`, for comparison): upstream's
+//!   test lines, then the engine's integrity marker, so a solution that exits
+//!   early (`exit(0)`, `process.exit(0)` …) fails;
+//! - Java runs `Problem` and C# compiles `Program` as the entry point,
+//!   whatever `main`/`Main` a solution carries; a C++ solution's own `main`
+//!   is renamed in judged programs;
 //! - C#: the sandbox's mono launcher installs a trace listener that makes a
 //!   failed `Debug.Assert` exit with status 1 (mono alone only prints `Fail:`
 //!   and carries on), and uncaught exceptions fail through their exit code;
@@ -17,6 +26,7 @@
 
 use super::lang;
 use polyeval_core::Language;
+use polyeval_judge::split::Plan;
 
 pub use lang::js_strict_line;
 #[cfg(test)]
@@ -29,6 +39,8 @@ pub struct Program {
     pub source: String,
     /// File name the program must be saved under (Java: `Problem.java`).
     pub file_name: String,
+    /// The class holding the harness's entry point (Java `Problem`, C# `Program`).
+    pub entry_class: Option<String>,
 }
 
 /// What a test program needs from a task.
@@ -55,8 +67,9 @@ pub fn file_name(lang: Language) -> String {
     }
 }
 
-/// Assemble the whole test program for `code` (already extracted from the
-/// answer) in the language's layout (`lang/<language>.rs`).
+/// Assemble the whole in-process test program for `code` (already
+/// extracted from the answer) in the language's layout (`lang/<language>.rs`),
+/// printing `marker` after the last test.
 pub fn assemble(
     lang: Language,
     code: &str,
@@ -69,10 +82,30 @@ pub fn assemble(
         // No MultiOOP harness for this language: run the code as-is so a stray task fails visibly.
         None => code.to_string(),
     };
+    program(lang, source)
+}
+
+/// Assemble the judged test program for `code` with the split `plan` of the
+/// task's test lines; `None` when the language has no judged layout.
+pub fn assemble_judged(
+    lang: Language,
+    code: &str,
+    spec: &TestSpec<'_>,
+    plan: &Plan,
+    opts: AssembleOptions,
+) -> Option<Program> {
+    let source = lang::language(lang)?.assemble_judged(code, spec, plan, opts)?;
+    Some(program(lang, source))
+}
+
+fn program(lang: Language, source: String) -> Program {
     Program {
         language: lang,
         source,
         file_name: file_name(lang),
+        entry_class: lang::language(lang)
+            .and_then(|l| l.entry_class())
+            .map(str::to_string),
     }
 }
 

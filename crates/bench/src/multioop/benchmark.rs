@@ -24,7 +24,7 @@ impl Benchmark for MultiOop {
         &super::loader::MultiOopLoader
     }
     fn modes(&self) -> &'static [&'static str] {
-        &["sound"]
+        super::MODES
     }
     fn evaluator(&self, opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
         super::evaluator(self.bench(), opts)

@@ -10,10 +10,22 @@
 //!   solutions) and the registry entry of MultiOOP (the 431-task OOP set's
 //!   is in `crate::oop`, which reuses all of this).
 //!
-//! Verdicts: `status` from the sandbox; `pass_o` = passed and keywords
-//! present; `category` = taxonomy class; `data` = the executed-benchmark
-//! fields of the contract plus `keywords_ok`, `missing_keywords`,
-//! `compile_tail`, `js_strict`.
+//! Scoring ([`Scorer`], shared by the evaluator and the doctor), two modes:
+//! - `sound` (default): judged by observation (`polyeval_judge`): each test
+//!   line is split once per task into the expression the program reports
+//!   and the expected value polyeval keeps; lines that cannot be split run
+//!   in-process, and then the harness proves it reached its end with a
+//!   one-shot nonce; the candidate's code is scanned for tampering. Verdict
+//!   `status` and `detail` from the judgement (`tampering` with evidence,
+//!   a failure); `category` from the judgement, else the taxonomy of the
+//!   run's output; `data["judge"]` holds the judgement.
+//! - `inprocess`: upstream's in-process assertions with polyeval's integrity
+//!   marker, for comparison only: a candidate in charge of its own process
+//!   can fake it (issue 15); `status` from the sandbox.
+//!
+//! Both: `pass_o` = passed and keywords present; `data` = the
+//! executed-benchmark fields of the contract plus `scoring`, `keywords_ok`,
+//! `missing_keywords`, `compile_tail`, `js_strict`.
 
 pub mod assemble;
 mod benchmark;
@@ -31,8 +43,13 @@ pub use benchmark::MultiOop;
 use assemble::{AssembleOptions, Program, TestSpec};
 use polyeval_core::eval::{EvalItem, EvalOptions};
 use polyeval_core::extract::extract_code;
-use polyeval_core::{Bench, Evaluator, Status, Task, TaskMeta, Verdict};
+use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
+use polyeval_judge::scan::{scan, ScanContext};
+use polyeval_judge::split::{plan, Plan, SplitOptions};
+use polyeval_judge::verdict::{judge, Judgement, RunReport};
 use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, Outcome};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Default per-program wall-clock timeout (compilation has its own, larger limit).
@@ -41,13 +58,15 @@ pub const DEFAULT_TIMEOUT_SECS: f64 = 15.0;
 /// Characters of stdout/stderr/compiler output kept in a verdict.
 const TAIL_CHARS: usize = 2000;
 
+pub use crate::scoring::{Scoring, MODES};
+
 pub struct OopEvaluator {
     bench: Bench,
     engine: Engine,
-    js_strict: bool,
+    scorer: Scorer,
 }
 
-/// The MultiOOP / OOP evaluator (mode `sound`).
+/// The MultiOOP / OOP evaluator (mode `sound`, or `inprocess`).
 pub fn evaluator(bench: Bench, opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
     Ok(Box::new(OopEvaluator::new(bench, opts)?))
 }
@@ -69,6 +88,7 @@ impl OopEvaluator {
         if !matches!(bench, Bench::MultiOop | Bench::Oop) {
             anyhow::bail!("the OOP evaluator scores multioop and oop, not {bench}");
         }
+        let scoring = Scoring::from_mode(bench, opts.mode.as_deref())?;
         let engine = Engine::new(EngineConfig {
             jobs: opts.jobs.unwrap_or(0),
             limits: limits_from(opts),
@@ -77,21 +97,25 @@ impl OopEvaluator {
         Ok(OopEvaluator {
             bench,
             engine,
-            js_strict: opts.js_strict_equality,
+            scorer: Scorer::new(scoring, opts.js_strict_equality),
         })
     }
 
     /// Use an existing engine (shares its cache and worker pool).
-    pub fn with_engine(bench: Bench, engine: Engine, js_strict: bool) -> OopEvaluator {
+    pub fn with_engine(bench: Bench, engine: Engine, scorer: Scorer) -> OopEvaluator {
         OopEvaluator {
             bench,
             engine,
-            js_strict,
+            scorer,
         }
     }
 
     pub fn engine(&self) -> &Engine {
         &self.engine
+    }
+
+    pub fn scorer(&self) -> &Scorer {
+        &self.scorer
     }
 }
 
@@ -114,7 +138,8 @@ pub fn oop_meta(task: &Task) -> Result<OopFields<'_>, String> {
     }
 }
 
-/// The test program for one completion: code extracted from the answer, then assembled.
+/// The in-process test program for one completion (mode `inprocess`):
+/// code extracted from the answer, then assembled with `marker`.
 pub fn program_for(
     task: &Task,
     completion: &str,
@@ -139,19 +164,193 @@ pub fn program_for(
     Ok((code, program))
 }
 
-fn job_for(program: &Program) -> Job {
-    Job {
-        language: program.language,
-        source: program.source.clone(),
-        file_name: Some(program.file_name.clone()),
-        require_marker: true,
-        ro_binds: Vec::new(),
-        env: Vec::new(),
-        limits: None,
+fn job_for(program: &Program, judged: Option<&Plan>) -> Job {
+    let mut job = Job::new(program.language, program.source.clone());
+    job.file_name = Some(program.file_name.clone());
+    job.entry_class = program.entry_class.clone();
+    match judged {
+        Some(plan) => job.nonce = plan.needs_nonce(),
+        None => job.require_marker = true,
+    }
+    job
+}
+
+/// One sample ready for the sandbox.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The code extracted from the answer.
+    pub code: String,
+    pub job: Job,
+    /// The split test lines when the program is judged.
+    pub plan: Option<Arc<Plan>>,
+}
+
+/// Builds the programs and verdicts of samples in one mode. Shared by the
+/// evaluator and the doctor, so both score alike (and the engine's cache
+/// serves one with the other's runs). Test lines are split once per task.
+pub struct Scorer {
+    scoring: Scoring,
+    js_strict: bool,
+    plans: Mutex<HashMap<(Language, Vec<String>), Arc<Plan>>>,
+}
+
+impl Scorer {
+    pub fn new(scoring: Scoring, js_strict: bool) -> Scorer {
+        Scorer {
+            scoring,
+            js_strict,
+            plans: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn scoring(&self) -> Scoring {
+        self.scoring
+    }
+
+    /// The split of a task's test lines (computed once per task).
+    pub fn plan(&self, task: &Task) -> Result<Arc<Plan>, String> {
+        let (test_list, ..) = oop_meta(task)?;
+        let key = (task.language, test_list.to_vec());
+        if let Some(p) = self.plans.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return Ok(p);
+        }
+        let p = Arc::new(plan(
+            task.language,
+            test_list,
+            SplitOptions {
+                js_strict: self.js_strict,
+                ..SplitOptions::default()
+            },
+        ));
+        if let Ok(mut m) = self.plans.lock() {
+            m.insert(key, p.clone());
+        }
+        Ok(p)
+    }
+
+    /// The program and job for one completion; `marker` is the engine's
+    /// (used by the in-process scheme only).
+    pub fn prepare(&self, task: &Task, completion: &str, marker: &str) -> Result<Prepared, String> {
+        if self.scoring == Scoring::Judge {
+            let (test_list, test_function, entry_point, _) = oop_meta(task)?;
+            let code = extract_code(completion, task.language);
+            let plan = self.plan(task)?;
+            let judged = assemble::assemble_judged(
+                task.language,
+                &code,
+                &TestSpec {
+                    test_list,
+                    test_function,
+                    entry_point,
+                },
+                &plan,
+                AssembleOptions {
+                    js_strict_equality: self.js_strict,
+                },
+            );
+            if let Some(program) = judged {
+                return Ok(Prepared {
+                    code,
+                    job: job_for(&program, Some(&plan)),
+                    plan: Some(plan),
+                });
+            }
+            // No judged layout for the language: in-process, labelled below.
+        }
+        let (code, program) = program_for(task, completion, marker, self.js_strict)?;
+        Ok(Prepared {
+            code,
+            job: job_for(&program, None),
+            plan: None,
+        })
+    }
+
+    /// The verdict of a prepared sample's run.
+    pub fn verdict(&self, task: &Task, prepared: &Prepared, outcome: &Outcome) -> Verdict {
+        match &prepared.plan {
+            Some(plan) => judged_verdict(task, &prepared.code, plan, outcome, self.js_strict),
+            None => verdict_for(task, &prepared.code, outcome, self.js_strict),
+        }
     }
 }
 
-/// Turn a sandbox outcome into a verdict for `code` on `task`.
+/// The judge's verdict on a run of `code` with the split `plan`.
+pub fn judged_verdict(
+    task: &Task,
+    code: &str,
+    plan: &Plan,
+    outcome: &Outcome,
+    js_strict: bool,
+) -> Verdict {
+    let findings = scan(task.language, code, &ScanContext::default());
+    let judgement: Judgement = judge(
+        plan,
+        &RunReport {
+            status: outcome.status,
+            stdout: &outcome.stdout,
+            stdout_truncated: outcome.stdout_truncated,
+        },
+        outcome.nonce.as_ref(),
+        &findings,
+    );
+    let keyword_lists = oop_meta(task).map(|m| m.3).unwrap_or(&[]);
+    let kw = keywords::check(task.language, keyword_lists, code);
+    let names_absent = !kw.satisfied && !keywords::absent_names(keyword_lists, code).is_empty();
+    let passed = judgement.status == Status::Passed;
+    let category = match (&judgement.category, judgement.status) {
+        (_, Status::Passed) => None,
+        (Some(c), Status::Tampering) => Some(c.clone()),
+        (Some(c), _) if !names_absent => Some(c.clone()),
+        _ => taxonomy::classify(
+            task.language,
+            &taxonomy::RunFacts {
+                status: judgement.status,
+                exit_code: outcome.exit_code,
+                signal: outcome.signal,
+                stdout: &outcome.stdout,
+                stderr: &outcome.stderr,
+                compile_output: &outcome.compile_output,
+                // An early exit is the judgement's to say.
+                marker_seen: true,
+            },
+            names_absent,
+        ),
+    };
+    let detail = match (passed, kw.satisfied) {
+        (true, true) => judgement.detail.clone(),
+        (true, false) => format!(
+            "{}; pass@o keywords missing: {}",
+            judgement.detail,
+            kw.missing.join(", ")
+        ),
+        (false, _) => judgement.detail.clone(),
+    };
+    let program_output = polyeval_judge::protocol::program_output(&outcome.stdout);
+    Verdict {
+        status: judgement.status,
+        category,
+        detail,
+        pass_o: Some(passed && kw.satisfied),
+        data: serde_json::json!({
+            "scoring": Scoring::Judge.mode(),
+            "exit_code": outcome.exit_code,
+            "signal": outcome.signal,
+            "stdout_tail": polyeval_sandbox::tail(&program_output, TAIL_CHARS),
+            "stderr_tail": polyeval_sandbox::tail(&outcome.stderr, TAIL_CHARS),
+            "compile_tail": polyeval_sandbox::tail(&outcome.compile_output, TAIL_CHARS),
+            "compile_ms": outcome.compile_ms,
+            "run_ms": outcome.run_ms,
+            "cached": outcome.cached,
+            "keywords_ok": kw.satisfied,
+            "missing_keywords": kw.missing,
+            "js_strict": js_strict && task.language == Language::JavaScript,
+            "judge": judgement.data(),
+        }),
+    }
+}
+
+/// The in-process verdict on `outcome` for `code` on `task` (mode
+/// `inprocess`): the sandbox's status (exit 0 with the marker printed).
 pub fn verdict_for(task: &Task, code: &str, outcome: &Outcome, js_strict: bool) -> Verdict {
     let keyword_lists = oop_meta(task).map(|m| m.3).unwrap_or(&[]);
     let kw = keywords::check(task.language, keyword_lists, code);
@@ -182,6 +381,7 @@ pub fn verdict_for(task: &Task, code: &str, outcome: &Outcome, js_strict: bool) 
         detail,
         pass_o: Some(passed && kw.satisfied),
         data: serde_json::json!({
+            "scoring": Scoring::InProcess.mode(),
             "exit_code": outcome.exit_code,
             "signal": outcome.signal,
             "stdout_tail": polyeval_sandbox::tail(&outcome.stdout, TAIL_CHARS),
@@ -193,7 +393,7 @@ pub fn verdict_for(task: &Task, code: &str, outcome: &Outcome, js_strict: bool) 
             "marker_seen": outcome.marker_seen,
             "keywords_ok": kw.satisfied,
             "missing_keywords": kw.missing,
-            "js_strict": js_strict && task.language == polyeval_core::Language::JavaScript,
+            "js_strict": js_strict && task.language == Language::JavaScript,
         }),
     }
 }
@@ -214,7 +414,7 @@ impl Evaluator for OopEvaluator {
     }
 
     fn mode(&self) -> &str {
-        "sound"
+        self.scorer.scoring.mode()
     }
 
     fn settings(&self) -> polyeval_core::eval::Settings {
@@ -226,16 +426,13 @@ impl Evaluator for OopEvaluator {
     fn evaluate_batch(&self, items: &[EvalItem<'_>], progress: &(dyn Fn() + Sync)) -> Vec<Verdict> {
         let marker = self.engine.marker().to_string();
         // Build every program first; identical programs are run once by the engine cache.
-        let mut prepared: Vec<Result<(String, Job), String>> = Vec::with_capacity(items.len());
-        for item in items {
-            prepared.push(
-                program_for(item.task, item.code, &marker, self.js_strict)
-                    .map(|(code, program)| (code, job_for(&program))),
-            );
-        }
+        let prepared: Vec<Result<Prepared, String>> = items
+            .iter()
+            .map(|item| self.scorer.prepare(item.task, item.code, &marker))
+            .collect();
         let jobs: Vec<Job> = prepared
             .iter()
-            .filter_map(|p| p.as_ref().ok().map(|(_, j)| j.clone()))
+            .filter_map(|p| p.as_ref().ok().map(|p| p.job.clone()))
             .collect();
         // Items that fail before running still count toward progress.
         for p in &prepared {
@@ -249,8 +446,8 @@ impl Evaluator for OopEvaluator {
             .zip(prepared)
             .map(|(item, p)| match p {
                 Err(message) => harness_error(message),
-                Ok((code, _)) => match outcomes.next() {
-                    Some(outcome) => verdict_for(item.task, &code, &outcome, self.js_strict),
+                Ok(p) => match outcomes.next() {
+                    Some(outcome) => self.scorer.verdict(item.task, &p, &outcome),
                     None => harness_error("the sandbox returned fewer outcomes than jobs".into()),
                 },
             })

@@ -4,9 +4,16 @@
 //! a failed `Debug.Assert` and the program would go on and exit 0. The
 //! launcher also turns an uncaught exception into exit code 1 with mono's
 //! usual "Unhandled Exception:" report.
+//!
+//! Beside the launcher sits the judge's observer class (`polyeval_judge`'s C#
+//! prelude) compiled once into `polyeval_judge.dll`: every compile references
+//! it and the launcher's directory is where mono finds it at run time, so
+//! judged programs call `PolyevalJudge` without carrying its source. A job's
+//! `entry_class` is compiled as the entry point (`-main:`), so a solution's
+//! own `Main` is not a second one.
 
 use super::{build_asset_dir, host_command, s, short_hash, Toolchain, ToolchainInfo};
-use crate::{inside, Limits, SandboxPaths};
+use crate::{inside, Job, Limits, SandboxPaths};
 use polyeval_core::Language;
 use std::path::PathBuf;
 
@@ -81,11 +88,33 @@ impl Toolchain for CSharp {
         let mut info = ToolchainInfo::new(Language::CSharp, self.detect_version()?);
         let dir: PathBuf = paths.cache_dir.join(format!(
             "cs-launcher-{}",
-            short_hash(&[&info.version, LAUNCHER_SRC])
+            short_hash(&[
+                &info.version,
+                LAUNCHER_SRC,
+                polyeval_judge::harness::CSHARP_PRELUDE
+            ])
         ));
         build_asset_dir(&dir, |tmp| {
             std::fs::write(tmp.join("launcher.cs"), LAUNCHER_SRC)?;
-            host_command(&[MCS, "-out:launcher.exe", "launcher.cs"], tmp, &[])
+            host_command(&[MCS, "-out:launcher.exe", "launcher.cs"], tmp, &[])?;
+            std::fs::write(
+                tmp.join("judge.cs"),
+                polyeval_judge::harness::CSHARP_PRELUDE,
+            )?;
+            host_command(
+                &[
+                    MCS,
+                    "-target:library",
+                    "-r:System.Numerics",
+                    "-out:polyeval_judge.dll",
+                    "judge.cs",
+                ],
+                tmp,
+                &[],
+            )?;
+            std::fs::remove_file(tmp.join("launcher.cs"))?;
+            std::fs::remove_file(tmp.join("judge.cs"))?;
+            Ok(())
         })?;
         info.add_support_dir(dir, LAUNCHER_INSIDE, "assert-launcher");
         Ok(info)
@@ -93,20 +122,24 @@ impl Toolchain for CSharp {
     fn compile_command(
         &self,
         file: &str,
-        _: &str,
+        job: &Job,
         _: &ToolchainInfo,
         _: &Limits,
     ) -> Option<Vec<String>> {
-        Some(vec![
+        let mut argv = vec![
             s(MCS),
             s("-d:DEBUG"),
             s("-d:TRACE"),
             s("-r:System.Numerics"),
-            format!("-out:{}", inside("prog.exe")),
-            inside(file),
-        ])
+            format!("-r:{LAUNCHER_INSIDE}/polyeval_judge.dll"),
+        ];
+        if let Some(entry) = &job.entry_class {
+            argv.push(format!("-main:{entry}"));
+        }
+        argv.extend([format!("-out:{}", inside("prog.exe")), inside(file)]);
+        Some(argv)
     }
-    fn run_command(&self, _: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Vec<String> {
+    fn run_command(&self, _: &str, _: &Job, _: &ToolchainInfo, _: &Limits) -> Vec<String> {
         vec![
             s(MONO),
             format!("{LAUNCHER_INSIDE}/launcher.exe"),

@@ -7,7 +7,7 @@
 //! another's build.
 
 use super::{build_asset_dir, host_command, s, Toolchain, ToolchainInfo};
-use crate::{inside, Limits, SandboxPaths};
+use crate::{inside, Job, Limits, SandboxPaths};
 use polyeval_core::Language;
 
 pub struct Go;
@@ -89,7 +89,7 @@ impl Toolchain for Go {
     fn compile_command(
         &self,
         file: &str,
-        _: &str,
+        _: &Job,
         _: &ToolchainInfo,
         _: &Limits,
     ) -> Option<Vec<String>> {
@@ -103,7 +103,7 @@ impl Toolchain for Go {
             inside(file),
         ])
     }
-    fn run_command(&self, _: &str, _: &str, _: &ToolchainInfo, _: &Limits) -> Vec<String> {
+    fn run_command(&self, _: &str, _: &Job, _: &ToolchainInfo, _: &Limits) -> Vec<String> {
         vec![inside("prog")]
     }
     /// `gofmt -l -e`: parses (every error reported), builds and prints nothing else.

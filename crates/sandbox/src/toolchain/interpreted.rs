@@ -5,7 +5,7 @@
 //! [`Toolchain`] from the blanket impl below.
 
 use super::{s, Toolchain, ToolchainInfo};
-use crate::{inside, Limits};
+use crate::{inside, Job, Limits};
 use polyeval_core::Language;
 
 /// The fixed facts of an interpreted language.
@@ -62,13 +62,13 @@ impl<T: Interpreted> Toolchain for T {
     fn compile_command(
         &self,
         _: &str,
-        _: &str,
+        _: &Job,
         _: &ToolchainInfo,
         _: &Limits,
     ) -> Option<Vec<String>> {
         None
     }
-    fn run_command(&self, file: &str, _: &str, _: &ToolchainInfo, limits: &Limits) -> Vec<String> {
+    fn run_command(&self, file: &str, _: &Job, _: &ToolchainInfo, limits: &Limits) -> Vec<String> {
         let mut argv = vec![s(T::INTERPRETER.binary)];
         argv.extend(self.run_flags(limits));
         argv.push(inside(file));

@@ -1,11 +1,18 @@
 //! Java 17: javac then `java -ea` (assertions enabled). File naming: a
 //! top-level public class must live in `<Name>.java`, so the default file
-//! name is the public class name; the class run is the one declaring `main`.
-//! (Single-file source launch would save one JVM start but only runs the
-//! *first* class of the file, which in harness programs is rarely `main`'s.)
+//! name is the public class name; the class run is the job's entry class
+//! (`Job::entry_class`: harnesses name theirs, whatever other `main`s a
+//! solution carries), else the one declaring `main`. (Single-file source
+//! launch would save one JVM start but only runs the *first* class of the
+//! file, which in harness programs is rarely `main`'s.)
+//!
+//! The judge's observer class (`polyeval_judge`'s Java prelude) is compiled
+//! once per engine into `PolyevalJudge.class` and is on the class path of
+//! every compile and run ([`JUDGE_CLASSES_INSIDE`]): judged programs call it
+//! without carrying its source.
 
 use super::{build_asset_dir, host_command, s, short_hash, Toolchain, ToolchainInfo};
-use crate::{inside, Limits, SandboxPaths};
+use crate::{inside, Job, Limits, SandboxPaths};
 use polyeval_core::Language;
 use std::path::PathBuf;
 
@@ -16,6 +23,8 @@ const JAVA: &str = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java";
 /// Fast-start JVM flags: one GC thread family, C1 only, CDS archive, no perf file.
 /// Where the javac class-data-sharing archive is mounted inside.
 const CDS_DIR_INSIDE: &str = "/polyeval/java";
+/// Where the judge's precompiled observer class is (both steps).
+pub const JUDGE_CLASSES_INSIDE: &str = "/polyeval/java-judge";
 const FAST_JVM: &[&str] = &[
     "-XX:+UseSerialGC",
     "-XX:TieredStopAtLevel=1",
@@ -29,7 +38,9 @@ fn declared_names(source: &str) -> Vec<(usize, bool, String)> {
     let tokens: Vec<(usize, &str)> = tokenize(&code);
     let mut out = Vec::new();
     for (i, (off, tok)) in tokens.iter().enumerate() {
-        if matches!(*tok, "class" | "interface" | "enum" | "record") {
+        // `Foo.class` is a class literal, not a declaration.
+        let literal = code[..*off].trim_end().ends_with('.');
+        if matches!(*tok, "class" | "interface" | "enum" | "record") && !literal {
             if let Some((_, name)) = tokens.get(i + 1) {
                 if name
                     .chars()
@@ -46,6 +57,26 @@ fn declared_names(source: &str) -> Vec<(usize, bool, String)> {
         }
     }
     out
+}
+
+/// The byte range of the body (`{` … `}`) of the type declared at `off`
+/// in `code` (comments and literals blanked).
+fn body_range(code: &str, off: usize) -> Option<(usize, usize)> {
+    let open = off + code[off..].find('{')?;
+    let mut depth = 0usize;
+    for (i, c) in code[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some((open, open + i));
+                }
+            }
+            _ => {}
+        }
+    }
+    Some((open, code.len()))
 }
 
 fn tokenize(code: &str) -> Vec<(usize, &str)> {
@@ -126,14 +157,22 @@ pub fn public_class(source: &str) -> Option<String> {
         .map(|(_, _, n)| n)
 }
 
-/// The class declaring `static void main(`: the last declaration before it.
+/// The class declaring the first `static void main(`: the innermost type
+/// whose body holds it (not a nested type declared before it), by its
+/// binary name (`Outer$Inner` for a nested one).
 pub fn main_class(source: &str) -> Option<String> {
     let code = strip_comments_and_strings(source);
-    let re_pos = find_main(&code)?;
-    declared_names(source)
+    let main = find_main(&code)?;
+    let mut enclosing: Vec<(usize, String)> = declared_names(source)
         .into_iter()
-        .rfind(|(off, _, _)| *off < re_pos)
-        .map(|(_, _, n)| n)
+        .filter_map(|(off, _, name)| {
+            let (open, close) = body_range(&code, off)?;
+            (open < main && main < close).then_some((open, name))
+        })
+        .collect();
+    enclosing.sort_by_key(|(open, _)| *open);
+    let names: Vec<String> = enclosing.into_iter().map(|(_, n)| n).collect();
+    (!names.is_empty()).then(|| names.join("$"))
 }
 
 fn find_main(code: &str) -> Option<usize> {
@@ -176,6 +215,32 @@ impl Toolchain for Java {
     /// Disable with POLYEVAL_NO_JAVAC_CDS=1 (used by the benchmark).
     fn prepare(&self, paths: &SandboxPaths) -> anyhow::Result<ToolchainInfo> {
         let mut info = ToolchainInfo::new(Language::Java, self.detect_version()?);
+        let judge: PathBuf = paths.cache_dir.join(format!(
+            "java-judge-{}",
+            short_hash(&[&info.version, polyeval_judge::harness::JAVA_PRELUDE])
+        ));
+        build_asset_dir(&judge, |tmp| {
+            std::fs::write(
+                tmp.join("PolyevalJudge.java"),
+                polyeval_judge::harness::JAVA_PRELUDE,
+            )?;
+            host_command(
+                &[
+                    JAVAC,
+                    "-encoding",
+                    "UTF-8",
+                    "-nowarn",
+                    "-d",
+                    ".",
+                    "PolyevalJudge.java",
+                ],
+                tmp,
+                &[],
+            )?;
+            std::fs::remove_file(tmp.join("PolyevalJudge.java"))?;
+            Ok(())
+        })?;
+        info.add_support_dir(judge, JUDGE_CLASSES_INSIDE, "judge-prelude");
         if std::env::var_os("POLYEVAL_NO_JAVAC_CDS").is_some() {
             return Ok(info);
         }
@@ -217,7 +282,7 @@ impl Toolchain for Java {
     fn compile_command(
         &self,
         file: &str,
-        _: &str,
+        _: &Job,
         info: &ToolchainInfo,
         _: &Limits,
     ) -> Option<Vec<String>> {
@@ -235,6 +300,9 @@ impl Toolchain for Java {
             s("-encoding"),
             s("UTF-8"),
             s("-nowarn"),
+            // The work dir (javac's default class path) and the judge's class.
+            s("-cp"),
+            format!(".:{JUDGE_CLASSES_INSIDE}"),
             s("-d"),
             inside("classes"),
             inside(file),
@@ -244,11 +312,15 @@ impl Toolchain for Java {
     fn run_command(
         &self,
         file: &str,
-        source: &str,
+        job: &Job,
         _: &ToolchainInfo,
         limits: &Limits,
     ) -> Vec<String> {
-        let main = main_class(source).unwrap_or_else(|| file.trim_end_matches(".java").to_string());
+        let main = job
+            .entry_class
+            .clone()
+            .or_else(|| main_class(&job.source))
+            .unwrap_or_else(|| file.trim_end_matches(".java").to_string());
         let mut argv = vec![s(JAVA), s("-ea")];
         argv.extend(FAST_JVM.iter().map(|f| s(f)));
         argv.extend([
@@ -256,7 +328,7 @@ impl Toolchain for Java {
             s("-XX:MaxMetaspaceSize=128m"),
             s("-XX:ReservedCodeCacheSize=64m"),
             s("-cp"),
-            inside("classes"),
+            format!("{}:{JUDGE_CLASSES_INSIDE}", inside("classes")),
             main,
         ]);
         argv
@@ -306,5 +378,16 @@ mod tests {
         assert_eq!(public_class(src2), None);
         assert_eq!(main_class(src2).as_deref(), Some("Main"));
         assert_eq!(Java.default_file_name(src2), "Main.java");
+    }
+
+    /// The class whose body holds `main`, not a nested type declared
+    /// before it, nor a class literal.
+    #[test]
+    fn main_class_is_the_one_enclosing_main() {
+        let src = "public class Acc {\n  static class Node { int v; }\n  enum Kind { A, B }\n  Object k = Node.class;\n  public static void main(String[] a) {}\n}\nclass After {}\n";
+        assert_eq!(main_class(src).as_deref(), Some("Acc"));
+        let nested = "class Outer {\n  static class Inner {\n    public static void main(String[] a) {}\n  }\n}\n";
+        assert_eq!(main_class(nested).as_deref(), Some("Outer$Inner"));
+        assert_eq!(main_class("class A { void run() {} }"), None);
     }
 }

@@ -12,7 +12,7 @@ mod javascript;
 mod php;
 mod python;
 
-use crate::{Limits, SandboxPaths};
+use crate::{Job, Limits, SandboxPaths};
 use polyeval_core::{Language, Status};
 use std::path::PathBuf;
 use std::process::Command;
@@ -118,18 +118,19 @@ pub trait Toolchain: Send + Sync {
         }
         Ok(self.parse_version(&text))
     }
-    /// Compile command, or None for interpreted languages.
+    /// Compile command for `job` (saved as `file`), or None for interpreted
+    /// languages.
     fn compile_command(
         &self,
         file: &str,
-        source: &str,
+        job: &Job,
         info: &ToolchainInfo,
         limits: &Limits,
     ) -> Option<Vec<String>>;
     fn run_command(
         &self,
         file: &str,
-        source: &str,
+        job: &Job,
         info: &ToolchainInfo,
         limits: &Limits,
     ) -> Vec<String>;

@@ -12,14 +12,17 @@
 //!    Java and PHP (`bare_brace_argument`), a char literal where the same
 //!    argument is a string elsewhere (`char_literal_for_string`), test
 //!    variables used but never declared (`undeclared_test_variable`), Java
-//!    `==` on strings (`string_identity_comparison`).
+//!    `==` on strings (`string_identity_comparison`: a reference comparison
+//!    upstream, which no computed string passes; the judge compares such
+//!    checks by value, so they are listed as repaired, not as defects).
 //! 4. **Solution-free test lines compiled and run on their own** (the lines
 //!    that do not touch the class: input declarations and the like). Any
 //!    error there cannot be the solution's fault (`char_literal_for_string`,
 //!    `pair_vector_from_ints`, `python_literal`, `test_syntax_error`,
 //!    `literal_type_mismatch` …).
 //! 5. **Python reference solutions** (`python_reference/OOP_<n>_cleaned.py`,
-//!    trailing `print` checks removed) run in the evaluation harness. A
+//!    trailing `print` checks removed) run in the evaluation harness (judged,
+//!    as `evaluate` scores them by default). A
 //!    failing reference is explained by a defect of checks 1–2 or recorded
 //!    as a wrong reference (not a task defect).
 
@@ -30,7 +33,7 @@ mod python;
 
 use super::assemble;
 pub use super::reference::{load_reference, strip_reference_checks};
-use super::{oop_meta, program_for, verdict_for};
+use super::{oop_meta, Prepared, Scorer, Scoring};
 use free_lines::{first_error, free_line_class, free_program, solution_free_lines};
 use names::name_checks;
 use patterns::pattern_checks;
@@ -102,6 +105,10 @@ pub struct DoctorReport {
     /// (expected for OOP: the MultiOOP references cover only 267 of its 431 tasks).
     #[serde(default)]
     pub references_missing: usize,
+    /// Test lines defective upstream that the judge repairs (Java `==` on a
+    /// string or collection literal, compared by value): not defects here.
+    #[serde(default)]
+    pub repaired: Vec<Defect>,
 }
 
 /// The serialisable list of defective tasks (`--out FILE`), read by `report --sound-only`.
@@ -208,6 +215,9 @@ pub fn scan_with_progress(
     progress: &Progress,
 ) -> anyhow::Result<DoctorReport> {
     let marker = engine.marker().to_string();
+    // References are judged as `evaluate` judges samples by default.
+    let scorer = Scorer::new(Scoring::Judge, false);
+    let mut repaired: Vec<Defect> = Vec::new();
     let mut found: Vec<Vec<Defect>> = vec![Vec::new(); tasks.len()];
     let mut references_missing = 0usize;
     let mut jobs: Vec<Job> = Vec::new();
@@ -222,18 +232,11 @@ pub fn scan_with_progress(
                     Some(reference) => {
                         // Same extraction and assembly as evaluating an imported sample,
                         // so the engine cache serves both.
-                        let (code, p) = program_for(task, &reference, &marker, false)
+                        let prepared = scorer
+                            .prepare(task, &reference, &marker)
                             .map_err(anyhow::Error::msg)?;
-                        jobs.push(Job {
-                            language: Language::Python,
-                            source: p.source,
-                            file_name: Some(p.file_name),
-                            require_marker: true,
-                            ro_binds: Vec::new(),
-                            env: Vec::new(),
-                            limits: None,
-                        });
-                        job_owner.push((i, JobKind::Reference(code)));
+                        jobs.push(prepared.job.clone());
+                        job_owner.push((i, JobKind::Reference(Box::new(prepared))));
                     }
                     // Counted and summarised once by the caller; one line per
                     // task would drown the output for the 431-task OOP set.
@@ -251,21 +254,38 @@ pub fn scan_with_progress(
         }
         name_checks(task, test_list, &mut found[i]);
         pattern_checks(task, test_list, &mut found[i]);
+        // The judge compares these by value: repaired, not defective.
+        let plan = scorer.plan(task).map_err(anyhow::Error::msg)?;
+        let repaired_lines: HashSet<&str> = plan
+            .lines
+            .iter()
+            .filter(|l| {
+                matches!(&l.kind, polyeval_judge::split::LineKind::Check(c) if c.repaired.is_some())
+            })
+            .map(|l| l.text.trim())
+            .collect();
+        let (fixed, kept): (Vec<Defect>, Vec<Defect>) =
+            std::mem::take(&mut found[i]).into_iter().partition(|d| {
+                d.class == "string_identity_comparison"
+                    && d.line
+                        .as_deref()
+                        .is_some_and(|l| repaired_lines.contains(l))
+            });
+        found[i] = kept;
+        repaired.extend(fixed.into_iter().map(|mut d| {
+            d.detail = format!("{}; the judge compares by value", d.detail);
+            d
+        }));
         let free = solution_free_lines(task, test_list);
         if free.is_empty() {
             continue;
         }
         let free_lines: Vec<&String> = free.iter().map(|&k| &test_list[k]).collect();
         if let Some((source, first)) = free_program(task.language, &free_lines, &marker) {
-            jobs.push(Job {
-                language: task.language,
-                source,
-                file_name: Some(assemble::file_name(task.language)),
-                require_marker: true,
-                ro_binds: Vec::new(),
-                env: Vec::new(),
-                limits: None,
-            });
+            let mut job = Job::new(task.language, source);
+            job.file_name = Some(assemble::file_name(task.language));
+            job.require_marker = true;
+            jobs.push(job);
             job_owner.push((i, JobKind::FreeLines { first, lines: free }));
         }
     }
@@ -326,13 +346,13 @@ pub fn scan_with_progress(
                     }
                 }
             }
-            JobKind::Reference(code) => {
+            JobKind::Reference(prepared) => {
                 references_run += 1;
-                if outcome.status == Status::Passed {
+                let verdict = scorer.verdict(task, &prepared, &outcome);
+                if verdict.status == Status::Passed {
                     references_passed += 1;
                     continue;
                 }
-                let verdict = verdict_for(task, &code, &outcome, false);
                 let facts_category = verdict
                     .category
                     .clone()
@@ -388,12 +408,13 @@ pub fn scan_with_progress(
         reference_failures,
     );
     report.references_missing = references_missing;
+    report.repaired = repaired;
     Ok(report)
 }
 
 enum JobKind {
     FreeLines { first: usize, lines: Vec<usize> },
-    Reference(String),
+    Reference(Box<Prepared>),
 }
 
 fn summarise(
@@ -451,6 +472,7 @@ fn summarise(
         references_passed,
         reference_failures,
         references_missing: 0,
+        repaired: Vec::new(),
     }
 }
 
@@ -588,6 +610,20 @@ pub fn render(report: &DoctorReport) -> String {
                 clip(&r.detail, 110)
             );
         }
+    }
+    if !report.repaired.is_empty() {
+        let mut tasks: Vec<&str> = report
+            .repaired
+            .iter()
+            .map(|d| d.task_key.as_str())
+            .collect();
+        tasks.dedup();
+        let _ = writeln!(
+            out,
+            "\nRepaired by the judge (not defects): {} Java test lines comparing strings or collections with `==` (by reference upstream) in {} tasks, compared by value.",
+            report.repaired.len(),
+            tasks.len()
+        );
     }
     if !report.defective.is_empty() {
         let _ = writeln!(out, "\nDefective tasks:");

@@ -1,10 +1,15 @@
 //! C++ (g++ -std=c++17): the harness headers the code does not already
 //! include, the code, then `int main()` with each test line as a statement.
+//! Judged: the observer prelude first (the toolchain's precompiled
+//! `polyeval_judge.hpp`), and a `main` of the solution's own renamed so it
+//! is not a second one.
 
 use super::{compile_class, free_statements, line_and_message, quoted, re, statements};
 use super::{OopLanguage, PythonLiterals, TestLineChecks};
 use crate::multioop::assemble::{AssembleOptions, TestSpec};
 use polyeval_core::{Language, Status};
+use polyeval_judge::harness;
+use polyeval_judge::split::Plan;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -25,6 +30,15 @@ impl OopLanguage for Cpp {
         _: AssembleOptions,
     ) -> String {
         cpp(code, spec.test_list, marker)
+    }
+    fn assemble_judged(
+        &self,
+        code: &str,
+        _: &TestSpec<'_>,
+        plan: &Plan,
+        _: AssembleOptions,
+    ) -> Option<String> {
+        Some(cpp_judged(code, plan))
     }
     fn classify(&self, status: Status, text: &str) -> Option<String> {
         classify(status, text)
@@ -103,6 +117,26 @@ fn cpp(code: &str, test_list: &[String], marker: &str) -> String {
         "    printf(\"%s\\n\", {});\n    fflush(stdout);\n    return 0;\n}}\n",
         quoted(marker)
     ));
+    s
+}
+
+/// The judged layout: the prelude's include first (nothing the candidate
+/// writes can come before it), the harness headers, the code with its own
+/// `main` (a demo) renamed, then `main` holding the plan's statements.
+fn cpp_judged(code: &str, plan: &Plan) -> String {
+    let mut s = String::with_capacity(code.len() + 2048);
+    s.push_str(polyeval_sandbox::toolchain::cpp::JUDGE_INCLUDE);
+    s.push('\n');
+    for h in HEADERS {
+        if !includes(code, h) {
+            s.push_str(&format!("#include <{h}>\n"));
+        }
+    }
+    s.push_str("#define main polyeval_candidate_main\n");
+    s.push_str(code);
+    s.push_str("\n#undef main\n\nint main() {\n");
+    s.push_str(&harness::body(plan, "    ", &|l| l.to_string()));
+    s.push_str("    return 0;\n}\n");
     s
 }
 

@@ -2,11 +2,18 @@
 //! code cut at an "Example usage" comment, then `class Program` whose `Main`
 //! holds each test line as a statement. The sandbox's mono launcher makes a
 //! failed `Debug.Assert` exit non-zero (upstream passes it: see the README).
+//! `Program` is compiled as the entry point (`-main:Program`), so a
+//! solution's own `Main` is not a second one. Judged: a harness token first
+//! (a candidate `#undef DEBUG` is then a compile error), `Main` holds the
+//! plan's statements, the observer class is the toolchain's precompiled
+//! `PolyevalJudge`.
 
 use super::{free_statements, line_and_message, quoted, re, statements};
 use super::{OopLanguage, PythonLiterals, TestLineChecks};
 use crate::multioop::assemble::{AssembleOptions, TestSpec};
 use polyeval_core::{Language, Status};
+use polyeval_judge::harness;
+use polyeval_judge::split::Plan;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -27,6 +34,22 @@ impl OopLanguage for CSharp {
         _: AssembleOptions,
     ) -> String {
         csharp(code, spec.test_list, marker)
+    }
+    fn assemble_judged(
+        &self,
+        code: &str,
+        _: &TestSpec<'_>,
+        plan: &Plan,
+        _: AssembleOptions,
+    ) -> Option<String> {
+        let mut s = format!("{}\n", harness::CSHARP_FIRST_LINE);
+        s.push_str(&csharp_head(code));
+        s.push_str(&harness::body(plan, "        ", &|l| l.to_string()));
+        s.push_str("    }\n}\n");
+        Some(s)
+    }
+    fn entry_class(&self) -> Option<&'static str> {
+        Some(harness::CSHARP_ENTRY_CLASS)
     }
     fn classify(&self, status: Status, text: &str) -> Option<String> {
         classify(status, text)
@@ -81,7 +104,8 @@ fn cut_example_usage(code: &str) -> &str {
     code
 }
 
-fn csharp(code: &str, test_list: &[String], marker: &str) -> String {
+/// Everything up to the statements of `Program.Main`.
+fn csharp_head(code: &str) -> String {
     let code = cut_example_usage(code);
     let mut s = String::with_capacity(code.len() + 2048);
     for u in USINGS {
@@ -96,6 +120,11 @@ fn csharp(code: &str, test_list: &[String], marker: &str) -> String {
         "\n\nclass Program {\n\
          \x20   static void Main(string[] args) {\n",
     );
+    s
+}
+
+fn csharp(code: &str, test_list: &[String], marker: &str) -> String {
+    let mut s = csharp_head(code);
     s.push_str(&statements(test_list, "        "));
     s.push_str(&format!(
         "        global::System.Console.WriteLine({});\n        global::System.Console.Out.Flush();\n    }}\n}}\n",

@@ -1,11 +1,16 @@
 //! Java: the code with top-level `public` types made package-private, the
 //! harness imports it lacks, then `public class Problem` whose `main` holds
-//! each test line as a statement (run with `-ea`).
+//! each test line as a statement (run with `-ea`). `Problem` is run
+//! explicitly, whatever other `main`s the solution has. Judged: `main` holds
+//! the plan's statements; the observer class is the toolchain's precompiled
+//! `PolyevalJudge`.
 
 use super::{compile_class, free_statements, line_and_message, quoted, re, statements};
 use super::{OopLanguage, PythonLiterals, TestLineChecks};
 use crate::multioop::assemble::{AssembleOptions, TestSpec};
 use polyeval_core::{Language, Status};
+use polyeval_judge::harness;
+use polyeval_judge::split::Plan;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -26,6 +31,21 @@ impl OopLanguage for Java {
         _: AssembleOptions,
     ) -> String {
         java(code, spec.test_list, marker)
+    }
+    fn assemble_judged(
+        &self,
+        code: &str,
+        _: &TestSpec<'_>,
+        plan: &Plan,
+        _: AssembleOptions,
+    ) -> Option<String> {
+        let mut s = java_head(code);
+        s.push_str(&harness::body(plan, "        ", &|l| l.to_string()));
+        s.push_str("    }\n}\n");
+        Some(s)
+    }
+    fn entry_class(&self) -> Option<&'static str> {
+        Some(harness::JAVA_ENTRY_CLASS)
     }
     fn classify(&self, status: Status, text: &str) -> Option<String> {
         classify(status, text)
@@ -83,7 +103,8 @@ static JAVA_PUBLIC_TYPE: LazyLock<Regex> = LazyLock::new(|| {
 static JAVA_PACKAGE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?m)^\s*package\s+[\w.]+\s*;\s*$").expect("valid regex"));
 
-fn java(code: &str, test_list: &[String], marker: &str) -> String {
+/// Everything up to the statements of `Problem.main`.
+fn java_head(code: &str) -> String {
     let code = JAVA_PACKAGE.replace_all(code, "");
     // Upstream turns `public class` into `class`; do the same for every
     // top-level public type so a correct `public interface` also compiles.
@@ -99,6 +120,11 @@ fn java(code: &str, test_list: &[String], marker: &str) -> String {
     }
     s.push_str(&code);
     s.push_str("\n\npublic class Problem {\n    public static void main(String[] args) throws Exception {\n");
+    s
+}
+
+fn java(code: &str, test_list: &[String], marker: &str) -> String {
+    let mut s = java_head(code);
     s.push_str(&statements(test_list, "        "));
     s.push_str(&format!(
         "        System.out.println({});\n        System.out.flush();\n    }}\n}}\n",

@@ -2,10 +2,13 @@
 //! `public ` and `static `; only a leading `export` is dropped, because the
 //! harness, not the model, chose CommonJS), then the test lines, which
 //! `require('node:assert')`; `--js-strict` maps loose assertions to strict ones.
+//! Judged: the observer prelude before the code, the plan's statements after it.
 
 use super::{quoted, re, OopLanguage, PythonLiterals, TestLineChecks};
 use crate::multioop::assemble::{AssembleOptions, TestSpec};
 use polyeval_core::{Language, Status};
+use polyeval_judge::harness;
+use polyeval_judge::split::Plan;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -26,6 +29,27 @@ impl OopLanguage for JavaScript {
         opts: AssembleOptions,
     ) -> String {
         javascript(code, spec.test_list, marker, opts.js_strict_equality)
+    }
+    fn assemble_judged(
+        &self,
+        code: &str,
+        _: &TestSpec<'_>,
+        plan: &Plan,
+        opts: AssembleOptions,
+    ) -> Option<String> {
+        let mut s = String::from(harness::JAVASCRIPT_PRELUDE);
+        s.push('\n');
+        s.push_str(&javascript_code(code));
+        s.push_str("\n\n");
+        let strict = opts.js_strict_equality;
+        s.push_str(&harness::body(plan, "", &|l| {
+            if strict {
+                strict_line(l)
+            } else {
+                l.to_string()
+            }
+        }));
+        Some(s)
     }
     fn classify(&self, _status: Status, text: &str) -> Option<String> {
         JS_EXC.captures(text).map(|c| c[1].to_string())
@@ -84,9 +108,14 @@ pub fn strict_line(line: &str) -> String {
     out
 }
 
-fn javascript(code: &str, test_list: &[String], marker: &str, strict: bool) -> String {
+/// The code without `export`s (the harness chose CommonJS).
+fn javascript_code(code: &str) -> String {
     let code = JS_EXPORT.replace_all(code, "$1$2");
-    let code = JS_EXPORT_LIST.replace_all(&code, "");
+    JS_EXPORT_LIST.replace_all(&code, "").into_owned()
+}
+
+fn javascript(code: &str, test_list: &[String], marker: &str, strict: bool) -> String {
+    let code = javascript_code(code);
     let mut s = String::with_capacity(code.len() + 2048);
     s.push_str(&code);
     s.push_str("\n\n");

@@ -1,5 +1,6 @@
 //! The MultiOOP layer of each language: how its test program is assembled
-//! (the upstream layout with polyeval's sound changes, see `super::assemble`),
+//! (the upstream layout with polyeval's sound changes, see `super::assemble`;
+//! judged by observation, and in-process for comparison),
 //! how its failures are classified (`super::taxonomy`), what the doctor
 //! checks in its test lines and how it compiles the lines that do not touch
 //! the solution (`super::doctor`).
@@ -17,6 +18,7 @@ pub use javascript::strict_line as js_strict_line;
 use super::assemble::{AssembleOptions, TestSpec};
 use super::taxonomy::RunFacts;
 use polyeval_core::{Language, Status};
+use polyeval_judge::split::Plan;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -78,7 +80,9 @@ pub trait OopLanguage: Sync {
     fn language(&self) -> Language;
     /// File name the test program is saved under.
     fn file_name(&self) -> &'static str;
-    /// The whole test program for `code` (already extracted from the answer).
+    /// The whole test program for `code` (already extracted from the
+    /// answer), scored in-process: the test lines as upstream runs them, then
+    /// the engine's integrity `marker` printed (the `inprocess` mode).
     fn assemble(
         &self,
         code: &str,
@@ -86,6 +90,26 @@ pub trait OopLanguage: Sync {
         marker: &str,
         opts: AssembleOptions,
     ) -> String;
+    /// The whole test program judged by observation (`polyeval_judge`, the
+    /// default mode): the upstream layout with the observer prelude where the
+    /// judge puts it (precompiled by the toolchain for C++, Java and C#), the
+    /// statements of `plan` (see `polyeval_judge::harness::body`) instead of
+    /// the test lines, and no marker. `None`: no judged layout for this
+    /// language yet, so its samples are scored in-process (and say so).
+    fn assemble_judged(
+        &self,
+        _code: &str,
+        _spec: &TestSpec<'_>,
+        _plan: &Plan,
+        _opts: AssembleOptions,
+    ) -> Option<String> {
+        None
+    }
+    /// The class holding the harness's entry point, run whatever other entry
+    /// points the solution declares (Java `Problem`, C# `Program`).
+    fn entry_class(&self) -> Option<&'static str> {
+        None
+    }
 
     /// The compiler and runtime output the taxonomy reads: the compiler's
     /// when compilation failed, else compiler output and stderr (not stdout:

@@ -1,11 +1,14 @@
 //! PHP 8: `<?php` prepended when missing, a closing `?>` removed (so the
 //! tests that follow run instead of being echoed), then each test line,
-//! with `;` unless it ends in `}`.
+//! with `;` unless it ends in `}`. Judged: the observer prelude after the
+//! code (its functions are hoisted), then the plan's statements.
 
 use super::{re, OopLanguage, PythonLiterals, TestLineChecks};
 use crate::multioop::assemble::{AssembleOptions, TestSpec};
 use crate::multioop::taxonomy::RunFacts;
 use polyeval_core::{Language, Status};
+use polyeval_judge::harness;
+use polyeval_judge::split::Plan;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -26,6 +29,21 @@ impl OopLanguage for Php {
         _: AssembleOptions,
     ) -> String {
         php(code, spec.test_list, marker)
+    }
+    fn assemble_judged(
+        &self,
+        code: &str,
+        _: &TestSpec<'_>,
+        plan: &Plan,
+        _: AssembleOptions,
+    ) -> Option<String> {
+        let mut s = php_code(code);
+        s.push_str("\n\n");
+        s.push_str(harness::PHP_PRELUDE);
+        s.push('\n');
+        s.push_str(&harness::body(plan, "", &|l| l.to_string()));
+        s.push_str("?>\n");
+        Some(s)
     }
     fn failure_text(&self, facts: &RunFacts<'_>) -> String {
         if facts.status == Status::CompileError && !facts.compile_output.is_empty() {
@@ -68,7 +86,8 @@ impl OopLanguage for Php {
     }
 }
 
-fn php(code: &str, test_list: &[String], marker: &str) -> String {
+/// The code with `<?php` and without a closing `?>`.
+fn php_code(code: &str) -> String {
     let mut body = code.trim().to_string();
     if !body.starts_with("<?php") {
         body = format!("<?php\n{body}");
@@ -77,6 +96,11 @@ fn php(code: &str, test_list: &[String], marker: &str) -> String {
     if let Some(stripped) = body.strip_suffix("?>") {
         body = stripped.trim_end().to_string();
     }
+    body
+}
+
+fn php(code: &str, test_list: &[String], marker: &str) -> String {
+    let body = php_code(code);
     let mut s = String::with_capacity(body.len() + 2048);
     s.push_str(&body);
     s.push_str("\n\n");

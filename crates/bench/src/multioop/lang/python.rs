@@ -4,6 +4,8 @@
 use super::{quoted, OopLanguage, PythonLiterals, TestLineChecks};
 use crate::multioop::assemble::{AssembleOptions, TestSpec};
 use polyeval_core::{Language, Status};
+use polyeval_judge::harness;
+use polyeval_judge::split::Plan;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -24,6 +26,15 @@ impl OopLanguage for Python {
         _: AssembleOptions,
     ) -> String {
         python(code, spec, marker)
+    }
+    fn assemble_judged(
+        &self,
+        code: &str,
+        spec: &TestSpec<'_>,
+        plan: &Plan,
+        _: AssembleOptions,
+    ) -> Option<String> {
+        Some(python_judged(code, spec, plan))
     }
     fn classify(&self, _status: Status, text: &str) -> Option<String> {
         // The last exception line of the last traceback is the one that escaped.
@@ -52,13 +63,8 @@ const PYTHON_HEADER: &str = "import math\nimport re\nimport sys\nimport copy\nim
 import collections\nimport heapq\nimport functools\nimport hashlib\nimport numpy\nimport numpy as np\n\
 import string\nfrom typing import *\nfrom collections import *\n";
 
-fn python(code: &str, spec: &TestSpec<'_>, marker: &str) -> String {
-    let mut s = String::with_capacity(code.len() + 2048);
-    s.push_str(PYTHON_HEADER);
-    s.push_str(code);
-    s.push_str("\n\n");
-    s.push_str(spec.test_function);
-    s.push_str("\n\n");
+/// (entry point, parameter name of `check`).
+fn check_names<'a>(spec: &TestSpec<'a>) -> (&'a str, &'a str) {
     let entry = if spec.entry_point.trim().is_empty() {
         "candidate"
     } else {
@@ -77,6 +83,17 @@ fn python(code: &str, spec: &TestSpec<'_>, marker: &str) -> String {
     } else {
         entry
     };
+    (entry, param)
+}
+
+fn python(code: &str, spec: &TestSpec<'_>, marker: &str) -> String {
+    let mut s = String::with_capacity(code.len() + 2048);
+    s.push_str(PYTHON_HEADER);
+    s.push_str(code);
+    s.push_str("\n\n");
+    s.push_str(spec.test_function);
+    s.push_str("\n\n");
+    let (entry, param) = check_names(spec);
     s.push_str(&format!("def check({param}):\n"));
     let mut any = false;
     for line in spec.test_list {
@@ -97,6 +114,25 @@ fn python(code: &str, spec: &TestSpec<'_>, marker: &str) -> String {
         "\ncheck({entry})\nprint({}, flush=True)\n",
         quoted(marker)
     ));
+    s
+}
+
+/// The judged layout: the prelude after upstream's header (the harness's
+/// own imports) and before the code, which keeps upstream's layout
+/// otherwise (a `from __future__` import of the code fails as it does
+/// upstream); `check` holds the plan's statements.
+fn python_judged(code: &str, spec: &TestSpec<'_>, plan: &Plan) -> String {
+    let mut s = String::with_capacity(code.len() + harness::PYTHON_PRELUDE.len() + 2048);
+    s.push_str(PYTHON_HEADER);
+    s.push_str(harness::PYTHON_PRELUDE);
+    s.push_str(code);
+    s.push_str("\n\n");
+    s.push_str(spec.test_function);
+    s.push_str("\n\n");
+    let (entry, param) = check_names(spec);
+    s.push_str(&format!("def check({param}):\n"));
+    s.push_str(&harness::body(plan, "    ", &|l| l.to_string()));
+    s.push_str(&format!("\ncheck({entry})\n"));
     s
 }
 

@@ -1,0 +1,47 @@
+//! How executed benchmarks (MultiOOP, OOP, CrossPL-FFI) score a sample: the
+//! evaluation modes they share.
+
+use polyeval_core::Bench;
+
+/// The evaluation modes of the executed benchmarks, the default first.
+pub const MODES: &[&str] = &["sound", "inprocess"];
+
+/// How a sample is scored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scoring {
+    /// Mode `sound` (default): judged by `polyeval_judge`. The program only
+    /// reports observed values (compared outside the sandbox with expected
+    /// values that never enter it); what still runs in-process (lines that
+    /// cannot be split, CrossPL-FFI's `assert_test`) must end with the
+    /// harness reading a one-shot nonce; the candidate's code is scanned for
+    /// tampering (`tampering` verdicts, a failure).
+    Judge,
+    /// Mode `inprocess`: upstream's in-process assertions plus polyeval's
+    /// integrity marker (pass = exit 0 with the marker printed). For
+    /// comparison only: a candidate in charge of its own process can fake
+    /// it (issue 15).
+    InProcess,
+}
+
+impl Scoring {
+    /// The scoring of an evaluation mode (`None`: the default).
+    pub fn from_mode(bench: Bench, mode: Option<&str>) -> anyhow::Result<Scoring> {
+        match mode.unwrap_or(MODES[0]) {
+            "sound" => Ok(Scoring::Judge),
+            "inprocess" => Ok(Scoring::InProcess),
+            other => anyhow::bail!(
+                "{bench} has the evaluation modes {} (default {}); got --mode {other}",
+                MODES.join(", "),
+                MODES[0]
+            ),
+        }
+    }
+
+    /// The mode's name, stored with verdicts.
+    pub fn mode(self) -> &'static str {
+        match self {
+            Scoring::Judge => "sound",
+            Scoring::InProcess => "inprocess",
+        }
+    }
+}
