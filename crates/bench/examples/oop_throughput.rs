@@ -1,62 +1,22 @@
-//! MultiOOP evaluation throughput: the sandbox engine's worker pool vs
-//! running the same programs one by one with plain compiler/interpreter
-//! subprocesses (no sandbox), as upstream's harness does.
+//! MultiOOP evaluation throughput: polyeval's evaluator (sandbox engine's
+//! worker pool, judged as by default) vs running upstream's in-process test
+//! programs one by one with plain compiler/interpreter subprocesses (no
+//! sandbox), as upstream's harness does. (The judge's own cost against the
+//! in-process scheme in the same sandbox: `judge_overhead`.)
 //!
 //! `cargo run -p polyeval-bench --example oop_throughput -- [N] [LANG…]`
 //! (N distinct samples per language, default 24; languages default to all six).
 //! Used by `scripts/bench-oop.sh`.
 
+#[path = "common/samples.rs"]
+mod samples;
+
 use polyeval_bench::multioop::{assemble, OopEvaluator};
 use polyeval_core::eval::{EvalItem, EvalOptions};
-use polyeval_core::{Bench, Evaluator, Language, Task, TaskMeta};
+use polyeval_core::{Bench, Evaluator, Language, Task};
+use samples::sample;
 use std::process::Command;
 use std::time::Instant;
-
-/// A task and a correct solution per language; `k` makes every sample distinct.
-fn sample(lang: Language, k: usize) -> (Task, String) {
-    let (tests, code): (Vec<String>, String) = match lang {
-        Language::Python => (
-            vec![format!("assert candidate({k})=={}", 2 * k)],
-            format!("class QTS:\n    # sample {k}\n    def twice(self, n):\n        return 2 * n\n"),
-        ),
-        Language::Cpp => (
-            vec!["QTS q".into(), format!("assert(q.twice({k})=={})", 2 * k)],
-            format!("// sample {k}\nclass QTS {{\npublic:\n    int twice(int n) {{ return 2 * n; }}\n}};\n"),
-        ),
-        Language::Java => (
-            vec!["QTS q = new QTS()".into(), format!("assert(q.twice({k}))=={}", 2 * k)],
-            format!("// sample {k}\npublic class QTS {{\n    public int twice(int n) {{ return 2 * n; }}\n}}\n"),
-        ),
-        Language::CSharp => (
-            vec!["QTS q = new QTS()".into(), format!("Debug.Assert(q.twice({k})=={})", 2 * k)],
-            format!("// sample {k}\npublic class QTS {{\n    public int twice(int n) {{ return 2 * n; }}\n}}\n"),
-        ),
-        Language::Php => (
-            vec!["$q = new QTS()".into(), format!("if ($q->twice({k}) !== {}) {{ throw new Exception(\"Test failed!\"); }}", 2 * k)],
-            format!("<?php\n// sample {k}\nclass QTS {{\n    public function twice($n) {{ return 2 * $n; }}\n}}\n"),
-        ),
-        Language::JavaScript | Language::Go => (
-            vec!["const assert = require('node:assert')".into(), "const q = new QTS();".into(), format!("assert.deepEqual(q.twice({k}), {});", 2 * k)],
-            format!("// sample {k}\nclass QTS {{\n    twice(n) {{ return 2 * n; }}\n}}\n"),
-        ),
-    };
-    let task = Task {
-        bench: Bench::MultiOop,
-        key: format!("{}/OOP/{k}", lang.key()),
-        task_id: format!("OOP/{k}"),
-        language: lang,
-        instruction: "write a **QTS** class with **twice**".into(),
-        canonical_solution: None,
-        source_path: "examples/oop_throughput.rs".into(),
-        meta: TaskMeta::Oop {
-            test_list: tests,
-            test_function: "def candidate(n):\n    return QTS().twice(n)".into(),
-            entry_point: "candidate".into(),
-            keywords: vec![vec!["class QTS".into()]],
-        },
-    };
-    (task, code)
-}
 
 /// Compile and run one program with plain subprocesses in a fresh temp dir; true if it passed.
 fn run_plain(program: &assemble::Program, marker: &str) -> bool {

@@ -2,6 +2,9 @@
 //! language's serialiser reports a variety of values (nested containers,
 //! floats, chars, null, maps, sets, tuples, objects) and the records parse to
 //! exactly the expected [`Value`]s; an exception is reported and re-raised.
+//! C++, Java and C# use the preludes as the sandbox's toolchains provide them
+//! precompiled (the header and archive, `PolyevalJudge.class`,
+//! `polyeval_judge.dll`), as evaluated programs do.
 
 mod common;
 
@@ -83,7 +86,7 @@ fn cases() -> Vec<(Language, String, Vec<Value>, Option<usize>)> {
         l,
         format!(
             "{}\n#include <map>\n#include <set>\n#include <vector>\n#include <stdexcept>\nstruct Opaque {{ int x = 1; }};\nint main() {{\n{body}{}\n}}\n",
-            harness::CPP_PRELUDE,
+            polyeval_sandbox::toolchain::cpp::JUDGE_INCLUDE,
             finish_statement(l, false, &[])
         ),
         vec![
@@ -113,8 +116,7 @@ fn cases() -> Vec<(Language, String, Vec<Value>, Option<usize>)> {
     out.push((
         l,
         format!(
-            "{}\nclass Opaque {{}}\npublic class Problem {{\n    public static void main(String[] args) throws Exception {{\n{body}{}\n    }}\n}}\n",
-            harness::JAVA_PRELUDE,
+            "class Opaque {{}}\npublic class Problem {{\n    public static void main(String[] args) throws Exception {{\n{body}{}\n    }}\n}}\n",
             finish_statement(l, false, &[])
         ),
         vec![
@@ -142,9 +144,8 @@ fn cases() -> Vec<(Language, String, Vec<Value>, Option<usize>)> {
     out.push((
         l,
         format!(
-            "{}\n{}\nclass Opaque {{}}\nclass Program {{\n    static void Main(string[] args) {{\n{body}{}\n    }}\n}}\n",
+            "{}\nclass Opaque {{}}\nclass Program {{\n    static void Main(string[] args) {{\n{body}{}\n    }}\n}}\n",
             harness::CSHARP_FIRST_LINE,
-            harness::CSHARP_PRELUDE,
             finish_statement(l, false, &[])
         ),
         vec![

@@ -1,12 +1,12 @@
 //! What the engine provides for `polyeval_judge`: the one-shot nonce served
-//! during the run step, the entry point a harness names (Java, C#), and the
-//! precompiled observer preludes (C++, Java, C#).
+//! during the run step and the entry point a harness names (Java, C#). (The
+//! precompiled observer preludes are tested end to end by polyeval-judge's
+//! `tests/values.rs`.)
 
 mod common;
 
 use common::engine;
 use polyeval_core::{Language, Status};
-use polyeval_judge::protocol::{parse_records, Record};
 use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, NONCE_PATH};
 
 /// Reads the nonce like the harness does (one line) and prints it.
@@ -95,49 +95,4 @@ fn the_named_entry_class_runs_whatever_other_mains_exist() {
         "{}",
         out[2].compile_output
     );
-}
-
-/// Judged programs use the observer preludes without carrying them: C++
-/// includes the precompiled header and links the archive, Java and C# find
-/// `PolyevalJudge` on the class path / beside the launcher.
-#[test]
-fn the_observer_preludes_are_precompiled() {
-    let cpp = format!(
-        "{}\n#include <vector>\nint main() {{ ::polyeval_judge::observe(0, std::vector<int>{{1, 2}}); ::polyeval_judge::finish(false); }}\n",
-        polyeval_sandbox::toolchain::cpp::JUDGE_INCLUDE
-    );
-    let java = "public class Problem {\n    public static void main(String[] a) { PolyevalJudge.observe(0, java.util.List.of(1, 2)); PolyevalJudge.finish(false); }\n}\n";
-    let csharp = "class Program {\n    static void Main(string[] a) { PolyevalJudge.Observe(0, new int[] {1, 2}); PolyevalJudge.Finish(false); }\n}\n";
-    let jobs: Vec<Job> = [
-        (Language::Cpp, cpp.as_str()),
-        (Language::Java, java),
-        (Language::CSharp, csharp),
-    ]
-    .into_iter()
-    .map(|(l, s)| Job::new(l, s))
-    .collect();
-    for (o, lang) in engine()
-        .run_all(&jobs, &|| {})
-        .iter()
-        .zip(["C++", "Java", "C#"])
-    {
-        assert_eq!(
-            o.status,
-            Status::Passed,
-            "{lang}: {}{}",
-            o.compile_output,
-            o.stderr
-        );
-        let records: Vec<Record> = parse_records(&o.stdout)
-            .into_iter()
-            .map(|r| r.record.expect("a record"))
-            .collect();
-        assert_eq!(records.len(), 2, "{lang}: {}", o.stdout);
-        assert!(
-            matches!(&records[0], Record::Observed { t: 0, value } if polyeval_judge::value::render(value, 100).contains('2')),
-            "{lang}: {records:?}"
-        );
-    }
-    let info = engine().toolchain_info(Language::Cpp).unwrap();
-    assert!(info.has_feature("judge-prelude"));
 }

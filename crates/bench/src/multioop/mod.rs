@@ -191,8 +191,11 @@ pub struct Prepared {
 pub struct Scorer {
     scoring: Scoring,
     js_strict: bool,
-    plans: Mutex<HashMap<(Language, Vec<String>), Arc<Plan>>>,
+    plans: Mutex<HashMap<PlanKey, Arc<Plan>>>,
 }
+
+/// A task's language and test lines: what its split depends on.
+type PlanKey = (Language, Vec<String>);
 
 impl Scorer {
     pub fn new(scoring: Scoring, js_strict: bool) -> Scorer {

@@ -86,7 +86,7 @@ impl ClientArgs {
 /// the same options with the same defaults (see `polyeval_runner::EvalSpec`).
 #[derive(clap::Args, Debug, Clone, Default, PartialEq)]
 pub struct EvalArgs {
-    /// Evaluation mode: `compat` (default) or `strict` for crosspl-ipc; `sound` for executed benchmarks.
+    /// Evaluation mode: `compat` (default) or `strict` for crosspl-ipc; `sound` (default: judged, a candidate cannot fake the verdict) or `inprocess` (upstream's in-process scheme, for comparison) for executed benchmarks.
     #[arg(long)]
     pub mode: Option<String>,
     /// Parallel workers / sandbox processes (default: number of cores).

@@ -1,25 +1,11 @@
-//! The cheats of issue 15, one concrete program per technique and language,
-//! each run twice through the real sandbox: under today's marker scheme
-//! (where it passes — the test checks that, so each program is a real cheat)
-//! and under the judge (where it must be `failed` or `tampering`). Controls —
-//! correct solutions, including ones that carry their own `main` — pass.
-//!
-//! Every MultiOOP cheat is judged on two tasks: a *mixed* one (observed
-//! checks plus an in-process compound line) and a *fallback-only* one (every
-//! line in-process, as for tasks whose right-hand sides cannot be split), so
-//! both the observation protocol and the in-process defences (nonce, runtime
-//! checks, static scan) are exercised. CrossPL-FFI cheats run against a real
-//! task's `assert_test` with the real GSL.
+//! The cheats of issue 15: one concrete program per technique and language
+//! (MultiOOP on the fixture task `Acc`, CrossPL-FFI on task 1's
+//! `compute_histogram`). Each reads, takes over or disarms what the
+//! in-process scheme (test lines in the candidate's process, a marker printed
+//! after the last one) decides with; the protocol-aware ones know the judge's
+//! protocol (records, the nonce channel) instead.
 
-mod common;
-
-use common::fixture::{correct, correct_with_main, task};
-use common::*;
-use polyeval_core::data::shared_test_data;
-use polyeval_core::{Bench, Language, Status, TaskMeta};
-use polyeval_judge::verdict::NonceState;
-
-// ---- cheats ------------------------------------------------------------
+use polyeval_core::Language;
 
 /// Finds the marker in a text; the program's own source is read at import
 /// (`__file__` is gone by the time exit hooks run).
@@ -69,11 +55,11 @@ const PHP_FIND: &str = "function cheat_marker() { preg_match('/POLYEVAL_OK_[0-9a
 const PHP_WRONG: &str = "class Acc {\n    public function add($a, $b) { return 0; }\n    public function greet($n) { return ''; }\n}\n";
 const JS_WRONG: &str = "class Acc {\n  add(a, b) { return 0; }\n  greet(n) { return ''; }\n}\n";
 
-struct Cheat {
-    name: &'static str,
-    class: &'static str,
-    lang: Language,
-    code: String,
+pub struct Cheat {
+    pub name: &'static str,
+    pub class: &'static str,
+    pub lang: Language,
+    pub code: String,
 }
 
 fn cheat(
@@ -90,7 +76,7 @@ fn cheat(
     }
 }
 
-fn multioop_cheats() -> Vec<Cheat> {
+pub fn multioop_cheats() -> Vec<Cheat> {
     use Language::*;
     const READ: &str = "reads the marker";
     const END: &str = "takes over the end";
@@ -131,32 +117,14 @@ fn multioop_cheats() -> Vec<Cheat> {
 
 /// Cheats that know the judge's protocol (no marker scheme to pass): they
 /// forge records with guessed values, or steal the nonce.
-fn protocol_aware_cheats() -> Vec<Cheat> {
+pub fn protocol_aware_cheats() -> Vec<Cheat> {
     vec![
         cheat("forges records with guessed values", "knows the protocol", Language::Python, "import os, re\nsrc = open(__file__).read()\nfor kind, t in sorted(((k, int(t)) for k, t in re.findall(r\"__polyeval_(observe|ok)\\((\\d+)\", src)), key=lambda x: x[1]):\n    rec = '{\"t\":%d,\"v\":3}' % t if kind == 'observe' else '{\"t\":%d,\"ok\":true}' % t\n    os.write(1, ('\\n\\x1epolyeval-judge ' + rec + '\\n').encode())\nos.write(1, b'\\n\\x1epolyeval-judge {\"end\":null}\\n')\nos._exit(0)\n"),
         cheat("steals the nonce and ends early", "knows the protocol", Language::Python, "import os, re\nsrc = open(__file__).read()\nnonce = open('/polyeval/judge/nonce').readline().strip()\nfor t in sorted(int(t) for t in re.findall(r\"__polyeval_ok\\((\\d+)\", src)):\n    os.write(1, ('\\n\\x1epolyeval-judge {\"t\":%d,\"ok\":true}\\n' % t).encode())\nos.write(1, ('\\n\\x1epolyeval-judge {\"end\":\"%s\"}\\n' % nonce).encode())\nos._exit(0)\n"),
     ]
 }
 
-fn ffi_task(n: usize) -> (String, String) {
-    let data = shared_test_data();
-    let set =
-        polyeval_bench::loaders::load(Bench::CrossplFfi, &data.join("crosspl")).expect("load ffi");
-    let task = set
-        .tasks
-        .into_iter()
-        .find(|t| t.task_id.trim_start_matches("FFI_") == n.to_string())
-        .unwrap_or_else(|| panic!("FFI task {n}"));
-    let TaskMeta::Ffi { assert_test } = &task.meta else {
-        panic!("not FFI")
-    };
-    (
-        assert_test.clone(),
-        task.canonical_solution.clone().expect("canonical solution"),
-    )
-}
-
-fn ffi_cheats() -> Vec<Cheat> {
+pub fn ffi_cheats() -> Vec<Cheat> {
     use Language::Python;
     let stub = "def compute_histogram(data, xmin, xmax):\n    return []\n";
     vec![
@@ -169,216 +137,16 @@ fn ffi_cheats() -> Vec<Cheat> {
     ]
 }
 
-#[test]
-fn every_cheat_fails_or_is_tampering_and_controls_pass() {
-    let langs = [
-        Language::Python,
-        Language::Cpp,
-        Language::Java,
-        Language::CSharp,
-        Language::Php,
-        Language::JavaScript,
-    ];
-    let cheats = multioop_cheats();
-    let aware = protocol_aware_cheats();
-    let ffi = ffi_cheats();
-    let (assert_test, _) = ffi_task(1);
-
-    // (label, sample, with marker scheme, expect cheat?)
-    let mut labels: Vec<(String, bool)> = Vec::new();
-    let mut samples: Vec<Sample> = Vec::new();
-    let mut with_marker: Vec<bool> = Vec::new();
-    let mut push = |label: String, sample: Sample, marker: bool, is_cheat: bool| {
-        labels.push((label, is_cheat));
-        samples.push(sample);
-        with_marker.push(marker);
-    };
-    for c in &cheats {
-        for fallback_only in [false, true] {
-            push(
-                format!(
-                    "{} | {} | {} | {}",
-                    c.class,
-                    c.lang.display_name(),
-                    c.name,
-                    if fallback_only {
-                        "fallback-only"
-                    } else {
-                        "mixed"
-                    }
-                ),
-                Sample::Oop {
-                    task: task(c.lang, fallback_only),
-                    code: c.code.clone(),
-                },
-                !fallback_only,
-                true,
-            );
-        }
-    }
-    for c in &aware {
-        for fallback_only in [false, true] {
-            push(
-                format!(
-                    "{} | {} | {} | {}",
-                    c.class,
-                    c.lang.display_name(),
-                    c.name,
-                    if fallback_only {
-                        "fallback-only"
-                    } else {
-                        "mixed"
-                    }
-                ),
-                Sample::Oop {
-                    task: task(c.lang, fallback_only),
-                    code: c.code.clone(),
-                },
-                false,
-                true,
-            );
-        }
-    }
-    for c in &ffi {
-        push(
-            format!("{} | CrossPL-FFI | {} | FFI_1", c.class, c.name),
-            Sample::Ffi {
-                assert_test: assert_test.clone(),
-                code: c.code.clone(),
-            },
-            c.class != "knows the protocol",
-            true,
-        );
-    }
-    for lang in langs {
-        for fallback_only in [false, true] {
-            push(
-                format!(
-                    "control | {} | correct | {}",
-                    lang.display_name(),
-                    if fallback_only {
-                        "fallback-only"
-                    } else {
-                        "mixed"
-                    }
-                ),
-                Sample::Oop {
-                    task: task(lang, fallback_only),
-                    code: correct(lang).into(),
-                },
-                false,
-                false,
-            );
-        }
-        if let Some(code) = correct_with_main(lang) {
-            push(
-                format!(
-                    "control | {} | correct with its own main | mixed",
-                    lang.display_name()
-                ),
-                Sample::Oop {
-                    task: task(lang, false),
-                    code: code.into(),
-                },
-                false,
-                false,
-            );
-        }
-    }
-    for n in [1, 2, 3] {
-        let (at, canonical) = ffi_task(n);
-        push(
-            format!("control | CrossPL-FFI | canonical solution | FFI_{n}"),
-            Sample::Ffi {
-                assert_test: at,
-                code: canonical,
-            },
-            false,
-            false,
-        );
-    }
-
-    // Marker-scheme runs only where the cheat must be shown to pass today.
-    let with: Vec<usize> = (0..samples.len()).filter(|&i| with_marker[i]).collect();
-    let mut slots: Vec<Option<Sample>> = samples.into_iter().map(Some).collect();
-    let mut order: Vec<usize> = with.clone();
-    order.extend((0..slots.len()).filter(|i| !with_marker[*i]));
-    let ordered: Vec<Sample> = order
-        .iter()
-        .map(|&i| slots[i].take().expect("sample"))
-        .collect();
-    let (first, rest) = ordered.split_at(with.len());
-    let mut judged = judge_all(first, true);
-    judged.extend(judge_all(rest, false));
-    let mut all: Vec<Option<Judged>> = (0..labels.len()).map(|_| None).collect();
-    for (i, j) in order.into_iter().zip(judged) {
-        all[i] = Some(j);
-    }
-
-    let mut problems = Vec::new();
-    let mut table = String::from("| cheat class | language | technique | task | marker scheme | judge | judge without the static scan |\n|---|---|---|---|---|---|---|\n");
-    for ((label, is_cheat), j) in labels.iter().zip(&all) {
-        let j = j.as_ref().expect("judged");
-        let marker = j
-            .marker_outcome
-            .as_ref()
-            .map_or("—".to_string(), |m| m.status.to_string());
-        table.push_str(&format!(
-            "| {label} | {marker} | {} | {} |\n",
-            j.judgement.status, j.without_scan.status
-        ));
-        if *is_cheat {
-            // Observed checks alone defeat every cheat: the scan is a second layer.
-            if label.ends_with("| mixed") && j.without_scan.status == Status::Passed {
-                problems.push(format!(
-                    "mixed task passes without the scan: {label}\n{}",
-                    j.describe()
-                ));
-            }
-            if !matches!(j.judgement.status, Status::Failed | Status::Tampering) {
-                problems.push(format!("CHEAT NOT CAUGHT: {label}\n{}", j.describe()));
-            }
-            if let Some(m) = &j.marker_outcome {
-                if m.status != Status::Passed {
-                    problems.push(format!(
-                        "cheat does not pass the marker scheme (not a real cheat): {label}\n{}\nstdout:{}\nstderr:{}",
-                        m.status,
-                        m.stdout_tail(800),
-                        m.stderr_tail(800)
-                    ));
-                }
-            }
-        } else {
-            if j.judgement.status != Status::Passed {
-                problems.push(format!("CONTROL FAILED: {label}\n{}", j.describe()));
-            }
-            let needs =
-                label.contains("fallback-only") || label.contains("mixed") || label.contains("FFI");
-            if needs && j.judgement.nonce != NonceState::Verified {
-                problems.push(format!(
-                    "control without a verified nonce: {label}: {:?}",
-                    j.judgement.nonce
-                ));
-            }
-        }
-    }
-    println!("{table}");
-    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
-}
-
-/// A correct C# solution with its own `Main` (issue 15, item 4): needs the
-/// toolchain to compile with `-main:Program` (engine change of the
-/// integration step); today mcs reports CS0017 (two entry points).
-#[test]
-#[ignore = "needs the C# toolchain to compile with -main:Program (integration step)"]
-fn csharp_solution_with_its_own_main_passes() {
-    let code = "using System;\npublic class Acc {\n    public int add(int a, int b) { return a + b; }\n    public string greet(string n) { return \"hi \" + n; }\n    public static void Main(string[] args) { Console.WriteLine(new Acc().add(2, 3)); }\n}\n";
-    let j = judge_all(
-        &[Sample::Oop {
-            task: task(Language::CSharp, false),
-            code: code.into(),
-        }],
-        false,
-    );
-    assert_eq!(j[0].judgement.status, Status::Passed, "{}", j[0].describe());
+/// CrossPL-FFI answers that fail and try to pass the blame to the
+/// environment (a GSL 2.8 symbol the installed GSL lacks is "not the
+/// answer's fault"): by printing the loader's message, by raising it by
+/// hand, or by forging the harness's own failure report.
+pub fn ffi_blame_cheats() -> Vec<Cheat> {
+    use Language::Python;
+    const SHIFT: &str = "shifts the blame";
+    vec![
+        cheat("prints `undefined symbol: gsl_…` and exits 1", SHIFT, Python, "import sys\nsys.stderr.write('Traceback (most recent call last):\\n  File \"main.py\", line 3, in <module>\\nAttributeError: /usr/local/gsl/lib/libgsl.so: undefined symbol: gsl_bspline_ncontrol\\n')\nsys.exit(1)\n"),
+        cheat("raises the loader's AttributeError by hand", SHIFT, Python, "raise AttributeError('/usr/local/gsl/lib/libgsl.so: undefined symbol: gsl_bspline_ncontrol')\n"),
+        cheat("forges the harness's failure report", SHIFT, Python, "import os\nos.write(1, b'\\n\\x1epolyeval-judge {\"end\":null,\"failure\":{\"type\":\"AttributeError\",\"message\":\"libgsl.so: undefined symbol: gsl_bspline_ncontrol\",\"symbol\":\"gsl_bspline_ncontrol\"}}\\n')\nos._exit(1)\n"),
+    ]
 }

@@ -1,17 +1,18 @@
-//! The fixture task of the adversarial suite and the overhead benchmark:
-//! `Acc.add(a, b)` and `Acc.greet(name)`, with upstream-form test lines per
-//! language, and correct solutions.
+//! The fixture task of the adversarial suite: `Acc.add(a, b)` and
+//! `Acc.greet(name)`, with upstream-form test lines per language, and
+//! correct solutions (some with a `main` of their own).
 
-use super::OopTask;
-use polyeval_core::Language;
+use polyeval_core::{Bench, Language, Task, TaskMeta};
 
 fn lines(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
 }
 
 /// The fixture task: `Acc.add(a, b)` and `Acc.greet(name)`, in upstream's
-/// test-line form per language; `fallback_only` keeps only compound lines.
-pub fn task(lang: Language, fallback_only: bool) -> OopTask {
+/// test-line form per language. *Mixed*: observed checks plus one compound
+/// line (run in-process, so the nonce is in play); `fallback_only`: only
+/// compound lines, all in-process.
+pub fn task(lang: Language, fallback_only: bool) -> Task {
     let (mixed, compound): (Vec<&str>, Vec<&str>) = match lang {
         Language::Python => (
             vec![
@@ -103,13 +104,27 @@ pub fn task(lang: Language, fallback_only: bool) -> OopTask {
         v.push(compound[0]);
         v
     };
-    OopTask {
-        lang,
-        test_list: lines(&test_list),
-        test_function:
-            "def candidate(a, b=None):\n    return Acc().greet(a) if b is None else Acc().add(a, b)"
-                .into(),
-        entry_point: "candidate".into(),
+    let id = if fallback_only {
+        "OOP/9902"
+    } else {
+        "OOP/9901"
+    };
+    Task {
+        bench: Bench::MultiOop,
+        key: format!("{}/{id}", lang.key()),
+        task_id: id.into(),
+        language: lang,
+        instruction: "Write a class **Acc** with the public functions **add** and **greet**.".into(),
+        canonical_solution: None,
+        source_path: "tests/judge_support/fixture.rs".into(),
+        meta: TaskMeta::Oop {
+            test_list: lines(&test_list),
+            test_function:
+                "def candidate(a, b=None):\n    return Acc().greet(a) if b is None else Acc().add(a, b)"
+                    .into(),
+            entry_point: "candidate".into(),
+            keywords: vec![vec!["Acc".into()]],
+        },
     }
 }
 
@@ -125,12 +140,15 @@ pub fn correct(lang: Language) -> &'static str {
     }
 }
 
-/// Correct solutions that carry a demo `main` of their own.
+/// Correct solutions that carry a demo `main` of their own (LLMs often add one).
 pub fn correct_with_main(lang: Language) -> Option<&'static str> {
     Some(match lang {
+        Language::Cpp => "#include <string>\n#include <iostream>\nclass Acc {\npublic:\n    int add(int a, int b) { return a + b; }\n    std::string greet(const std::string& n) { return \"hi \" + n; }\n};\n\nint main() {\n    std::cout << Acc().add(2, 3) << std::endl;\n    return 0;\n}\n",
+        Language::CSharp => "using System;\npublic class Acc {\n    public int add(int a, int b) { return a + b; }\n    public string greet(string n) { return \"hi \" + n; }\n    public static void Main(string[] args) { Console.WriteLine(new Acc().add(2, 3)); }\n}\n",
+        Language::Php => "<?php\nclass Acc {\n    public function add($a, $b) { return $a + $b; }\n    public function greet($n) { return \"hi \" . $n; }\n}\n\nfunction main() {\n    echo (new Acc())->add(2, 3), \"\\n\";\n}\nmain();\n?>",
         Language::Python => "class Acc:\n    def add(self, a, b):\n        return a + b\n\n    def greet(self, name):\n        return \"hi \" + name\n\nif __name__ == \"__main__\":\n    print(Acc().add(2, 3))\n",
         Language::Java => "public class Acc {\n    public int add(int a, int b) { return a + b; }\n    public String greet(String n) { return \"hi \" + n; }\n    public static void main(String[] args) {\n        System.out.println(new Acc().add(2, 3));\n    }\n}\n",
         Language::JavaScript => "class Acc {\n  add(a, b) { return a + b; }\n  greet(n) { return 'hi ' + n; }\n}\nif (require.main === module) {\n  console.log(new Acc().add(2, 3));\n}\nmodule.exports = { Acc };\n",
-        _ => return None,
+        Language::Go => return None,
     })
 }
