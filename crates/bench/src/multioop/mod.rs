@@ -422,7 +422,7 @@ impl Evaluator for OopEvaluator {
 
     fn settings(&self) -> polyeval_core::eval::Settings {
         let mut settings = self.engine.verdict_settings();
-        settings.insert("js_strict".into(), self.js_strict.to_string());
+        settings.insert("js_strict".into(), self.scorer.js_strict.to_string());
         settings
     }
 
