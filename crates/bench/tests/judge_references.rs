@@ -8,6 +8,10 @@
 //!   by `oop_reference.rs`, which asserts upstream's 242 passes;
 //! - CrossPL-FFI: all 40 canonical solutions (polyeval's GSL 2.8 build).
 //!
+//! And the verdict change by design: upstream's Java lines compare a computed
+//! string with a literal by `==` (reference identity), which no correct
+//! solution passes; judged, they compare by value.
+//!
 //! The sample keeps CI time down (the full comparison took ~100 s on 2 cores;
 //! `scripts/bench-judge.sh 8 1 267` compares all references).
 
@@ -16,7 +20,7 @@ use polyeval_bench::multioop::reference::load_reference;
 use polyeval_bench::multioop::OopEvaluator;
 use polyeval_core::data::shared_test_data;
 use polyeval_core::eval::{EvalItem, EvalOptions};
-use polyeval_core::{Bench, Evaluator, Language, Status, Task, Verdict};
+use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
 
 fn options(mode: &str) -> EvalOptions {
     EvalOptions {
@@ -153,4 +157,63 @@ fn ffi_canonical_solutions_keep_their_verdicts_under_the_judge() {
     }
     let problems = compare(&labels, &inprocess, &judged);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn java_string_identity_checks_pass_judged_and_fail_in_process() {
+    // Upstream's form (e.g. OOP/4: `assert(new PDSB().pa_substring(input0))=="noon"`).
+    let task = Task {
+        bench: Bench::MultiOop,
+        key: "java/OOP/9903".into(),
+        task_id: "OOP/9903".into(),
+        language: Language::Java,
+        instruction: "Write a class **Acc** with the public functions **add** and **greet**."
+            .into(),
+        canonical_solution: None,
+        source_path: "tests/judge_references.rs".into(),
+        meta: TaskMeta::Oop {
+            test_list: vec![
+                "String input0 = \"bo\"".into(),
+                "assert(new Acc().greet(input0))==\"hi bo\"".into(),
+                "assert(new Acc().add(1, 2))==3".into(),
+            ],
+            test_function: String::new(),
+            entry_point: "candidate".into(),
+            keywords: vec![vec!["Acc".into()]],
+        },
+    };
+    let correct = "public class Acc {\n    public int add(int a, int b) { return a + b; }\n    public String greet(String n) { return \"hi \" + n; }\n}\n";
+    let wrong = "public class Acc {\n    public int add(int a, int b) { return a + b; }\n    public String greet(String n) { return \"hi \" + n + \"!\"; }\n}\n";
+    let samples = vec![
+        (task.clone(), correct.to_string()),
+        (task, wrong.to_string()),
+    ];
+    let judged = score(
+        &OopEvaluator::new(Bench::MultiOop, &options("sound")).expect("evaluator"),
+        &samples,
+    );
+    let inprocess = score(
+        &OopEvaluator::new(Bench::MultiOop, &options("inprocess")).expect("evaluator"),
+        &samples,
+    );
+    assert_eq!(judged[0].status, Status::Passed, "{}", judged[0].detail);
+    assert_eq!(
+        judged[0].data["judge"]["repaired_checks"], 1,
+        "{}",
+        judged[0].data
+    );
+    assert_eq!(
+        judged[0].data["judge"]["observed_checks"], 2,
+        "{}",
+        judged[0].data
+    );
+    assert_eq!(
+        inprocess[0].status,
+        Status::Failed,
+        "{}",
+        inprocess[0].detail
+    );
+    // A wrong string still fails, with the difference.
+    assert_eq!(judged[1].status, Status::Failed, "{}", judged[1].detail);
+    assert!(judged[1].detail.contains("hi bo"), "{}", judged[1].detail);
 }
