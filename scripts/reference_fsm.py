@@ -6,10 +6,12 @@ Used only (1) as the throughput baseline for `scripts/bench-fsm.sh` and (2) as
 an independent cross-check of polyeval's compat mode. It is not upstream's code.
 
 Usage:
-  reference_fsm.py --data DIR [--models GPT-4o,Qwen2.5-coder-7b-instruct]
-                   [--verdicts-out FILE] [--repeat N]
+  reference_fsm.py --data DIR [--models GPT-4o,Qwen2.5-coder-7b-instruct | --models all]
+                   [--results RESULTS_DIR] [--verdicts-out FILE] [--repeat N]
 
 DIR is the benchmark data root holding crosspl/ (or crosspl/ itself).
+`--models all` scores every model directory in every recorded variant
+(`greedy_pass<variant>.json`), each model and variant reported apart.
 Prints agreement with the recorded verdicts, per-language pass rates, and the
 scoring time (generations/s, single process) on stderr/stdout.
 """
@@ -76,7 +78,9 @@ LANG_NAMES = {"C++_ipc": "C++", "go_ipc": "Go", "java_ipc": "Java",
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", required=True)
-    ap.add_argument("--models", default="GPT-4o,Qwen2.5-coder-7b-instruct")
+    ap.add_argument("--models", default="GPT-4o,Qwen2.5-coder-7b-instruct",
+                    help="comma-separated model directories, or `all`")
+    ap.add_argument("--results", help="recorded results directory (default: DIR/results)")
     ap.add_argument("--verdicts-out")
     ap.add_argument("--repeat", type=int, default=1,
                     help="score the whole set this many times (timing)")
@@ -88,20 +92,33 @@ def main():
     t_load = time.perf_counter()
     catalog = json.load(open(os.path.join(root, "fsm", "crosspl_fsms.json")))
     machines = {m["fsm_id"]: m for m in catalog["ipc"]}
-    items = []  # (model, lang, task_id, fsm_id, suffix, code, recorded)
+    results = args.results or os.path.join(root, "results")
+    items = []  # (model + variant, lang, task_id, fsm_id, suffix, code, recorded)
+    runs = []  # model + variant, in order of appearance
     for rdir, tdir in RESULT_DIRS.items():
-        for model in args.models.split(","):
-            base = os.path.join(root, "results", rdir, model)
-            for fname, recorded in (("greedy_pass.json", True), ("greedy_fail.json", False)):
-                path = os.path.join(base, fname)
+        if args.models == "all":
+            lang_dir = os.path.join(results, rdir)
+            pairs = sorted(
+                (model, f[len("greedy_pass"):-len(".json")])
+                for model in (os.listdir(lang_dir) if os.path.isdir(lang_dir) else [])
+                for f in os.listdir(os.path.join(lang_dir, model))
+                if f.startswith("greedy_pass") and f.endswith(".json"))
+        else:
+            pairs = [(model, "") for model in args.models.split(",")]
+        for model, variant in pairs:
+            base = os.path.join(results, rdir, model)
+            for stem, recorded in (("greedy_pass", True), ("greedy_fail", False)):
+                path = os.path.join(base, stem + variant + ".json")
                 if not os.path.exists(path):
                     continue
+                if model + variant not in runs:
+                    runs.append(model + variant)
                 for rec in json.load(open(path)):
                     task_path = os.path.join(root, "PolyBench", "IPC_Bench", tdir,
                                              "IPC_%d.json" % rec["Task_id"])
                     suffix = json.load(open(task_path))["suffix"]
                     code = rec["right_result"] if recorded else rec["wrong_result"]
-                    items.append((model, rdir, rec["Task_id"], rec["FSMID_for_test"],
+                    items.append((model + variant, rdir, rec["Task_id"], rec["FSMID_for_test"],
                                   suffix, code, recorded))
     t_loaded = time.perf_counter()
 
@@ -114,7 +131,7 @@ def main():
     agree = sum(1 for it, v in zip(items, verdicts) if it[6] == v)
     print("generations %d  agreement with recorded %d/%d (%.3f%%)"
           % (len(items), agree, len(items), 100.0 * agree / len(items)))
-    for model in args.models.split(","):
+    for model in runs:
         cells = []
         for rdir in RESULT_DIRS:
             vs = [v for it, v in zip(items, verdicts) if it[0] == model and it[1] == rdir]
