@@ -15,7 +15,7 @@ use polyeval_bench::Benchmark;
 use polyeval_core::eval::{EvalItem, EvalOptions};
 use polyeval_core::progress::Progress;
 use polyeval_core::{Bench, Evaluator, Task, Verdict};
-use polyeval_store::RECORDED_MODE;
+use polyeval_store::{sample_id, NewSample, SampleRow, ScoringPass, RECORDED_MODE};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -163,7 +163,7 @@ pub fn redo(
     chunk: usize,
     progress: &Progress,
 ) -> anyhow::Result<EvalSummary> {
-    evaluate_pass(run, evaluator, chunk, true, progress)
+    evaluate_pass(run, evaluator, chunk, true, None, progress)
 }
 
 /// Score every sample of `run` that has no verdict for `evaluator`'s mode,
@@ -178,7 +178,78 @@ pub fn evaluate(
     chunk: usize,
     progress: &Progress,
 ) -> anyhow::Result<EvalSummary> {
-    evaluate_pass(run, evaluator, chunk, false, progress)
+    evaluate_pass(run, evaluator, chunk, false, None, progress)
+}
+
+/// [`evaluate`] a run whose samples the caller has just stored, all of
+/// them new (`samples`, moved in): their completions are scored from memory
+/// instead of being read back from the store. Samples of the run that are
+/// not among them are read from the store as usual.
+pub fn evaluate_stored(
+    run: &Run,
+    evaluator: &dyn Evaluator,
+    chunk: usize,
+    samples: Vec<NewSample>,
+    progress: &Progress,
+) -> anyhow::Result<EvalSummary> {
+    let known = samples
+        .into_iter()
+        .map(|s| (sample_id(&s.task_key, s.sample_index), s))
+        .collect();
+    evaluate_pass(run, evaluator, chunk, false, Some(known), progress)
+}
+
+/// A sample to score.
+struct Pending {
+    id: String,
+    task_key: String,
+    completion: String,
+    repaired: bool,
+}
+
+impl From<SampleRow> for Pending {
+    fn from(s: SampleRow) -> Pending {
+        Pending {
+            id: s.id,
+            task_key: s.task_key,
+            completion: s.completion,
+            repaired: s.repaired,
+        }
+    }
+}
+
+/// The samples `pass` has still to score: those the caller holds (`known`)
+/// taken from memory when every pending one is among them, else all read
+/// from the store.
+fn pending_samples(
+    store: &polyeval_store::RunStore,
+    pass: &ScoringPass,
+    known: Option<HashMap<String, NewSample>>,
+) -> anyhow::Result<Vec<Pending>> {
+    if let Some(mut known) = known {
+        if let Some(ids) = store.pending_ids_in(pass)? {
+            let from_memory: Option<Vec<Pending>> = ids
+                .into_iter()
+                .map(|id| {
+                    let s = known.remove(&id)?;
+                    Some(Pending {
+                        id,
+                        task_key: s.task_key,
+                        completion: s.completion,
+                        repaired: false,
+                    })
+                })
+                .collect();
+            if let Some(pending) = from_memory {
+                return Ok(pending);
+            }
+        }
+    }
+    Ok(store
+        .pending_in(pass)?
+        .into_iter()
+        .map(Pending::from)
+        .collect())
 }
 
 /// What the verdict of a sample whose stored text was repaired records.
@@ -189,6 +260,7 @@ fn evaluate_pass(
     evaluator: &dyn Evaluator,
     chunk: usize,
     redo: bool,
+    known: Option<HashMap<String, NewSample>>,
     progress: &Progress,
 ) -> anyhow::Result<EvalSummary> {
     let tasks = run.tasks();
@@ -209,7 +281,7 @@ fn evaluate_pass(
     let started = std::time::Instant::now();
     let pending = std::thread::scope(|scope| {
         scope.spawn(|| evaluator.warm_up(&all_tasks));
-        store.pending_in(&pass)
+        pending_samples(store, &pass, known)
     })?;
     if pass.continues_redo() {
         progress.note(

@@ -254,6 +254,30 @@ impl RunStore {
         )
     }
 
+    /// The ids of the samples `pass` has still to score, ordered as
+    /// [`pending_in`](Self::pending_in), without reading their completions
+    /// (for a caller that holds them already). `None` when a stored id is
+    /// not valid UTF-8: read the samples with [`pending_in`](Self::pending_in).
+    pub fn pending_ids_in(&self, pass: &ScoringPass) -> anyhow::Result<Option<Vec<String>>> {
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT s.id FROM samples s LEFT JOIN {} v ON v.sample_id = s.id AND v.mode = ?1
+             WHERE v.sample_id IS NULL ORDER BY s.task_key, s.sample_index",
+            pass.table()
+        ))?;
+        let ids = stmt
+            .query_map([&pass.mode], |r| {
+                Ok(match r.get_ref(0)? {
+                    rusqlite::types::ValueRef::Text(id) => {
+                        std::str::from_utf8(id).ok().map(str::to_string)
+                    }
+                    _ => None,
+                })
+            })?
+            .collect::<Result<Option<Vec<String>>, _>>()
+            .with_context(|| format!("{}: reading the pending samples", self.dir.display()))?;
+        Ok(ids)
+    }
+
     /// Store verdicts of `pass` in one transaction.
     pub fn put_pass_verdicts(
         &self,

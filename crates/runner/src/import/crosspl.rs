@@ -216,17 +216,25 @@ pub fn import(
         .transpose()?;
     let all_tasks: Vec<&Task> = tasks.tasks.iter().collect();
     let import_and_score = |run: &ModelRun| -> anyhow::Result<ModelOutcome> {
-        let (import, opened) = import_model(spec, run, &tasks, progress)?;
+        let (import, opened, samples) = import_model_samples(spec, run, &tasks, progress)?;
         let evaluation = match (&evaluators, &evaluator) {
-            (Some(evaluators), Some(evaluator)) => Some(
-                crate::evaluate::evaluate(
-                    &opened,
-                    evaluator.as_ref(),
-                    evaluators.spec().chunk_for(opened.benchmark()),
-                    progress,
-                )
-                .with_context(|| format!("evaluating run {}", run.out.display()))?,
-            ),
+            (Some(evaluators), Some(evaluator)) => {
+                let chunk = evaluators.spec().chunk_for(opened.benchmark());
+                // Samples new to the run are stored exactly as read: score
+                // them from memory rather than reading them back.
+                let scored = if import.added == import.total {
+                    crate::evaluate::evaluate_stored(
+                        &opened,
+                        evaluator.as_ref(),
+                        chunk,
+                        samples,
+                        progress,
+                    )
+                } else {
+                    crate::evaluate::evaluate(&opened, evaluator.as_ref(), chunk, progress)
+                };
+                Some(scored.with_context(|| format!("evaluating run {}", run.out.display()))?)
+            }
             _ => None,
         };
         Ok(ModelOutcome { import, evaluation })
@@ -387,6 +395,16 @@ pub fn import_model(
     tasks: &std::sync::Arc<TaskSet>,
     progress: &Progress,
 ) -> anyhow::Result<(ImportSummary, Run)> {
+    import_model_samples(spec, run, tasks, progress).map(|(summary, run, _)| (summary, run))
+}
+
+/// [`import_model`], also returning the samples read.
+fn import_model_samples(
+    spec: &CrossplImport,
+    run: &ModelRun,
+    tasks: &std::sync::Arc<TaskSet>,
+    progress: &Progress,
+) -> anyhow::Result<(ImportSummary, Run, Vec<NewSample>)> {
     let (lang_dirs, ignored) = language_dirs(&spec.results_dir)?;
     let by_key: HashMap<&str, &Task> = tasks.tasks.iter().map(|t| (t.key.as_str(), t)).collect();
     let mut text = String::new();
@@ -563,6 +581,7 @@ pub fn import_model(
             missing_languages,
         },
         opened,
+        samples,
     ))
 }
 
@@ -586,6 +605,15 @@ struct RecordedEntry {
 }
 
 impl RecordedEntry {
+    /// A generation field, moved out (the completions are most of the bytes kept).
+    fn take_field(&mut self, name: &str) -> Option<Value> {
+        match name {
+            "right_result" => self.right_result.take(),
+            "wrong_result" => self.wrong_result.take(),
+            _ => None,
+        }
+    }
+
     fn field(&self, name: &str) -> Option<&Value> {
         match name {
             "right_result" => self.right_result.as_ref(),
@@ -678,10 +706,11 @@ fn read_greedy(
         }
         let file = path.display().to_string();
         let entries = read_entries(&path)?;
-        for (i, entry) in entries.iter().enumerate() {
-            let task = recorded_task(entry, &file, i, lang, by_key)?;
-            let completion = match entry.field(field) {
-                Some(Value::String(s)) => s.clone(),
+        let count = entries.len();
+        for (i, mut entry) in entries.into_iter().enumerate() {
+            let task = recorded_task(&entry, &file, i, lang, by_key)?;
+            let completion = match entry.take_field(field) {
+                Some(Value::String(s)) => s,
                 Some(Value::Null) | None => bail!(
                     "{file}: entry {i}: task {}: field `{field}`: missing",
                     task.task_id
@@ -703,7 +732,7 @@ fn read_greedy(
         }
         counts.push(format!(
             "{} {}",
-            entries.len(),
+            count,
             if passed { "passed" } else { "failed" }
         ));
     }
