@@ -479,6 +479,77 @@ mod tests {
         assert_eq!(again.evaluated, 0);
     }
 
+    /// The verdicts of a run, without their time stamps.
+    fn stored_verdicts(run: &Run) -> BTreeMap<String, Verdict> {
+        run.store()
+            .verdicts("compat")
+            .unwrap()
+            .into_iter()
+            .collect()
+    }
+
+    #[test]
+    fn scoring_imported_samples_from_memory_stores_what_reading_them_back_does() {
+        let tmp = tempfile::tempdir().unwrap();
+        let open = |name: &str| {
+            let out = tmp.path().join(name);
+            import_crosspl_results(&crosspl_args("GPT-4o", &out, RecordedSet::Greedy)).unwrap();
+            Run::open(&out, None, &TaskSets::default()).unwrap()
+        };
+        let (read_back, from_memory, partly) = (open("a"), open("b"), open("c"));
+        let evaluator = ipc_evaluator();
+        let silent = Progress::silent();
+        evaluate(&read_back, evaluator.as_ref(), DEFAULT_CHUNK, &silent).unwrap();
+        let expected = stored_verdicts(&read_back);
+        assert_eq!(expected.len(), 1982);
+        let imported: Vec<NewSample> = read_back
+            .store()
+            .samples()
+            .unwrap()
+            .into_iter()
+            .map(|s| NewSample::new(s.task_key, s.sample_index, s.completion))
+            .collect();
+
+        let s = evaluate_stored(
+            &from_memory,
+            evaluator.as_ref(),
+            DEFAULT_CHUNK,
+            imported.clone(),
+            &silent,
+        )
+        .unwrap();
+        assert_eq!((s.evaluated, s.total_with_verdict), (1982, 1982));
+        assert_eq!(stored_verdicts(&from_memory), expected);
+
+        // Samples the caller does not hold are read from the store: all scored alike.
+        let half: Vec<NewSample> = imported.iter().step_by(2).cloned().collect();
+        let s = evaluate_stored(&partly, evaluator.as_ref(), DEFAULT_CHUNK, half, &silent).unwrap();
+        assert_eq!(s.evaluated, 1982);
+        assert_eq!(stored_verdicts(&partly), expected);
+
+        // The texts scored are the caller's (which is why the import hands
+        // over only samples it has just stored as they are): an emptied
+        // passing completion fails.
+        let redo_dir = tmp.path().join("d");
+        import_crosspl_results(&crosspl_args("GPT-4o", &redo_dir, RecordedSet::Greedy)).unwrap();
+        let run = Run::open(&redo_dir, None, &TaskSets::default()).unwrap();
+        let passing = expected
+            .iter()
+            .find(|(_, v)| v.passed())
+            .map(|(id, _)| id.clone())
+            .unwrap();
+        let mut altered = imported;
+        for s in &mut altered {
+            if polyeval_store::sample_id(&s.task_key, s.sample_index) == passing {
+                s.completion.clear();
+            }
+        }
+        evaluate_stored(&run, evaluator.as_ref(), DEFAULT_CHUNK, altered, &silent).unwrap();
+        let got = stored_verdicts(&run);
+        assert!(!got[&passing].passed(), "{passing}: {:?}", got[&passing]);
+        assert_eq!(got.iter().filter(|(id, v)| expected[*id] != **v).count(), 1);
+    }
+
     /// An evaluator that loses verdicts: storing stops at the first chunk
     /// with an error naming the bug, the scorer thread (blocked on a full
     /// pipeline) is released, and nothing half-done is stored.
