@@ -6,9 +6,10 @@
 //! - [`gsl`]: `polyeval setup gsl` — GSL 2.8 built from its source tarball
 //!   into polyeval's cache, so CrossPL-FFI is scored against the release it
 //!   was made with;
-//! - [`ffi`]: the construction units of CrossPL-FFI tasks (CrossPL Algorithm
-//!   3): C comment stripping, function splitting and one unit per exported
-//!   function family of a C library's sources.
+//! - [`ffi`]: `polyeval build ffi` — CrossPL-FFI tasks from a C library's
+//!   sources with a model (CrossPL Algorithm 3): one unit per exported
+//!   function family, a task generated per unit, run against the real
+//!   library in the sandbox, revised on failure, checked for vacuity.
 
 pub mod ffi;
 pub mod gsl;

@@ -57,7 +57,8 @@ enum Command {
     Doctor(cmd::doctor::Args),
     /// Prepare what evaluation needs: `setup gsl` builds GSL 2.8 for CrossPL-FFI.
     Setup(cmd::setup::Args),
-    /// Build benchmark tasks with a model: `build ipc` turns mined hits into CrossPL-IPC tasks.
+    /// Build benchmark tasks with a model: `build ipc` turns mined hits into CrossPL-IPC tasks,
+    /// `build ffi` a C library's sources into CrossPL-FFI tasks.
     Build(cmd::build::Args),
 }
 

@@ -41,6 +41,45 @@ pub fn decode_answer(text: &str) -> String {
     unwrap_fence(&code)
 }
 
+/// The JSON object an answer holds: the whole answer (reasoning blocks
+/// removed), else a fenced block, else the first object embedded in prose;
+/// raw line breaks and tabs inside its strings are tolerated. For answers
+/// with several fields (`build ffi`'s `Instruction` and `Canonical_solution`).
+pub fn json_object(text: &str) -> Option<serde_json::Map<String, Value>> {
+    let text = strip_reasoning(text);
+    let trimmed = text.trim();
+    let parse = |t: &str| -> Option<serde_json::Map<String, Value>> {
+        let t = t.trim();
+        if !t.starts_with('{') {
+            return None;
+        }
+        let value: Value = serde_json::from_str(t)
+            .ok()
+            .or_else(|| serde_json::from_str(&escape_raw_controls_in_strings(t)).ok())?;
+        match value {
+            Value::Object(map) => Some(map),
+            _ => None,
+        }
+    };
+    parse(trimmed)
+        .or_else(|| {
+            fenced_blocks(trimmed)
+                .into_iter()
+                .find_map(|(_, body)| parse(&body))
+        })
+        .or_else(|| {
+            let fixed = escape_raw_controls_in_strings(trimmed);
+            fixed.match_indices('{').take(16).find_map(|(at, _)| {
+                let mut stream =
+                    serde_json::Deserializer::from_str(&fixed[at..]).into_iter::<Value>();
+                match stream.next() {
+                    Some(Ok(Value::Object(map))) => Some(map),
+                    _ => None,
+                }
+            })
+        })
+}
+
 /// Code from a text that is entirely JSON (an object or a string).
 fn from_json_text(text: &str) -> Option<String> {
     if !(text.starts_with('{') || text.starts_with('"')) {

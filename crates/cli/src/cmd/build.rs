@@ -1,5 +1,6 @@
 //! `polyeval build`: benchmark construction with a model. `build ipc` is
-//! CrossPL Algorithm 2 (the work is in `polyeval_build::ipc`).
+//! CrossPL Algorithm 2 (the work is in `polyeval_build::ipc`), `build ffi`
+//! Algorithm 3 (`super::build_ffi`, `polyeval_build::ffi::build`).
 
 use super::args::ClientArgs;
 use std::path::PathBuf;
@@ -20,6 +21,16 @@ enum Command {
         polyeval build ipc --hits hits.csv --repos repos --model deepseek-chat --out again --replay built   # no network\n\
         Re-running the same command continues a build; every model call is in OUT/build.sqlite.")]
     Ipc(IpcArgs),
+    /// Build CrossPL-FFI tasks from a C library's sources (GSL) with a model: one task per
+    /// exported function family, its solution run against the library in the sandbox, revised
+    /// on failure (up to 4 times), rejected when its test is vacuous. Resumable; replayable.
+    #[command(after_help = "Examples:\n  \
+        polyeval setup gsl\n  \
+        polyeval build ffi --gsl-src gsl-2.8.tar.gz --model deepseek-chat --out built --limit 50\n  \
+        polyeval build ffi --gsl-src gsl-2.8.tar.gz --model deepseek-chat --out one --family gsl_sf_exp\n  \
+        polyeval build ffi --gsl-src gsl-2.8.tar.gz --model deepseek-chat --out again --replay built   # no network\n\
+        Re-running the same command continues a build; every model call is in OUT/build.sqlite.")]
+    Ffi(super::build_ffi::FfiArgs),
 }
 
 #[derive(clap::Args)]
@@ -77,7 +88,10 @@ struct IpcArgs {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let Command::Ipc(a) = args.command;
+    let a = match args.command {
+        Command::Ipc(a) => a,
+        Command::Ffi(a) => return super::build_ffi::run(a),
+    };
     let options = polyeval_build::ipc::Options {
         catalog: match &a.catalog {
             Some(c) => c.clone(),

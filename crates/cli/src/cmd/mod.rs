@@ -1,6 +1,7 @@
 //! One module per subcommand, plus the arguments several share.
 pub mod args;
 pub mod build;
+mod build_ffi;
 pub mod demo;
 pub mod doctor;
 pub mod evaluate;
