@@ -403,10 +403,7 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
         dropped: written.dropped,
         calls_made: ctx.calls_made.load(Ordering::Relaxed),
         calls_reused: ctx.calls_reused.load(Ordering::Relaxed),
-        gsl: format!(
-            "{gsl_version}, {}",
-            ctx.evaluator.gsl().libgsl.display()
-        ),
+        gsl: format!("{gsl_version}, {}", ctx.evaluator.gsl().libgsl.display()),
         report: written.report,
     })
 }
@@ -759,7 +756,10 @@ async fn build_unit(ctx: &Ctx, unit: &Unit) -> Result<UnitOutcome, UnitError> {
                 let what = if accepted.vacuity.stubbed.is_empty() {
                     "an empty candidate".to_string()
                 } else {
-                    format!("{} stubbed to return None", accepted.vacuity.stubbed.join(", "))
+                    format!(
+                        "{} stubbed to return None",
+                        accepted.vacuity.stubbed.join(", ")
+                    )
                 };
                 return Ok(UnitOutcome::Dropped {
                     stage: "vacuity",
@@ -800,7 +800,10 @@ mod tests {
             ("Do x.".to_string(), "import ctypes\nprint(1)".to_string())
         );
         let e = generated_task("Sure! {Instruction: do x}").unwrap_err();
-        assert!(e.starts_with("invalid JSON: the answer holds no JSON object"), "{e}");
+        assert!(
+            e.starts_with("invalid JSON: the answer holds no JSON object"),
+            "{e}"
+        );
         let e = generated_task("{\"Instruction\": \"Do x.\"}").unwrap_err();
         assert!(e.contains("lacks `Canonical_solution`"), "{e}");
         assert_eq!(

@@ -56,7 +56,9 @@ struct Task<'a> {
 
 impl Task<'_> {
     fn accepted(&self) -> &Round {
-        self.rounds.last().expect("a built task has its accepted round")
+        self.rounds
+            .last()
+            .expect("a built task has its accepted round")
     }
     fn path(&self) -> String {
         format!("PolyBench/FFI_Bench/FFI_{}.json", self.id)
@@ -189,7 +191,11 @@ struct RoundProvenance<'a> {
 fn round_provenance(r: &Round) -> RoundProvenance<'_> {
     let passed = r.accepted.is_some();
     RoundProvenance {
-        stage: if r.round == 0 { "ffi-generate" } else { "ffi-revise" },
+        stage: if r.round == 0 {
+            "ffi-generate"
+        } else {
+            "ffi-revise"
+        },
         round: r.round,
         request: &r.request,
         passed,
@@ -305,16 +311,26 @@ fn report(b: &Build<'_>, tasks: &[Task<'_>], dropped: &[(String, usize)]) -> Str
     );
     let mut by_rounds: BTreeMap<usize, usize> = BTreeMap::new();
     for (_, outcome) in b.results {
-        if !matches!(outcome, UnitOutcome::Dropped { stage: "generate" | "run", .. }) {
+        if !matches!(
+            outcome,
+            UnitOutcome::Dropped {
+                stage: "generate" | "run",
+                ..
+            }
+        ) {
             *by_rounds.entry(outcome.rounds().len()).or_default() += 1;
         }
     }
     if !by_rounds.is_empty() {
         let text: Vec<String> = by_rounds
             .iter()
-            .map(|(k, v)| format!("{v} in round {k}"))
+            .map(|(k, v)| format!("{v} in {k}"))
             .collect();
-        let _ = writeln!(r, "\nSolutions passing: {}.", text.join(", "));
+        let _ = writeln!(
+            r,
+            "\nRounds until the solution passed (units past the run stage): {}.",
+            text.join(", ")
+        );
     }
     let _ = writeln!(
         r,

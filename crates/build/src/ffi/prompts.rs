@@ -66,7 +66,14 @@ pub fn revise(
             ("instruction", instruction.trim_end()),
             ("solution", solution.trim_end()),
             ("error", error),
-            ("output", if output.trim().is_empty() { "(nothing)" } else { output.trim_end() }),
+            (
+                "output",
+                if output.trim().is_empty() {
+                    "(nothing)"
+                } else {
+                    output.trim_end()
+                },
+            ),
         ],
     ))]
 }
@@ -80,7 +87,11 @@ fn format_lead() -> &'static str {
 /// appended (CrossPL's "required classes … parameter lists are: […]", which
 /// `doctor`'s vacuity probe reads). Idempotent: a block appended before is
 /// replaced, never repeated.
-pub fn with_names(instruction: &str, classes: &[String], functions: &[(String, Vec<String>)]) -> String {
+pub fn with_names(
+    instruction: &str,
+    classes: &[String],
+    functions: &[(String, Vec<String>)],
+) -> String {
     let base = match instruction.find(format_lead()) {
         Some(at) => &instruction[..at],
         None => instruction,
@@ -88,7 +99,11 @@ pub fn with_names(instruction: &str, classes: &[String], functions: &[(String, V
     let quoted = |s: &str| format!("'{s}'");
     let classes = format!(
         "[{}]",
-        classes.iter().map(|c| quoted(c)).collect::<Vec<_>>().join(", ")
+        classes
+            .iter()
+            .map(|c| quoted(c))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let functions = format!(
         "[{}]",
@@ -97,7 +112,11 @@ pub fn with_names(instruction: &str, classes: &[String], functions: &[(String, V
             .map(|(name, params)| format!(
                 "({}, [{}])",
                 quoted(name),
-                params.iter().map(|p| quoted(p)).collect::<Vec<_>>().join(", ")
+                params
+                    .iter()
+                    .map(|p| quoted(p))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))
             .collect::<Vec<_>>()
             .join(", ")
@@ -105,7 +124,11 @@ pub fn with_names(instruction: &str, classes: &[String], functions: &[(String, V
     format!(
         "{}\n\n{}",
         base.trim_end(),
-        render(TASK_FORMAT, &[("classes", &classes), ("functions", &functions)]).trim_end()
+        render(
+            TASK_FORMAT,
+            &[("classes", &classes), ("functions", &functions)]
+        )
+        .trim_end()
     )
 }
 
@@ -117,7 +140,10 @@ mod tests {
     fn names_are_appended_once_and_read_back_by_the_doctor() {
         let classes = vec!["Spline".to_string()];
         let functions = vec![
-            ("__init__".to_string(), vec!["self".to_string(), "n".to_string()]),
+            (
+                "__init__".to_string(),
+                vec!["self".to_string(), "n".to_string()],
+            ),
             ("exp_of".to_string(), vec!["x".to_string()]),
         ];
         let once = with_names("Compute e^x with GSL.", &classes, &functions);
