@@ -1,5 +1,5 @@
 //! `polyeval build ffi` over the real GSL 2.8 source (the shared tarball)
-//! and library (polyeval's GSL 2.8 build), for five function families, with
+//! and library (polyeval's GSL 2.8 build), for six function families, with
 //! a test server (our `polyeval_client::mock` server) answering by the
 //! `X-Polyeval-Stage` header with solutions written for this test:
 //!
@@ -8,7 +8,10 @@
 //!   by the second correction;
 //! - `gsl_sf_expm1`: wrong in every round (1 + 4);
 //! - `gsl_sf_bessel_J0`: passes, but its `assert_test` checks nothing;
-//! - `gsl_integration_lebedev`: an answer that is not JSON.
+//! - `gsl_integration_lebedev`: an answer that is not JSON;
+//! - `gsl_poly_complex_workspace`: a pointer returned without `restype`
+//!   (truncated to a C int: it passes only while the heap lies below 4 GiB),
+//!   fixed by the first correction.
 //!
 //! The build is killed (SIGKILL) in the middle, run again (no completed
 //! model call asked twice), loaded by `tasks stats` and scored by `run
@@ -24,12 +27,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-const FAMILIES: [&str; 5] = [
+const FAMILIES: [&str; 6] = [
     "gsl_sf_exp",
     "gsl_sf_log",
     "gsl_sf_expm1",
     "gsl_sf_bessel_J0",
     "gsl_integration_lebedev",
+    "gsl_poly_complex_workspace",
 ];
 
 const LOAD: &str = "import ctypes\nimport math\n\nctypes.CDLL(\"/usr/local/gsl/lib/libgslcblas.so\", mode=ctypes.RTLD_GLOBAL)\ngsl = ctypes.CDLL(\"/usr/local/gsl/lib/libgsl.so\")\n";
@@ -73,6 +77,18 @@ fn bessel_solution() -> String {
     )
 }
 
+fn workspace_solution(fixed: bool) -> String {
+    let declarations = if fixed {
+        "gsl.gsl_poly_complex_workspace_alloc.argtypes = [ctypes.c_size_t]\ngsl.gsl_poly_complex_workspace_alloc.restype = ctypes.c_void_p\ngsl.gsl_poly_complex_workspace_free.argtypes = [ctypes.c_void_p]\n"
+    } else {
+        ""
+    };
+    program(
+        &format!("workspace fixed={fixed}"),
+        &format!("{declarations}\n\ndef workspace_roundtrip(n):\n    ws = gsl.gsl_poly_complex_workspace_alloc(n)\n    ok = ws is not None and ws != 0\n    gsl.gsl_poly_complex_workspace_free(ws)\n    return ok\n\n\ndef assert_test():\n    assert workspace_roundtrip(5) is True"),
+    )
+}
+
 fn generated(instruction: &str, solution: &str) -> String {
     json!({"Instruction": instruction, "Canonical_solution": solution}).to_string()
 }
@@ -110,6 +126,7 @@ fn answer(r: &MockRequest) -> MockReply {
             )),
             Some("gsl_sf_expm1") => reply(generated("Write `expm1_of(x)` returning e^x - 1 with gsl_sf_expm1.", &expm1_solution())),
             Some("gsl_sf_bessel_J0") => reply(generated("Write `j0(x)`, the Bessel function J0, with gsl_sf_bessel_J0.", &bessel_solution())),
+            Some("gsl_poly_complex_workspace") => reply(generated("Write `workspace_roundtrip(n)`: allocate a GSL complex polynomial workspace for n coefficients, free it, and return whether the allocation succeeded.", &workspace_solution(false))),
             Some(_) => reply("Sure! {Instruction: compute Lebedev weights, Canonical_solution: import ctypes}".into()),
             None => MockReply::error(400, "generate prompt without a known family"),
         },
@@ -118,6 +135,8 @@ fn answer(r: &MockRequest) -> MockReply {
                 reply(json!({"Canonical_solution": log_solution(1)}).to_string())
             } else if prompt.contains("# fixture: log v1") {
                 reply(format!("Fixed the symbol:\n{}", json!({"Canonical_solution": log_solution(2)})))
+            } else if prompt.contains("# fixture: workspace fixed=false") {
+                reply(json!({"Canonical_solution": workspace_solution(true)}).to_string())
             } else if prompt.contains("# fixture: expm1") {
                 reply(json!({"Canonical_solution": expm1_solution()}).to_string())
             } else {
@@ -236,7 +255,7 @@ fn task(out: &Path, n: usize) -> Value {
 }
 
 #[test]
-fn five_families_every_outcome_kill_9_resume_and_offline_replay() {
+fn six_families_every_outcome_kill_9_resume_and_offline_replay() {
     let lib = gsl_28_lib();
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path();
@@ -275,7 +294,7 @@ fn five_families_every_outcome_kill_9_resume_and_offline_replay() {
     child.wait().unwrap();
     let before_kill = answered_in_journal(&out);
     assert!(
-        (3..11).contains(&before_kill.len()),
+        (3..13).contains(&before_kill.len()),
         "killed mid-build: {} answers recorded",
         before_kill.len()
     );
@@ -304,22 +323,37 @@ fn five_families_every_outcome_kill_9_resume_and_offline_replay() {
         *per_stage.entry(stage_of(r)).or_default() += 1;
     }
     let all = answered_in_journal(&out);
-    // 5 generations, corrections: log 2, expm1 4.
-    assert_eq!(all.len(), 11, "{text}");
+    // 6 generations, corrections: log 2, expm1 4, workspace 1.
+    assert_eq!(all.len(), 13, "{text}");
     assert_eq!(
         requests.len() + before_kill.len(),
-        11,
+        13,
         "every call made once: {per_stage:?}"
     );
     assert!(
-        text.contains("2 tasks written from 5 units (GSL 2.8")
+        text.contains("3 tasks written from 6 units (GSL 2.8")
             && text.contains("left out: 1 at generate, 1 at run, 1 at vacuity"),
         "{text}"
     );
 
-    // 3. The tasks: exp at once, log after two corrections.
-    let exp = task(&out, 1);
-    assert_eq!(exp["Task_id"], 1);
+    // 3. The tasks: the workspace after one correction, exp at once, log after two.
+    let workspace = task(&out, 1);
+    assert_eq!(workspace["Canonical_solution"], workspace_solution(true));
+    let attempts = workspace["provenance"]["attempts"].as_array().unwrap();
+    assert_eq!(attempts.len(), 2, "{attempts:?}");
+    assert_eq!(
+        attempts[0]["category"], "pointer_truncation",
+        "{attempts:?}"
+    );
+    let problem = attempts[0]["problem"].as_str().unwrap();
+    assert!(
+        problem.starts_with("passes only while heap addresses fit in 32 bits")
+            && problem
+                .contains("in workspace_roundtrip at `gsl.gsl_poly_complex_workspace_free(ws)`"),
+        "{problem}"
+    );
+    let exp = task(&out, 2);
+    assert_eq!(exp["Task_id"], 2);
     assert_eq!(exp["Interface_name"], "FFI");
     assert_eq!(exp["Canonical_solution"], exp_solution());
     assert_eq!(
@@ -349,7 +383,7 @@ fn five_families_every_outcome_kill_9_resume_and_offline_replay() {
     }
     assert_eq!(p["attempts"][0]["request"].as_str().unwrap().len(), 64);
 
-    let log = task(&out, 2);
+    let log = task(&out, 3);
     assert_eq!(log["Canonical_solution"], log_solution(2));
     let p = &log["provenance"];
     assert_eq!(
@@ -384,7 +418,7 @@ fn five_families_every_outcome_kill_9_resume_and_offline_replay() {
         "{instruction}"
     );
     assert_eq!(p["vacuity_stubbed"], json!([]));
-    assert!(!out.join("PolyBench/FFI_Bench/FFI_3.json").exists());
+    assert!(!out.join("PolyBench/FFI_Bench/FFI_4.json").exists());
 
     // The corrections were told what failed (the journal keeps every request).
     let conn = rusqlite::Connection::open(out.join("build.sqlite")).unwrap();
@@ -439,25 +473,25 @@ fn five_families_every_outcome_kill_9_resume_and_offline_replay() {
         "{report}"
     );
     assert!(
-        report.contains("| PolyBench/FFI_Bench/FFI_1.json | specfunc/exp.c#gsl_sf_exp |"),
+        report.contains("| PolyBench/FFI_Bench/FFI_2.json | specfunc/exp.c#gsl_sf_exp |"),
         "{report}"
     );
     assert!(
-        report.contains("| PolyBench/FFI_Bench/FFI_2.json | specfunc/log.c#gsl_sf_log | "),
+        report.contains("| PolyBench/FFI_Bench/FFI_3.json | specfunc/log.c#gsl_sf_log | "),
         "{report}"
     );
     assert!(
         report.contains(
-            "| ffi-generate (JSON with Instruction and Canonical_solution) | 5 | 4 | 1 |"
+            "| ffi-generate (JSON with Instruction and Canonical_solution) | 6 | 5 | 1 |"
         ),
         "{report}"
     );
     assert!(
-        report.contains("| run + ffi-revise (assert_test runs to its end) | 4 | 3 | 1 |"),
+        report.contains("| run + ffi-revise (assert_test runs to its end) | 5 | 4 | 1 |"),
         "{report}"
     );
     assert!(
-        report.contains("| vacuity (assert_test fails with the functions stubbed) | 3 | 2 | 1 |"),
+        report.contains("| vacuity (assert_test fails with the functions stubbed) | 4 | 3 | 1 |"),
         "{report}"
     );
 
@@ -478,7 +512,7 @@ fn five_families_every_outcome_kill_9_resume_and_offline_replay() {
         "tasks stats",
     );
     assert!(
-        stats.contains("\"total\": 2") || stats.contains("\"tasks\": 2"),
+        stats.contains("\"total\": 3") || stats.contains("\"tasks\": 3"),
         "{stats}"
     );
     let run = ok(
@@ -502,7 +536,7 @@ fn five_families_every_outcome_kill_9_resume_and_offline_replay() {
         "run --model reference",
     );
     assert!(
-        run.contains("evaluated 2 samples") || run.contains("100.0"),
+        run.contains("evaluated 3 samples") || run.contains("100.0"),
         "{run}"
     );
 

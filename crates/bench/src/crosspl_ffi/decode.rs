@@ -332,6 +332,33 @@ mod tests {
     }
 
     #[test]
+    fn json_objects_with_several_fields() {
+        let object = serde_json::json!({"Instruction": "Do it.", "Canonical_solution": CODE});
+        for answer in [
+            object.to_string(),
+            format!("<think>{{\"a\": 1}}</think>Here:\n```json\n{object}\n```"),
+            format!("The task is {object} as asked."),
+            // Raw line breaks inside the strings.
+            format!(
+                "{{\"Instruction\": \"Do it.\", \"Canonical_solution\": \"{}\"}}",
+                CODE.replace('"', "'")
+            ),
+        ] {
+            let map = json_object(&answer).unwrap_or_else(|| panic!("{answer}"));
+            assert_eq!(map["Instruction"], "Do it.", "{answer}");
+            assert!(
+                map["Canonical_solution"]
+                    .as_str()
+                    .unwrap()
+                    .contains("def f(x):\n    return x * 2"),
+                "{answer}"
+            );
+        }
+        assert!(json_object("Sure! {Instruction: do x}").is_none());
+        assert!(json_object("[1, 2]").is_none());
+    }
+
+    #[test]
     fn valid_json() {
         assert_eq!(decode_answer(&json_answer()), CODE);
         let pretty =

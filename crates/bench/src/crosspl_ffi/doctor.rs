@@ -167,7 +167,7 @@ pub fn vacuity_candidate(task: &Task) -> (String, Vec<String>) {
 
 /// Environment that places every malloc'd block above 4 GiB (each via mmap), and
 /// makes a crash print the Python line it happened on.
-fn high_heap_env() -> Vec<(String, String)> {
+pub fn high_heap_env() -> Vec<(String, String)> {
     vec![
         (
             "GLIBC_TUNABLES".into(),
@@ -178,7 +178,7 @@ fn high_heap_env() -> Vec<(String, String)> {
 }
 
 /// The source line a faulthandler dump points at (innermost frame in the program).
-fn crash_location(stderr: &str, program: &str) -> Option<String> {
+pub fn crash_location(stderr: &str, program: &str) -> Option<String> {
     let re = Regex::new(r#"File "[^"]*", line (\d+) in (\S+)"#).expect("static regex");
     let c = re.captures(stderr)?;
     let line_no: usize = c[1].parse().ok()?;

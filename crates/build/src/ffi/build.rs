@@ -13,7 +13,9 @@
 //!    ([`polyeval_bench::crosspl_ffi::build_program`]), run as Python against
 //!    the GSL in use, bound where the tasks load it — the evaluator's own
 //!    path ([`FfiEvaluator::run_programs`]). Passing means exit 0 *and* the
-//!    marker printed: `assert_test` ran to its end;
+//!    marker printed: `assert_test` ran to its end. It must pass a second
+//!    time with every heap allocation above 4 GiB (`doctor`'s probe), else
+//!    a pointer is truncated to a C `int` (`pointer_truncation`);
 //! 3. **revise** (stage `ffi-revise`, temperature 0): on failure the
 //!    instruction, the solution, the failure's class and detail and the end
 //!    of its output go back; up to [`REVISE_ROUNDS`] corrections;
@@ -518,21 +520,16 @@ impl Ctx {
         Ok(answer)
     }
 
-    /// Run whole programs in the sandbox, one slot per program at a time.
+    /// Run whole programs (with extra environment) in the sandbox.
     async fn run_programs(
         &self,
-        programs: Vec<String>,
+        programs: Vec<(String, Vec<(String, String)>)>,
     ) -> Result<Vec<(polyeval_sandbox::Outcome, polyeval_core::Verdict)>, UnitError> {
         let _slot = self.sandbox_slots.acquire().await;
         let evaluator = self.evaluator.clone();
-        let results = tokio::task::spawn_blocking(move || {
-            evaluator.run_programs(
-                programs.into_iter().map(|p| (p, Vec::new())).collect(),
-                &|| {},
-            )
-        })
-        .await
-        .map_err(|e| UnitError::Sandbox(format!("a sandboxed run stopped: {e}")))?;
+        let results = tokio::task::spawn_blocking(move || evaluator.run_programs(programs, &|| {}))
+            .await
+            .map_err(|e| UnitError::Sandbox(format!("a sandboxed run stopped: {e}")))?;
         for (outcome, verdict) in &results {
             // Could not run at all: the environment's fault, not the solution's.
             if outcome.status == Status::Error && outcome.exit_code.is_none() {
@@ -545,8 +542,9 @@ impl Ctx {
         Ok(results)
     }
 
-    /// Run `solution` with its own `assert_test`; when it passes, read its
-    /// names and probe it for vacuity.
+    /// Run `solution` with its own `assert_test`, as is and with every heap
+    /// allocation above 4 GiB (`doctor`'s pointer-truncation probe); when
+    /// both pass, read its names and probe it for vacuity.
     async fn check(
         &self,
         instruction: &str,
@@ -563,29 +561,54 @@ impl Ctx {
         };
         let marker = self.evaluator.engine().marker().to_string();
         let program = build_program(solution, &assert_test, &marker);
-        let (outcome, verdict) = self
-            .run_programs(vec![program])
+        let mut runs = self
+            .run_programs(vec![
+                (program.clone(), Vec::new()),
+                (program.clone(), doctor::high_heap_env()),
+            ])
             .await?
-            .pop()
-            .ok_or_else(|| UnitError::Sandbox("the sandbox returned no outcome".into()))?;
-        let passed = verdict.status == Status::Passed;
-        let run = RunResult {
-            passed,
-            category: verdict.category.clone(),
-            detail: if passed {
-                "passed".into()
-            } else {
-                verdict.detail.clone()
-            },
-            output: if passed {
-                String::new()
-            } else if outcome.stderr.trim().is_empty() {
-                outcome.stdout_tail(OUTPUT_TAIL)
-            } else {
-                outcome.stderr_tail(OUTPUT_TAIL)
-            },
+            .into_iter();
+        let (Some((outcome, verdict)), Some((high_outcome, high))) = (runs.next(), runs.next())
+        else {
+            return Err(UnitError::Sandbox("the sandbox returned no outcome".into()));
         };
-        if !passed {
+        let tail = |o: &polyeval_sandbox::Outcome| {
+            without_addresses(&if o.stderr.trim().is_empty() {
+                o.stdout_tail(OUTPUT_TAIL)
+            } else {
+                o.stderr_tail(OUTPUT_TAIL)
+            })
+        };
+        let run = if verdict.status != Status::Passed {
+            RunResult {
+                passed: false,
+                category: verdict.category.clone(),
+                detail: without_addresses(&verdict.detail),
+                output: tail(&outcome),
+            }
+        } else if high.status != Status::Passed {
+            let location = doctor::crash_location(&high_outcome.stderr, &program)
+                .map(|l| format!(" {l}"))
+                .unwrap_or_default();
+            RunResult {
+                passed: false,
+                category: Some("pointer_truncation".into()),
+                detail: format!(
+                    "passes only while heap addresses fit in 32 bits: with every allocation above 4 GiB it fails [{}: {}]{location}; a pointer passes through a ctypes function without argtypes/restype and is truncated to a C int",
+                    high.category.as_deref().unwrap_or("?"),
+                    without_addresses(&high.detail)
+                ),
+                output: tail(&high_outcome),
+            }
+        } else {
+            RunResult {
+                passed: true,
+                category: None,
+                detail: "passed".into(),
+                output: String::new(),
+            }
+        };
+        if !run.passed {
             return Ok((Some(run), None, None));
         }
 
@@ -632,7 +655,10 @@ impl Ctx {
         };
         let (candidate, stubbed) = doctor::vacuity_candidate(&task);
         let (_, probe) = self
-            .run_programs(vec![build_program(&candidate, &assert_test, &marker)])
+            .run_programs(vec![(
+                build_program(&candidate, &assert_test, &marker),
+                Vec::new(),
+            )])
             .await?
             .pop()
             .ok_or_else(|| UnitError::Sandbox("the sandbox returned no outcome".into()))?;
@@ -781,6 +807,17 @@ async fn build_unit(ctx: &Ctx, unit: &Unit) -> Result<UnitOutcome, UnitError> {
     })
 }
 
+/// `text` with memory addresses (`0x00007f4cfc4e12c0`, which differ from
+/// run to run) written `0x…`: what a correction is told must not vary, or a
+/// replay would ask for a request the journal does not hold.
+pub fn without_addresses(text: &str) -> String {
+    static ADDRESS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    ADDRESS
+        .get_or_init(|| regex::Regex::new(r"0x[0-9a-fA-F]{6,}").expect("static regex"))
+        .replace_all(text, "0x…")
+        .into_owned()
+}
+
 fn head(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((i, _)) => format!("{}…", &text[..i]),
@@ -811,5 +848,11 @@ mod tests {
             "x = 1"
         );
         assert!(revised_solution("{\"Instruction\": \"x\"}").is_err());
+        assert_eq!(
+            without_addresses(
+                "Current thread 0x00007f4cfc4e12c0 (most recent call first); exit 0x1"
+            ),
+            "Current thread 0x… (most recent call first); exit 0x1"
+        );
     }
 }
