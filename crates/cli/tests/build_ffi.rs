@@ -540,6 +540,40 @@ fn six_families_every_outcome_kill_9_resume_and_offline_replay() {
         "{run}"
     );
 
+    // doctor finds no defect in what was built (references pass, with a
+    // high heap too; no test is vacuous).
+    let doctor = ok(
+        polyeval()
+            .args([
+                "doctor",
+                "--bench",
+                "crosspl-ffi",
+                "--json",
+                "--no-progress",
+                "--gsl-dir",
+            ])
+            .arg(&lib)
+            .arg("--data")
+            .arg(&out)
+            .output()
+            .unwrap(),
+        "doctor",
+    );
+    let json_start = doctor.find('{').unwrap_or(0);
+    let report: Value = serde_json::Deserializer::from_str(&doctor[json_start..])
+        .into_iter::<Value>()
+        .next()
+        .unwrap()
+        .unwrap_or_else(|e| panic!("{e}: {doctor}"));
+    let checked = report["tasks"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{doctor}"));
+    assert_eq!(checked.len(), 3, "{doctor}");
+    assert!(
+        checked.iter().all(|t| t["defects"] == json!([])),
+        "{doctor}"
+    );
+
     // 6. --replay with the server stopped gives the same bytes.
     let base_url = server.base_url();
     drop(server);
