@@ -310,7 +310,7 @@ fn select_units(options: &Options, evaluator: &FfiEvaluator) -> anyhow::Result<V
 
 /// Build the tasks `options` describes; resumes a build in `options.out`.
 pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
-    if !(options.timeout_secs > 0.0) {
+    if !options.timeout_secs.is_finite() || options.timeout_secs <= 0.0 {
         bail!("--timeout must be more than 0 seconds");
     }
     let evaluator = FfiEvaluator::new(&EvalOptions {
