@@ -171,10 +171,6 @@ pub struct Round {
 }
 
 impl Round {
-    fn stage(&self) -> Stage {
-        stage_of(self.round)
-    }
-
     /// Why this round failed, as the next correction is told.
     fn failure(&self) -> (String, String) {
         if let Some(e) = &self.answer_error {
@@ -758,7 +754,6 @@ async fn build_unit(ctx: &Ctx, unit: &Unit) -> Result<UnitOutcome, UnitError> {
                 record
             }
         };
-        debug_assert_eq!(record.stage(), stage);
         if round == 0 {
             match &record.instruction {
                 Some(i) => instruction = i.clone(),

@@ -14,6 +14,10 @@ const TASK_FORMAT: &str = include_str!("../../../../prompts/build-ffi/task-forma
 /// functions with their parameters, `assert_test` and what it holds excluded.
 pub const SIGNATURES_PY: &str = include_str!("signatures.py");
 
+/// Exported names listed in a generation prompt (template families export
+/// one instance per element type: `gsl_vector` has hundreds).
+const MAX_NAMES: usize = 60;
+
 const ALL: [&str; 4] = [GENERATE, REVISE, TASK_FORMAT, SIGNATURES_PY];
 
 /// `ffi-<16 hex digits>`: changes whenever a prompt (or the signature
@@ -28,12 +32,19 @@ pub fn version() -> String {
 
 /// The `ffi-generate` request for a unit.
 pub fn generate(unit: &Unit, gsl_version: &str) -> Vec<Message> {
-    let names: Vec<String> = unit
+    let all: Vec<&str> = unit
         .names()
         .into_iter()
         .chain(unit.instances.iter().map(String::as_str))
+        .collect();
+    let mut names: Vec<String> = all
+        .iter()
+        .take(MAX_NAMES)
         .map(|n| format!("`{n}`"))
         .collect();
+    if all.len() > MAX_NAMES {
+        names.push(format!("and {} more", all.len() - MAX_NAMES));
+    }
     vec![Message::user(render(
         GENERATE,
         &[
