@@ -8,12 +8,12 @@
 //! 1. **generate** (stage `ffi-generate`, temperature 0): the family's code
 //!    → a JSON object with `Instruction` and `Canonical_solution`; an answer
 //!    without both as strings ends the unit (`invalid JSON`);
-//! 2. **run**: the solution, then its own `assert_test` and a main guard
-//!    that calls it and prints the sandbox's marker
-//!    ([`polyeval_bench::crosspl_ffi::build_program`]), run as Python against
-//!    the GSL in use, bound where the tasks load it — the evaluator's own
-//!    path ([`FfiEvaluator::run_programs`]). Passing means exit 0 *and* the
-//!    marker printed: `assert_test` ran to its end. It must pass a second
+//! 2. **run**: the solution as a candidate of its own task — its own
+//!    `assert_test` and a harness that calls it, run as Python against the
+//!    GSL in use, bound where the tasks load it, scored exactly as
+//!    `evaluate` scores CrossPL-FFI ([`FfiEvaluator::prepare`],
+//!    [`FfiEvaluator::run_prepared`]; mode `sound`: judged, the harness must
+//!    reach its end with the engine's one-shot nonce). It must pass a second
 //!    time with every heap allocation above 4 GiB (`doctor`'s probe), else
 //!    a pointer is truncated to a C `int` (`pointer_truncation`);
 //! 3. **revise** (stage `ffi-revise`, temperature 0): on failure the
@@ -36,7 +36,7 @@ use super::output;
 use super::prompts;
 use super::units::{self, Unit};
 use anyhow::{bail, Context};
-use polyeval_bench::crosspl_ffi::{build_program, decode, doctor, FfiEvaluator};
+use polyeval_bench::crosspl_ffi::{decode, doctor, FfiEvaluator, Prepared};
 use polyeval_client::Sampling;
 use polyeval_core::eval::EvalOptions;
 use polyeval_core::progress::{Phase, Progress};
@@ -516,16 +516,17 @@ impl Ctx {
         Ok(answer)
     }
 
-    /// Run whole programs (with extra environment) in the sandbox.
-    async fn run_programs(
+    /// Run prepared candidates in the sandbox and score them.
+    async fn run_prepared(
         &self,
-        programs: Vec<(String, Vec<(String, String)>)>,
+        prepared: Vec<Prepared>,
     ) -> Result<Vec<(polyeval_sandbox::Outcome, polyeval_core::Verdict)>, UnitError> {
         let _slot = self.sandbox_slots.acquire().await;
         let evaluator = self.evaluator.clone();
-        let results = tokio::task::spawn_blocking(move || evaluator.run_programs(programs, &|| {}))
-            .await
-            .map_err(|e| UnitError::Sandbox(format!("a sandboxed run stopped: {e}")))?;
+        let results =
+            tokio::task::spawn_blocking(move || evaluator.run_prepared(&prepared, &|| {}))
+                .await
+                .map_err(|e| UnitError::Sandbox(format!("a sandboxed run stopped: {e}")))?;
         for (outcome, verdict) in &results {
             // Could not run at all: the environment's fault, not the solution's.
             if outcome.status == Status::Error && outcome.exit_code.is_none() {
@@ -555,15 +556,12 @@ impl Ctx {
                 Some("the solution has no top-level `def assert_test():` function".into()),
             ));
         };
-        let marker = self.evaluator.engine().marker().to_string();
-        let program = build_program(solution, &assert_test, &marker);
-        let mut runs = self
-            .run_programs(vec![
-                (program.clone(), Vec::new()),
-                (program.clone(), doctor::high_heap_env()),
-            ])
-            .await?
-            .into_iter();
+        let as_is = self.evaluator.prepare(solution, &assert_test, Vec::new());
+        let high_heap = self
+            .evaluator
+            .prepare(solution, &assert_test, doctor::high_heap_env());
+        let program = high_heap.program.clone();
+        let mut runs = self.run_prepared(vec![as_is, high_heap]).await?.into_iter();
         let (Some((outcome, verdict)), Some((high_outcome, high))) = (runs.next(), runs.next())
         else {
             return Err(UnitError::Sandbox("the sandbox returned no outcome".into()));
@@ -651,8 +649,9 @@ impl Ctx {
         };
         let (candidate, stubbed) = doctor::vacuity_candidate(&task);
         let (_, probe) = self
-            .run_programs(vec![(
-                build_program(&candidate, &assert_test, &marker),
+            .run_prepared(vec![self.evaluator.prepare(
+                &candidate,
+                &assert_test,
                 Vec::new(),
             )])
             .await?
