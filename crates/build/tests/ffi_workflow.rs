@@ -227,4 +227,15 @@ fn a_missing_assert_test_is_corrected_and_a_finished_build_asks_nothing() {
     o.out = foreign;
     let e = build::run(&o, &Progress::silent()).unwrap_err().to_string();
     assert!(e.contains("no build journal"), "{e}");
+    // A --replay with no journal there is refused before OUT is created.
+    let mut o = options(root, server.base_url());
+    o.out = root.join("not-created");
+    o.replay = Some(root.join("no-such-build"));
+    let e = build::run(&o, &Progress::silent()).unwrap_err().to_string();
+    assert!(e.contains("no journal there"), "{e}");
+    assert!(
+        !o.out.exists(),
+        "a refused --replay left {}",
+        o.out.display()
+    );
 }

@@ -113,12 +113,29 @@ impl ModelCaller {
         extra_body: &Map<String, Value>,
         replay: &Path,
     ) -> anyhow::Result<ModelCaller> {
-        Ok(ModelCaller {
+        Ok(Self::replaying(
+            journal,
+            model,
+            extra_body,
+            ReplaySource::open(replay)?,
+        ))
+    }
+
+    /// As [`replay`](Self::replay), from a journal already opened: a
+    /// workflow opens it before creating its own journal, so that a wrong
+    /// `--replay` leaves nothing behind.
+    pub fn replaying(
+        journal: Arc<Journal>,
+        model: &str,
+        extra_body: &Map<String, Value>,
+        source: ReplaySource,
+    ) -> ModelCaller {
+        ModelCaller {
             journal,
             model: model.to_string(),
             extra_body: extra_body.clone(),
-            source: Source::Replay(ReplaySource::open(replay)?),
-        })
+            source: Source::Replay(source),
+        }
     }
 
     pub fn journal(&self) -> &Arc<Journal> {
