@@ -1,0 +1,180 @@
+//! `polyeval translate` on real MultiOOP tasks, then our own solutions run
+//! against the regenerated suites with the real toolchains in the sandbox:
+//! a correct solution passes (tests and pass@o keywords) in every target
+//! language, and its wrong variants fail — an off-by-one result, the tested
+//! method missing (renamed), an exception thrown by the method. Several of
+//! these tasks could not be passed in C++ and C# with the upstream tests.
+
+use polyeval_bench::multioop::OopEvaluator;
+use polyeval_core::data::shared_test_data;
+use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_core::progress::Progress;
+use polyeval_core::{Bench, Evaluator, Language, Status, Task};
+use polyeval_translate::{translate, TranslateOptions};
+
+/// Task id, the method the tests call, whether it returns an integer
+/// (off-by-one variants), and one solution per target language. Each tested
+/// method starts with `// body` (where the exception variant throws) and an
+/// integer result is returned as `… + 0` (the off-by-one variant adds 1).
+struct Case {
+    task: &'static str,
+    method: &'static str,
+    int_result: bool,
+    solutions: [(Language, &'static str); 6],
+}
+
+fn cases() -> Vec<Case> {
+    use Language::*;
+    vec![
+        Case {
+            task: "OOP/0",
+            method: "without_duplicates",
+            int_result: true,
+            solutions: [
+                (Cpp, "#include <string>\n#include <unordered_map>\nclass WDS {\npublic:\n    int without_duplicates(std::string s) {\n        // body\n        std::unordered_map<char, int> last;\n        int best = 0, start = 0;\n        for (int i = 0; i < (int)s.size(); i++) {\n            auto it = last.find(s[i]);\n            if (it != last.end() && it->second >= start) start = it->second + 1;\n            last[s[i]] = i;\n            if (i - start + 1 > best) best = i - start + 1;\n        }\n        return best + 0;\n    }\n};\n"),
+                (Java, "import java.util.*;\npublic class WDS {\n    public int without_duplicates(String s) {\n        // body\n        Map<Character, Integer> last = new HashMap<>();\n        int best = 0, start = 0;\n        for (int i = 0; i < s.length(); i++) {\n            Integer j = last.get(s.charAt(i));\n            if (j != null && j >= start) start = j + 1;\n            last.put(s.charAt(i), i);\n            best = Math.max(best, i - start + 1);\n        }\n        return best + 0;\n    }\n}\n"),
+                (CSharp, "using System;\nusing System.Collections.Generic;\npublic class WDS {\n    public int without_duplicates(string s) {\n        // body\n        var last = new Dictionary<char, int>();\n        int best = 0, start = 0;\n        for (int i = 0; i < s.Length; i++) {\n            if (last.TryGetValue(s[i], out int j) && j >= start) start = j + 1;\n            last[s[i]] = i;\n            best = Math.Max(best, i - start + 1);\n        }\n        return best + 0;\n    }\n}\n"),
+                (Php, "<?php\nclass WDS {\n    public function without_duplicates($s) {\n        // body\n        $last = [];\n        $best = 0;\n        $start = 0;\n        for ($i = 0; $i < strlen($s); $i++) {\n            $c = $s[$i];\n            if (isset($last[$c]) && $last[$c] >= $start) $start = $last[$c] + 1;\n            $last[$c] = $i;\n            $best = max($best, $i - $start + 1);\n        }\n        return $best + 0;\n    }\n}\n"),
+                (JavaScript, "class WDS {\n    without_duplicates(s) {\n        // body\n        const last = new Map();\n        let best = 0, start = 0;\n        for (let i = 0; i < s.length; i++) {\n            if (last.has(s[i]) && last.get(s[i]) >= start) start = last.get(s[i]) + 1;\n            last.set(s[i], i);\n            best = Math.max(best, i - start + 1);\n        }\n        return best + 0;\n    }\n}\n"),
+                (Go, "type WDS struct{}\n\nfunc NewWDS() *WDS { return &WDS{} }\n\nfunc (w *WDS) without_duplicates(s string) int {\n\t// body\n\tlast := map[byte]int{}\n\tbest, start := 0, 0\n\tfor i := 0; i < len(s); i++ {\n\t\tif j, ok := last[s[i]]; ok && j >= start {\n\t\t\tstart = j + 1\n\t\t}\n\t\tlast[s[i]] = i\n\t\tif i-start+1 > best {\n\t\t\tbest = i - start + 1\n\t\t}\n\t}\n\treturn best + 0\n}\n"),
+            ],
+        },
+        Case {
+            task: "OOP/36",
+            method: "climb_rooftop",
+            int_result: true,
+            solutions: [
+                (Cpp, "class CRTP {\npublic:\n    int climb_rooftop(int n) {\n        // body\n        int a = 1, b = 1;\n        for (int i = 2; i <= n; i++) { int c = a + b; a = b; b = c; }\n        return b + 0;\n    }\n};\n"),
+                (Java, "public class CRTP {\n    public int climb_rooftop(int n) {\n        // body\n        int a = 1, b = 1;\n        for (int i = 2; i <= n; i++) { int c = a + b; a = b; b = c; }\n        return b + 0;\n    }\n}\n"),
+                (CSharp, "public class CRTP {\n    public int climb_rooftop(int n) {\n        // body\n        int a = 1, b = 1;\n        for (int i = 2; i <= n; i++) { int c = a + b; a = b; b = c; }\n        return b + 0;\n    }\n}\n"),
+                (Php, "<?php\nclass CRTP {\n    public function climb_rooftop($n) {\n        // body\n        $a = 1;\n        $b = 1;\n        for ($i = 2; $i <= $n; $i++) { $c = $a + $b; $a = $b; $b = $c; }\n        return $b + 0;\n    }\n}\n"),
+                (JavaScript, "class CRTP {\n    climb_rooftop(n) {\n        // body\n        let a = 1, b = 1;\n        for (let i = 2; i <= n; i++) { [a, b] = [b, a + b]; }\n        return b + 0;\n    }\n}\n"),
+                (Go, "type CRTP struct{}\n\nfunc NewCRTP() *CRTP { return &CRTP{} }\n\nfunc (c *CRTP) climb_rooftop(n int) int {\n\t// body\n\ta, b := 1, 1\n\tfor i := 2; i <= n; i++ {\n\t\ta, b = b, a+b\n\t}\n\treturn b + 0\n}\n"),
+            ],
+        },
+        Case {
+            task: "OOP/47",
+            method: "Appeared_Once",
+            int_result: true,
+            solutions: [
+                (Cpp, "#include <vector>\nclass ITETAO {\npublic:\n    int Appeared_Once(std::vector<int> nums) {\n        // body\n        for (size_t i = 0; i < nums.size(); i++) {\n            int count = 0;\n            for (int x : nums) if (x == nums[i]) count++;\n            if (count == 1) return nums[i] + 0;\n        }\n        return 0;\n    }\n};\n"),
+                (Java, "public class ITETAO {\n    public int Appeared_Once(int[] nums) {\n        // body\n        for (int v : nums) {\n            int count = 0;\n            for (int x : nums) if (x == v) count++;\n            if (count == 1) return v + 0;\n        }\n        return 0;\n    }\n}\n"),
+                (CSharp, "public class ITETAO {\n    public int Appeared_Once(int[] nums) {\n        // body\n        foreach (int v in nums) {\n            int count = 0;\n            foreach (int x in nums) if (x == v) count++;\n            if (count == 1) return v + 0;\n        }\n        return 0;\n    }\n}\n"),
+                (Php, "<?php\nclass ITETAO {\n    public function Appeared_Once($nums) {\n        // body\n        $counts = array_count_values($nums);\n        foreach ($nums as $v) {\n            if ($counts[$v] === 1) return $v + 0;\n        }\n        return 0;\n    }\n}\n"),
+                (JavaScript, "class ITETAO {\n    Appeared_Once(nums) {\n        // body\n        for (const v of nums) {\n            if (nums.filter((x) => x === v).length === 1) return v + 0;\n        }\n        return 0;\n    }\n}\n"),
+                (Go, "type ITETAO struct{}\n\nfunc NewITETAO() *ITETAO { return &ITETAO{} }\n\nfunc (t *ITETAO) Appeared_Once(nums []int) int {\n\t// body\n\tcounts := map[int]int{}\n\tfor _, v := range nums {\n\t\tcounts[v]++\n\t}\n\tfor _, v := range nums {\n\t\tif counts[v] == 1 {\n\t\t\treturn v + 0\n\t\t}\n\t}\n\treturn 0\n}\n"),
+            ],
+        },
+        Case {
+            task: "OOP/52",
+            method: "Reverse_Word_Order",
+            int_result: false,
+            solutions: [
+                (Cpp, "#include <string>\n#include <sstream>\n#include <vector>\nclass RWO {\npublic:\n    std::string Reverse_Word_Order(std::string s) {\n        // body\n        std::istringstream in(s);\n        std::vector<std::string> words;\n        std::string w;\n        while (in >> w) words.push_back(w);\n        std::string out;\n        for (size_t i = words.size(); i-- > 0;) {\n            out += words[i];\n            if (i > 0) out += \" \";\n        }\n        return out;\n    }\n};\n"),
+                (Java, "import java.util.*;\npublic class RWO {\n    public String Reverse_Word_Order(String s) {\n        // body\n        List<String> words = new ArrayList<>();\n        for (String w : s.trim().split(\"\\\\s+\")) if (!w.isEmpty()) words.add(w);\n        Collections.reverse(words);\n        return String.join(\" \", words);\n    }\n}\n"),
+                (CSharp, "using System;\npublic class RWO {\n    public string Reverse_Word_Order(string s) {\n        // body\n        string[] words = s.Split((char[])null, StringSplitOptions.RemoveEmptyEntries);\n        Array.Reverse(words);\n        return string.Join(\" \", words);\n    }\n}\n"),
+                (Php, "<?php\nclass RWO {\n    public function Reverse_Word_Order($s) {\n        // body\n        $words = preg_split('/\\s+/', trim($s), -1, PREG_SPLIT_NO_EMPTY);\n        return implode(' ', array_reverse($words));\n    }\n}\n"),
+                (JavaScript, "class RWO {\n    Reverse_Word_Order(s) {\n        // body\n        return s.split(/\\s+/).filter((w) => w.length > 0).reverse().join(' ');\n    }\n}\n"),
+                (Go, "import \"strings\"\n\ntype RWO struct{}\n\nfunc NewRWO() *RWO { return &RWO{} }\n\nfunc (r *RWO) Reverse_Word_Order(s string) string {\n\t// body\n\twords := strings.Fields(s)\n\tfor i, j := 0, len(words)-1; i < j; i, j = i+1, j-1 {\n\t\twords[i], words[j] = words[j], words[i]\n\t}\n\treturn strings.Join(words, \" \")\n}\n"),
+            ],
+        },
+        Case {
+            task: "OOP/7",
+            method: "Palindromic_integer",
+            int_result: false,
+            solutions: [
+                (Cpp, "#include <string>\nclass PDIT {\npublic:\n    bool Palindromic_integer(long long x) {\n        // body\n        if (x < 0) return false;\n        std::string s = std::to_string(x);\n        return std::string(s.rbegin(), s.rend()) == s;\n    }\n};\n"),
+                (Java, "public class PDIT {\n    public boolean Palindromic_integer(long x) {\n        // body\n        if (x < 0) return false;\n        String s = Long.toString(x);\n        return new StringBuilder(s).reverse().toString().equals(s);\n    }\n}\n"),
+                (CSharp, "using System;\npublic class PDIT {\n    public bool Palindromic_integer(long x) {\n        // body\n        if (x < 0) return false;\n        char[] c = x.ToString().ToCharArray();\n        Array.Reverse(c);\n        return new string(c) == x.ToString();\n    }\n}\n"),
+                (Php, "<?php\nclass PDIT {\n    public function Palindromic_integer($x) {\n        // body\n        if ($x < 0) return false;\n        return strrev((string)$x) === (string)$x;\n    }\n}\n"),
+                (JavaScript, "class PDIT {\n    Palindromic_integer(x) {\n        // body\n        if (x < 0) return false;\n        const s = String(x);\n        return s.split('').reverse().join('') === s;\n    }\n}\n"),
+                (Go, "import \"strconv\"\n\ntype PDIT struct{}\n\nfunc NewPDIT() *PDIT { return &PDIT{} }\n\nfunc (p *PDIT) Palindromic_integer(x int) bool {\n\t// body\n\tif x < 0 {\n\t\treturn false\n\t}\n\ts := strconv.Itoa(x)\n\tfor i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {\n\t\tif s[i] != s[j] {\n\t\t\treturn false\n\t\t}\n\t}\n\treturn true\n}\n"),
+            ],
+        },
+    ]
+}
+
+/// The statement that makes the tested method throw, per language.
+fn throw_statement(lang: Language) -> &'static str {
+    match lang {
+        Language::Cpp => "throw 42;",
+        Language::Java => "if (true) throw new IllegalStateException(\"boom\");",
+        Language::CSharp => "if (true) throw new System.InvalidOperationException(\"boom\");",
+        Language::Php => "throw new RuntimeException('boom');",
+        Language::JavaScript => "throw new Error('boom');",
+        Language::Go => "panic(\"boom\")",
+        Language::Python => unreachable!("not a translation target"),
+    }
+}
+
+/// `code` with `from` replaced, which must occur (else the variant would be
+/// the correct solution and prove nothing).
+fn replaced(code: &str, from: &str, to: &str, what: &str) -> String {
+    assert!(code.contains(from), "{what}: no `{from}` in\n{code}");
+    code.replace(from, to)
+}
+
+#[test]
+fn our_solutions_pass_the_regenerated_suites_and_wrong_variants_fail() {
+    let data = shared_test_data().join("multioop");
+    let out = tempfile::tempdir().expect("temp dir");
+    let cases = cases();
+    let report = translate(
+        &TranslateOptions {
+            data,
+            out: out.path().to_path_buf(),
+            tasks: cases.iter().map(|c| c.task.to_string()).collect(),
+            skeleton_check: true,
+            ..Default::default()
+        },
+        &Progress::silent(),
+    )
+    .expect("translate");
+    // Every language: all five tasks survive translation and the skeleton check.
+    for l in &report.per_language {
+        assert_eq!(l.tasks_translated, cases.len(), "{}: {:?}", l.language, report.excluded);
+        assert_eq!(l.skeleton.failed_as_expected, cases.len(), "{}", l.language);
+        assert!(l.tests_kept >= 5 * 18, "{}: {} tests", l.language, l.tests_kept);
+    }
+    let loaded = polyeval_bench::loaders::load(Bench::MultiOop, out.path()).expect("load the output");
+    let task_of = |lang: Language, id: &str| -> &Task {
+        loaded
+            .tasks
+            .iter()
+            .find(|t| t.language == lang && t.task_id == id)
+            .unwrap_or_else(|| panic!("{} {id} missing from the output", lang.key()))
+    };
+
+    // (task, label, code, should pass)
+    let mut runs: Vec<(&Task, String, String, bool)> = Vec::new();
+    for case in &cases {
+        for (lang, code) in case.solutions {
+            let task = task_of(lang, case.task);
+            let label = |v: &str| format!("{} {} {v}", lang.key(), case.task);
+            runs.push((task, label("correct"), code.to_string(), true));
+            let renamed = format!("{}_renamed", case.method);
+            runs.push((task, label("missing method"), replaced(code, case.method, &renamed, &label("missing")), false));
+            runs.push((
+                task,
+                label("throws"),
+                replaced(code, "// body", throw_statement(lang), &label("throws")),
+                false,
+            ));
+            if case.int_result {
+                runs.push((task, label("off by one"), replaced(code, " + 0", " + 1", &label("off by one")), false));
+            }
+        }
+    }
+    let evaluator = OopEvaluator::new(Bench::MultiOop, &EvalOptions::default()).expect("evaluator");
+    let items: Vec<EvalItem<'_>> = runs.iter().map(|(task, _, code, _)| EvalItem { task, code }).collect();
+    let verdicts = evaluator.evaluate_batch(&items, &|| {});
+    let mut wrong = Vec::new();
+    for ((_, label, _, should_pass), v) in runs.iter().zip(&verdicts) {
+        assert_ne!(v.status, Status::Error, "{label}: the sandbox failed: {}", v.detail);
+        let passed = v.status == Status::Passed && v.pass_o == Some(true);
+        if passed != *should_pass {
+            wrong.push(format!("{label}: {} {:?} {}", v.status, v.category, v.data["stderr_tail"]));
+        }
+    }
+    assert!(wrong.is_empty(), "unexpected verdicts:\n{}", wrong.join("\n"));
+}
