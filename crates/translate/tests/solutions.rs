@@ -189,11 +189,23 @@ fn our_solutions_pass_the_regenerated_suites_and_wrong_variants_fail() {
     assert!(first == outputs(), "a re-run changed the output");
     // Every language: all the tasks survive translation and the skeleton check.
     for l in &report.per_language {
-        assert_eq!(l.tasks_translated, cases.len(), "{}: {:?}", l.language, report.excluded);
+        assert_eq!(
+            l.tasks_translated,
+            cases.len(),
+            "{}: {:?}",
+            l.language,
+            report.excluded
+        );
         assert_eq!(l.skeleton.failed_as_expected, cases.len(), "{}", l.language);
-        assert!(l.tests_kept >= cases.len() * 18, "{}: {} tests", l.language, l.tests_kept);
+        assert!(
+            l.tests_kept >= cases.len() * 18,
+            "{}: {} tests",
+            l.language,
+            l.tests_kept
+        );
     }
-    let loaded = polyeval_bench::loaders::load(Bench::MultiOop, out.path()).expect("load the output");
+    let loaded =
+        polyeval_bench::loaders::load(Bench::MultiOop, out.path()).expect("load the output");
     let task_of = |lang: Language, id: &str| -> &Task {
         loaded
             .tasks
@@ -210,7 +222,12 @@ fn our_solutions_pass_the_regenerated_suites_and_wrong_variants_fail() {
             let label = |v: &str| format!("{} {} {v}", lang.key(), case.task);
             runs.push((task, label("correct"), code.to_string(), true));
             let renamed = format!("{}_renamed", case.method);
-            runs.push((task, label("missing method"), replaced(code, case.method, &renamed, &label("missing")), false));
+            runs.push((
+                task,
+                label("missing method"),
+                replaced(code, case.method, &renamed, &label("missing")),
+                false,
+            ));
             runs.push((
                 task,
                 label("throws"),
@@ -218,20 +235,40 @@ fn our_solutions_pass_the_regenerated_suites_and_wrong_variants_fail() {
                 false,
             ));
             if case.numeric_result {
-                runs.push((task, label("off by one"), replaced(code, " + 0", " + 1", &label("off by one")), false));
+                runs.push((
+                    task,
+                    label("off by one"),
+                    replaced(code, " + 0", " + 1", &label("off by one")),
+                    false,
+                ));
             }
         }
     }
     let evaluator = OopEvaluator::new(Bench::MultiOop, &EvalOptions::default()).expect("evaluator");
-    let items: Vec<EvalItem<'_>> = runs.iter().map(|(task, _, code, _)| EvalItem { task, code }).collect();
+    let items: Vec<EvalItem<'_>> = runs
+        .iter()
+        .map(|(task, _, code, _)| EvalItem { task, code })
+        .collect();
     let verdicts = evaluator.evaluate_batch(&items, &|| {});
     let mut wrong = Vec::new();
     for ((_, label, _, should_pass), v) in runs.iter().zip(&verdicts) {
-        assert_ne!(v.status, Status::Error, "{label}: the sandbox failed: {}", v.detail);
+        assert_ne!(
+            v.status,
+            Status::Error,
+            "{label}: the sandbox failed: {}",
+            v.detail
+        );
         let passed = v.status == Status::Passed && v.pass_o == Some(true);
         if passed != *should_pass {
-            wrong.push(format!("{label}: {} {:?} {}", v.status, v.category, v.data["stderr_tail"]));
+            wrong.push(format!(
+                "{label}: {} {:?} {}",
+                v.status, v.category, v.data["stderr_tail"]
+            ));
         }
     }
-    assert!(wrong.is_empty(), "unexpected verdicts:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "unexpected verdicts:\n{}",
+        wrong.join("\n")
+    );
 }
