@@ -129,13 +129,23 @@ pub fn translate(
     }
     let files = data::read_all(&root, &targets)?;
     let python = &files[&Language::Python];
-    let wanted = |id: &str| {
-        opts.tasks.is_empty()
-            || opts
-                .tasks
+    let wanted = |id: &str| opts.tasks.is_empty() || opts.tasks.iter().any(|t| names_task(t, id));
+    let unknown: Vec<&String> = opts
+        .tasks
+        .iter()
+        .filter(|t| !python.records.iter().any(|r| names_task(t, &r.task_id)))
+        .collect();
+    if !unknown.is_empty() {
+        bail!(
+            "--tasks: no task {} in {}",
+            unknown
                 .iter()
-                .any(|t| t == id || id.rsplit('/').next() == Some(t.as_str()))
-    };
+                .map(|t| format!("`{t}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            python.path.display()
+        );
+    }
     let mut report = TranslationReport {
         format: report::FORMAT.into(),
         source: root.display().to_string(),
@@ -337,6 +347,11 @@ pub fn translate(
         report.markdown().as_bytes(),
     )?;
     Ok(report)
+}
+
+/// Whether `--tasks` entry `t` (`OOP/3` or `3`) names the task `id`.
+fn names_task(t: &str, id: &str) -> bool {
+    t == id || id.rsplit('/').next() == Some(t)
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
