@@ -158,13 +158,9 @@ pub fn job(source: String, tests: usize) -> Job {
     limits.cpu_secs = secs.ceil() as u64;
     limits.output_bytes = 32 << 20;
     Job {
-        language: polyeval_core::Language::Python,
-        source,
         file_name: Some("main.py".into()),
-        require_marker: false,
-        ro_binds: Vec::new(),
-        env: Vec::new(),
         limits: Some(limits),
+        ..Job::new(polyeval_core::Language::Python, source)
     }
 }
 
