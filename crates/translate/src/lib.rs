@@ -519,9 +519,10 @@ fn type_suite(
                     drop("result_not_a_test_value", e);
                     continue;
                 }
-                // The checks compare in-process with the target's `==`: a
+                // Judged, floats compare with a tolerance; in-process (mode
+                // `inprocess`) the checks use the target's exact `==`, and a
                 // float whose last digits depend on how it was computed
-                // (`27 ** 0.5`) would fail correct solutions.
+                // (`27 ** 0.5`) would fail correct solutions there.
                 if let Some(f) = fragile_float(value) {
                     drop(
                         "float_result_not_exact",
