@@ -60,6 +60,8 @@ enum Command {
     /// Build benchmark tasks with a model: `build ipc` turns mined hits into CrossPL-IPC tasks,
     /// `build ffi` a C library's sources into CrossPL-FFI tasks.
     Build(cmd::build::Args),
+    /// Regenerate MultiOOP's tests for C++, Java, C#, PHP, JavaScript and Go from the Python tests, typed by a traced run of the references.
+    Translate(cmd::translate::Args),
 }
 
 /// `polyeval … | head` closes standard output early. Whatever was being
@@ -110,6 +112,7 @@ fn main() {
         Command::Doctor(a) => cmd::doctor::run(a),
         Command::Setup(a) => cmd::setup::run(a),
         Command::Build(a) => cmd::build::run(a),
+        Command::Translate(a) => cmd::translate::run(a),
     };
     if let Err(e) = result {
         if is_broken_pipe(&e) {

@@ -39,6 +39,11 @@ pub const CSHARP_ENTRY_CLASS: &str = "Program";
 /// is a compile error instead of disarming `Debug.Assert`.
 pub const CSHARP_FIRST_LINE: &str = "using PolyevalJudgeSystem = global::System;";
 
+/// The function a Go test line of polyeval's MultiOOP suites asserts with:
+/// `polyevalAssertEqual(got, want)` (Go has no assertion statement). The
+/// split observes `got`; lines run in-process need the harness to define it.
+pub const GO_ASSERT_EQUAL: &str = "polyevalAssertEqual";
+
 /// The observer prelude of `lang` (Go: see [`go_program`]).
 pub fn prelude(lang: Language) -> &'static str {
     match lang {

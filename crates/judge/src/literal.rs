@@ -266,6 +266,7 @@ impl<'a> P<'a> {
                     self.pos += 1;
                     self.list_until(']', shape, depth)
                 }
+                Language::Go => self.go_composite(depth),
                 _ => invalid("a `[…]` list"),
             },
             '{' => match lang {
@@ -844,6 +845,38 @@ impl<'a> P<'a> {
             }
         }
         Ok(items)
+    }
+
+    /// Go: a slice or array composite literal, `[]T{…}` / `[N]T{…}`, nested
+    /// (`[][]int{{1, 2}, {3}}`, inner types elided or written out).
+    fn go_composite(&mut self, depth: usize) -> R<Value> {
+        let shape = self.go_type()?;
+        self.ws();
+        if self.peek() != Some('{') {
+            return not_literal("a Go type without a composite literal");
+        }
+        self.braced(&shape, depth)
+    }
+
+    /// A Go slice/array type (`[]int`, `[3][]string`) as a [`Shape`].
+    fn go_type(&mut self) -> R<Shape> {
+        self.ws();
+        if self.eat("[") {
+            self.ws();
+            while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                self.pos += 1;
+            }
+            self.expect("]")?;
+            return Ok(Shape::List(Box::new(self.go_type()?)));
+        }
+        match self.name().as_str() {
+            "" => not_literal("a Go type expected"),
+            "string" => Ok(Shape::Str),
+            "map" | "struct" | "func" | "chan" | "interface" => {
+                not_literal("a Go composite literal other than a slice or array")
+            }
+            _ => Ok(Shape::Scalar),
+        }
     }
 
     fn cpp_named(&mut self, name: &str, depth: usize) -> R<Value> {

@@ -476,21 +476,25 @@ fn classify(lang: Language, text: &str, opts: SplitOptions) -> Classified {
     let split = match lang {
         Language::Python => python_check(trimmed, &m),
         Language::Cpp => call_check(lang, trimmed, &m, &["assert"], Equality::Cpp),
-        Language::CSharp => call_check(
-            lang,
-            trimmed,
-            &m,
-            &[
-                "Debug.Assert",
-                "Trace.Assert",
-                "System.Diagnostics.Debug.Assert",
-            ],
-            Equality::CSharp,
-        ),
-        Language::Java => java_check(trimmed, &m, opts),
+        Language::CSharp => if_throw_check(lang, trimmed, &m).or_else(|| {
+            call_check(
+                lang,
+                trimmed,
+                &m,
+                &[
+                    "Debug.Assert",
+                    "Trace.Assert",
+                    "System.Diagnostics.Debug.Assert",
+                ],
+                Equality::CSharp,
+            )
+        }),
+        Language::Java => {
+            if_throw_check(lang, trimmed, &m).or_else(|| java_check(trimmed, &m, opts))
+        }
         Language::Php => php_check(trimmed, &m),
         Language::JavaScript => js_check(trimmed, &m, opts),
-        Language::Go => None,
+        Language::Go => go_check(trimmed, &m),
     };
     match split {
         Some(c) => c,
@@ -857,6 +861,157 @@ fn php_check(line: &str, m: &Masked) -> Option<Classified> {
     )
 }
 
+/// Deep-equality functions of the standard library accepted in
+/// [`if_throw_check`]'s `!EQ(lhs, rhs)` form.
+fn deep_equality_functions(lang: Language) -> &'static [&'static str] {
+    match lang {
+        Language::Java => &[
+            "java.util.Objects.deepEquals",
+            "java.util.Objects.equals",
+            "Objects.deepEquals",
+            "Objects.equals",
+        ],
+        Language::CSharp => &[
+            "System.Collections.StructuralComparisons.StructuralEqualityComparer.Equals",
+            "StructuralComparisons.StructuralEqualityComparer.Equals",
+            "System.Linq.Enumerable.SequenceEqual",
+            "Enumerable.SequenceEqual",
+        ],
+        _ => &[],
+    }
+}
+
+/// The check of `lhs` against the literal `rhs`, or the fallback saying why not.
+fn literal_check(lang: Language, lhs: &str, rhs: &str, equality: Equality) -> Classified {
+    match literal::parse(lang, rhs) {
+        Ok(v) => check(lhs.to_string(), rhs.to_string(), v, equality, None),
+        Err(LiteralError::Invalid(d)) => fallback(FallbackReason::LiteralInvalidInLanguage, d),
+        Err(LiteralError::NotLiteral(d)) => fallback(FallbackReason::RhsNotLiteral, d),
+    }
+}
+
+/// The two arguments of the call whose `(` is at `open` and whose `)` is at
+/// `close`, split at its one top-level comma.
+fn two_arguments<'l>(
+    line: &'l str,
+    m: &Masked,
+    open: usize,
+    close: usize,
+) -> Option<(&'l str, &'l str)> {
+    let inner = m.depth[open] + 1;
+    let commas: Vec<usize> = m
+        .text
+        .match_indices(',')
+        .map(|(i, _)| i)
+        .filter(|&i| i > open && i < close && m.depth[i] == inner)
+        .collect();
+    match commas[..] {
+        [c] => Some((line[open + 1..c].trim(), line[c + 1..close].trim())),
+        _ => None,
+    }
+}
+
+/// Java and C#: `if (<cond>) { throw …; }` with `<cond>` one of `lhs != rhs`,
+/// `!(lhs == rhs)` and `!EQ(lhs, rhs)`, EQ a deep-equality function of the
+/// standard library ([`deep_equality_functions`]): checks that always run
+/// (unlike Java's `assert` and C#'s `Debug.Assert`), the form of polyeval's
+/// regenerated MultiOOP suites (`polyeval translate`).
+fn if_throw_check(lang: Language, line: &str, m: &Masked) -> Option<Classified> {
+    let rest = line.strip_prefix("if")?;
+    if !rest.trim_start().starts_with('(') {
+        return None;
+    }
+    let open = line.len() - rest.trim_start().len();
+    let close = m.closing(open)?;
+    let body = line[close + 1..]
+        .trim()
+        .strip_prefix('{')?
+        .strip_suffix('}')?
+        .trim()
+        .trim_end_matches(';')
+        .trim();
+    if !body.starts_with("throw ") {
+        return Some(fallback(
+            FallbackReason::UnknownAssertionForm,
+            "an `if` whose body is not a single `throw`",
+        ));
+    }
+    let equality = if lang == Language::Java {
+        Equality::Java
+    } else {
+        Equality::CSharp
+    };
+    let (s, e) = trim_range(line, open + 1, close);
+    if line[s..e].starts_with('!') && !line[s..e].starts_with("!=") {
+        let callee_start = s + 1 + (line[s + 1..e].len() - line[s + 1..e].trim_start().len());
+        let paren = line[callee_start..e].find('(').map(|i| i + callee_start)?;
+        if m.closing(paren) != Some(e - 1) {
+            return Some(fallback(
+                FallbackReason::CompoundCondition,
+                "the condition is not a single negated comparison",
+            ));
+        }
+        let callee = line[callee_start..paren].trim();
+        if callee.is_empty() {
+            // `!(lhs == rhs)`
+            let (s2, e2) = trim_range(line, paren + 1, e - 1);
+            let lower = ["!=", "&&", "||", "?", "=", "&", "|", "^"];
+            return Some(match comparison(lang, line, m, s2, e2, &["=="], &lower) {
+                Ok((lhs, rhs, _, v)) => check(lhs, rhs, v, equality, None),
+                Err(c) => *c,
+            });
+        }
+        if !deep_equality_functions(lang).contains(&callee) {
+            return Some(fallback(
+                FallbackReason::UnknownAssertionForm,
+                format!("`{callee}` is not a known equality function"),
+            ));
+        }
+        return Some(match two_arguments(line, m, paren, e - 1) {
+            Some((lhs, rhs)) => literal_check(lang, lhs, rhs, equality),
+            None => fallback(
+                FallbackReason::UnknownAssertionForm,
+                format!("`{callee}` without two arguments"),
+            ),
+        });
+    }
+    let lower = ["==", "&&", "||", "?", "=", "&", "|", "^"];
+    Some(match comparison(lang, line, m, s, e, &["!="], &lower) {
+        Ok((lhs, rhs, _, v)) => check(lhs, rhs, v, equality, None),
+        Err(c) => *c,
+    })
+}
+
+/// Go: `polyevalAssertEqual(lhs, rhs)`, the check form of polyeval's Go
+/// MultiOOP suites (Go has no assertion; the MultiOOP Go harness defines the
+/// function for lines run in-process).
+fn go_check(line: &str, m: &Masked) -> Option<Classified> {
+    let rest = line.strip_prefix(crate::harness::GO_ASSERT_EQUAL)?;
+    if !rest.trim_start().starts_with('(') {
+        return None;
+    }
+    let open = line.len() - rest.trim_start().len();
+    let close = m.closing(open)?;
+    if !line[close + 1..]
+        .trim()
+        .trim_end_matches(';')
+        .trim()
+        .is_empty()
+    {
+        return Some(fallback(
+            FallbackReason::CompoundCondition,
+            "text after the assertion call",
+        ));
+    }
+    Some(match two_arguments(line, m, open, close) {
+        Some((lhs, rhs)) => literal_check(Language::Go, lhs, rhs, Equality::Go),
+        None => fallback(
+            FallbackReason::UnknownAssertionForm,
+            "an assertion call without two arguments",
+        ),
+    })
+}
+
 /// JavaScript: `assert.deepEqual(a, b[, msg])`, `assert.strictEqual`,
 /// `assert.deepStrictEqual`, `assert.equal`, `assert(a === b)`/`assert.ok`.
 fn js_check(line: &str, m: &Masked, opts: SplitOptions) -> Option<Classified> {
@@ -1059,6 +1214,114 @@ mod tests {
         assert!(
             matches!(&strict.lines[0].kind, LineKind::Check(c) if c.semantics.equality == Equality::JsStrict)
         );
+    }
+
+    #[test]
+    fn always_running_checks_of_regenerated_suites_split() {
+        let throw_java = "{ throw new AssertionError(\"test failed\"); }";
+        let throw_cs = "{ throw new System.Exception(\"test failed\"); }";
+        assert_eq!(
+            split(
+                Language::Java,
+                &format!("if (!java.util.Objects.deepEquals(new A(new int[]{{1, 2}}).f(\"a, b\"), new int[]{{3, 4}})) {throw_java}")
+            ),
+            (
+                "new A(new int[]{1, 2}).f(\"a, b\")".into(),
+                List(vec![Int(3), Int(4)]),
+                Equality::Java
+            )
+        );
+        assert_eq!(
+            split(
+                Language::Java,
+                &format!("if (new A().g() != 5000000000L) {throw_java}")
+            ),
+            ("new A().g()".into(), Int(5_000_000_000), Equality::Java)
+        );
+        assert_eq!(
+            split(
+                Language::CSharp,
+                &format!("if (new A().f() != \"ab\") {throw_cs}")
+            ),
+            ("new A().f()".into(), Str("ab".into()), Equality::CSharp)
+        );
+        assert_eq!(
+            split(
+                Language::CSharp,
+                &format!("if (!System.Collections.StructuralComparisons.StructuralEqualityComparer.Equals(new A().f(), new int[]{{1, -2}})) {throw_cs}")
+            )
+            .1,
+            List(vec![Int(1), Int(-2)])
+        );
+        assert_eq!(
+            split(
+                Language::CSharp,
+                &format!("if (!(a.f(1, 2) == 2.5)) {throw_cs}")
+            ),
+            ("a.f(1, 2)".into(), Float(2.5), Equality::CSharp)
+        );
+        assert_eq!(
+            split(
+                Language::Go,
+                "polyevalAssertEqual(NewA([]int{1, 2}).f(\"a\"), [][]int{{1}, {}, []int{-3}})"
+            ),
+            (
+                "NewA([]int{1, 2}).f(\"a\")".into(),
+                List(vec![List(vec![Int(1)]), List(vec![]), List(vec![Int(-3)])]),
+                Equality::Go
+            )
+        );
+        assert_eq!(
+            split(
+                Language::Go,
+                "polyevalAssertEqual(NewA().f(), []string{\"x\\ny\", \"\"})"
+            )
+            .1,
+            List(vec![Str("x\ny".into()), Str(String::new())])
+        );
+        assert_eq!(
+            split(Language::Go, "polyevalAssertEqual(a.f(), true)").1,
+            Bool(true)
+        );
+        assert_eq!(
+            split(Language::Go, "polyevalAssertEqual(a.f(), -0.25)").1,
+            Float(-0.25)
+        );
+        // What the forms do not cover stays in-process, labelled.
+        assert_eq!(
+            reason(Language::Java, "if (a.f() != 1) { System.out.println(); }"),
+            FallbackReason::UnknownAssertionForm
+        );
+        assert_eq!(
+            reason(
+                Language::Java,
+                &format!("if (!Foo.same(a.f(), 1)) {throw_java}")
+            ),
+            FallbackReason::UnknownAssertionForm
+        );
+        assert_eq!(
+            reason(
+                Language::CSharp,
+                &format!("if (a.f() != 1 && b) {throw_cs}")
+            ),
+            FallbackReason::CompoundCondition
+        );
+        assert_eq!(
+            reason(Language::Go, "polyevalAssertEqual(a.f(), g())"),
+            FallbackReason::RhsNotLiteral
+        );
+        assert_eq!(
+            reason(Language::Go, "polyevalAssertEqual(a.f())"),
+            FallbackReason::UnknownAssertionForm
+        );
+        assert_eq!(
+            reason(
+                Language::Go,
+                "polyevalAssertEqual(a.f(), map[string]int{\"a\": 1})"
+            ),
+            FallbackReason::RhsNotLiteral
+        );
+        assert_eq!(one(Language::Go, "x := []int{1, 2}"), LineKind::Setup);
     }
 
     #[test]

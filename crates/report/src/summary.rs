@@ -559,7 +559,8 @@ fn fsm_analysis(run: &RunData) -> Option<FsmAnalysis> {
 }
 
 /// Languages in the papers' column order (CrossPL: Java, Python, Go,
-/// JavaScript, PHP, C++; MultiOOP: Python, C++, Java, C#, PHP, JavaScript).
+/// JavaScript, PHP, C++; MultiOOP: Python, C++, Java, C#, PHP, JavaScript,
+/// then Go, polyeval's seventh MultiOOP language).
 pub fn paper_language_order(bench: Bench) -> Vec<Language> {
     polyeval_bench::benchmark(bench).language_order().to_vec()
 }

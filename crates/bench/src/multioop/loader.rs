@@ -88,7 +88,7 @@ fn load_multioop(root: &Path, inputs: &Inputs) -> anyhow::Result<Vec<Task>> {
     for (lang_name, path) in files {
         let Some(lang) = Language::parse(&lang_name) else {
             bail!(
-                "{}: unknown language `{lang_name}` in the file name (expected oop-<lang>.jsonl with lang one of python, cpp, java, cs, php, js)",
+                "{}: unknown language `{lang_name}` in the file name (expected oop-<lang>.jsonl with lang one of python, cpp, java, cs, php, js, go)",
                 path.display()
             );
         };

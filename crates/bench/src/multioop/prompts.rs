@@ -34,6 +34,10 @@ const FEW_SHOT: &[(Language, &str)] = &[
         Language::JavaScript,
         include_str!("../../../../prompts/oop-few-shot/javascript.txt"),
     ),
+    (
+        Language::Go,
+        include_str!("../../../../prompts/oop-few-shot/go.txt"),
+    ),
 ];
 
 fn few_shot_source(lang: Language) -> Option<&'static str> {
@@ -114,6 +118,7 @@ mod tests {
             Language::CSharp,
             Language::Php,
             Language::JavaScript,
+            Language::Go,
         ] {
             let ex = few_shot_examples(lang);
             assert_eq!(ex.len(), 2, "{lang}");
@@ -132,7 +137,6 @@ mod tests {
                 assert!(!e.answer.contains("=== "), "{lang}");
             }
         }
-        assert!(few_shot_examples(Language::Go).is_empty());
     }
 
     #[test]

@@ -220,6 +220,11 @@ mod tests {
             class(Language::CSharp, facts(Status::Failed, r, "")),
             "NullReferenceException"
         );
+        let r = "Unhandled Exception:\nSystem.Exception: test failed\n  at Program.Main ()\n";
+        assert_eq!(
+            class(Language::CSharp, facts(Status::RuntimeError, r, "")),
+            "AssertionError"
+        );
     }
 
     #[test]

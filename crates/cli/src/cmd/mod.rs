@@ -17,3 +17,4 @@ pub mod run;
 pub mod setup;
 pub mod slurm;
 pub mod tasks;
+pub mod translate;

@@ -39,6 +39,7 @@ oop_languages! {
     csharp::CSharp,
     php::Php,
     javascript::JavaScript,
+    go::Go,
 }
 
 /// The MultiOOP layer of `lang`, if MultiOOP has that language.

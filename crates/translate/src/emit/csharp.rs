@@ -1,0 +1,161 @@
+//! C#: arguments inline (`new int[]{…}`, or `new List<int>{…}` when the
+//! question speaks of lists); the check throws `System.Exception("test
+//! failed")` (C#'s `Debug.Assert` depends on DEBUG): `!=` for scalars and
+//! strings (value equality), `Enumerable.SequenceEqual` for lists,
+//! `StructuralEqualityComparer` for nested arrays.
+
+use super::*;
+
+pub struct CSharp;
+
+fn ty(t: &Ty, s: Style) -> String {
+    match t {
+        Ty::Bool => "bool".into(),
+        Ty::Int { wide: false } => "int".into(),
+        Ty::Int { wide: true } => "long".into(),
+        Ty::Float => "double".into(),
+        Ty::Str => "string".into(),
+        Ty::List(e) if s.arrays => format!("{}[]", ty(e, s)),
+        Ty::List(e) => format!("List<{}>", ty(e, s)),
+        other => format!("/* {other} */"),
+    }
+}
+
+fn string(x: &str) -> String {
+    quoted(x, &|c| {
+        c_escape(c, &|c| format!("\\u{:04x}", c as u32))
+            .or_else(|| (!c.is_ascii()).then(|| utf16_escape(c)))
+    })
+}
+
+fn value(v: &Value, t: &Ty, s: Style) -> Result<String, String> {
+    Ok(match (v, t) {
+        (Value::Bool(b), _) => b.to_string(),
+        (Value::Int(i), Ty::Int { wide: true }) => format!("{i}L"),
+        (Value::Int(_) | Value::Float(_), _) => number_text(v, t).unwrap_or_default(),
+        (Value::Str(x), _) => string(x),
+        (Value::List(items), Ty::List(e)) => format!(
+            "new {}{{{}}}",
+            ty(t, s),
+            items
+                .iter()
+                .map(|x| value(x, e, s))
+                .collect::<Result<Vec<_>, _>>()?
+                .join(", ")
+        ),
+        (v, t) => return Err(format!("a {} where {t} was expected", v.kind())),
+    })
+}
+
+fn default_value(t: &Ty, s: Style) -> String {
+    match t {
+        Ty::Bool => "false".into(),
+        Ty::Int { wide: false } => "0".into(),
+        Ty::Int { wide: true } => "0L".into(),
+        Ty::Float => "0.0".into(),
+        Ty::Str => "\"\"".into(),
+        Ty::List(_) => format!("new {}{{}}", ty(t, s)),
+        _ => "null".into(),
+    }
+}
+
+impl Target for CSharp {
+    fn language(&self) -> Language {
+        Language::CSharp
+    }
+    fn supports(&self, t: &Ty) -> Result<(), String> {
+        typed_support(t, "C#")
+    }
+    fn test_lines(
+        &self,
+        t: &Typed,
+        s: Style,
+        test: &TypedTest,
+        _: &mut usize,
+    ) -> Result<Vec<String>, String> {
+        let list = |vals: &[Value], tys: &mut dyn Iterator<Item = &Ty>| -> Result<String, String> {
+            Ok(vals
+                .iter()
+                .zip(tys)
+                .map(|(v, vt)| value(v, vt, s))
+                .collect::<Result<Vec<_>, _>>()?
+                .join(", "))
+        };
+        let call = format!(
+            "new {}({}).{}({})",
+            t.class,
+            list(&test.ctor, &mut t.ctor.iter().map(|c| &c.1))?,
+            t.method,
+            list(&test.args, &mut t.args.iter())?
+        );
+        let rhs = value(&test.expected, &t.result, s)?;
+        let throw = "{ throw new System.Exception(\"test failed\"); }";
+        Ok(vec![match &t.result {
+            Ty::List(e) if matches!(**e, Ty::List(_)) => format!(
+                "if (!System.Collections.StructuralComparisons.StructuralEqualityComparer.Equals({call}, {rhs})) {throw}"
+            ),
+            Ty::List(_) => {
+                format!("if (!System.Linq.Enumerable.SequenceEqual({call}, {rhs})) {throw}")
+            }
+            _ => format!("if ({call} != {rhs}) {throw}"),
+        }])
+    }
+    fn keywords(&self, t: &Typed, s: Style) -> Vec<String> {
+        let mut k: Vec<String> = t.classes.iter().map(|c| format!("class {c}")).collect();
+        let (public, private) = public_then_private(t);
+        for m in public.into_iter().chain(private) {
+            let access = if m.private { "private" } else { "public" };
+            k.push(match &m.ret {
+                Some(r) if r.is_none() => format!("{access} void {}", m.name),
+                Some(r) if self.supports(r).is_ok() => format!("{access} {} {}", ty(r, s), m.name),
+                _ => m.name.clone(),
+            });
+        }
+        k
+    }
+    fn skeleton(&self, t: &Typed, s: Style) -> String {
+        let mut out = String::from("using System;\nusing System.Collections.Generic;\n\n");
+        for c in other_classes(t) {
+            out.push_str(&format!("class {c} {{\n}}\n\n"));
+        }
+        let write = |n: &str, ty: &str| format!("{ty} {n}");
+        let ctor: Vec<(String, String)> = t
+            .ctor
+            .iter()
+            .enumerate()
+            .map(|(i, (n, vt))| (param_name(n, i), ty(vt, s)))
+            .collect();
+        out.push_str(&format!(
+            "class {c} {{\n    public {c}({}) {{}}\n",
+            params(&ctor, &write),
+            c = t.class
+        ));
+        let (public, private) = public_then_private(t);
+        for m in public.into_iter().chain(private) {
+            let access = if m.private { "private" } else { "public" };
+            let (ret, body) = match &m.ret {
+                Some(r) if r.is_none() => ("void".to_string(), String::new()),
+                Some(r) if self.supports(r).is_ok() => {
+                    (ty(r, s), format!(" return {}; ", default_value(r, s)))
+                }
+                _ => ("int".to_string(), " return 0; ".to_string()),
+            };
+            let args: Vec<(String, String)> = if m.name == t.method && !m.private {
+                t.args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| (format!("arg{i}"), ty(a, s)))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            out.push_str(&format!(
+                "    {access} {ret} {}({}) {{{body}}}\n",
+                m.name,
+                params(&args, &write)
+            ));
+        }
+        out.push_str("}\n");
+        out
+    }
+}

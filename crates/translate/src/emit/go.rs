@@ -1,0 +1,151 @@
+//! Go: each class a struct type, created by `New<Class>(…)` returning a
+//! pointer (the convention polyeval's Go questions state), methods on the
+//! pointer; the check `polyevalAssertEqual(call, expected)` (Go has no
+//! assertion; the MultiOOP Go harness defines it, the judge observes `call`).
+
+use super::*;
+use polyeval_judge::harness::GO_ASSERT_EQUAL;
+
+pub struct Go;
+
+pub(crate) fn ty(t: &Ty) -> String {
+    match t {
+        Ty::Bool => "bool".into(),
+        Ty::Int { .. } => "int".into(),
+        Ty::Float => "float64".into(),
+        Ty::Str => "string".into(),
+        Ty::List(e) => format!("[]{}", ty(e)),
+        other => format!("/* {other} */"),
+    }
+}
+
+fn string(s: &str) -> String {
+    quoted(s, &|c| c_escape(c, &|c| format!("\\x{:02x}", c as u32)))
+}
+
+/// `v` as an expression; `typed`: lists carry their type (`[]int{…}`),
+/// else only braces (elements of a composite literal).
+fn value(v: &Value, t: &Ty, typed: bool) -> Result<String, String> {
+    Ok(match (v, t) {
+        (Value::Bool(b), _) => b.to_string(),
+        (Value::Int(_) | Value::Float(_), _) => number_text(v, t).unwrap_or_default(),
+        (Value::Str(s), _) => string(s),
+        (Value::List(items), Ty::List(e)) => {
+            let parts = items
+                .iter()
+                .map(|x| value(x, e, false))
+                .collect::<Result<Vec<_>, _>>()?
+                .join(", ");
+            if typed {
+                format!("{}{{{parts}}}", ty(t))
+            } else {
+                format!("{{{parts}}}")
+            }
+        }
+        (v, t) => return Err(format!("a {} where {t} was expected", v.kind())),
+    })
+}
+
+fn default_value(t: &Ty) -> String {
+    match t {
+        Ty::Bool => "false".into(),
+        Ty::Int { .. } => "0".into(),
+        Ty::Float => "0.0".into(),
+        Ty::Str => "\"\"".into(),
+        _ => "nil".into(),
+    }
+}
+
+impl Target for Go {
+    fn language(&self) -> Language {
+        Language::Go
+    }
+    fn supports(&self, t: &Ty) -> Result<(), String> {
+        typed_support(t, "Go")
+    }
+    fn test_lines(
+        &self,
+        t: &Typed,
+        _: Style,
+        test: &TypedTest,
+        _: &mut usize,
+    ) -> Result<Vec<String>, String> {
+        let list = |vals: &[Value], tys: &mut dyn Iterator<Item = &Ty>| -> Result<String, String> {
+            Ok(vals
+                .iter()
+                .zip(tys)
+                .map(|(v, vt)| value(v, vt, true))
+                .collect::<Result<Vec<_>, _>>()?
+                .join(", "))
+        };
+        Ok(vec![format!(
+            "{GO_ASSERT_EQUAL}(New{}({}).{}({}), {})",
+            t.class,
+            list(&test.ctor, &mut t.ctor.iter().map(|c| &c.1))?,
+            t.method,
+            list(&test.args, &mut t.args.iter())?,
+            value(&test.expected, &t.result, true)?
+        )])
+    }
+    fn keywords(&self, t: &Typed, _: Style) -> Vec<String> {
+        let mut k: Vec<String> = t
+            .classes
+            .iter()
+            .map(|c| format!("type {c} struct"))
+            .collect();
+        k.push(format!("func New{}(", t.class));
+        let (public, private) = public_then_private(t);
+        k.extend(
+            public
+                .into_iter()
+                .chain(private)
+                .map(|m| format!(") {}(", m.name)),
+        );
+        k
+    }
+    fn skeleton(&self, t: &Typed, _: Style) -> String {
+        let mut out = String::from("package main\n\n");
+        for c in other_classes(t) {
+            out.push_str(&format!("type {c} struct{{}}\n\n"));
+        }
+        let ctor: Vec<(String, String)> = t
+            .ctor
+            .iter()
+            .enumerate()
+            .map(|(i, (n, vt))| (param_name(n, i), ty(vt)))
+            .collect();
+        let write = |n: &str, ty: &str| format!("{n} {ty}");
+        out.push_str(&format!(
+            "type {c} struct{{}}\n\nfunc New{c}({}) *{c} {{\n\treturn &{c}{{}}\n}}\n\n",
+            params(&ctor, &write),
+            c = t.class
+        ));
+        let (public, private) = public_then_private(t);
+        for m in public.into_iter().chain(private) {
+            let args: Vec<(String, String)> = if m.name == t.method && !m.private {
+                t.args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| (format!("arg{i}"), ty(a)))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let (ret, body) = match &m.ret {
+                Some(r) if r.is_none() => (String::new(), String::new()),
+                Some(r) if self.supports(r).is_ok() => (
+                    format!(" {}", ty(r)),
+                    format!("\n\treturn {}\n", default_value(r)),
+                ),
+                _ => (" int".to_string(), "\n\treturn 0\n".to_string()),
+            };
+            out.push_str(&format!(
+                "func (c *{}) {}({}){ret} {{{body}}}\n\n",
+                t.class,
+                m.name,
+                params(&args, &write)
+            ));
+        }
+        out
+    }
+}

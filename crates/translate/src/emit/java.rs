@@ -1,0 +1,200 @@
+//! Java: arguments inline (`new int[]{…}`, or `new ArrayList<Integer>(
+//! Arrays.asList(…))` when the question speaks of lists); the check throws
+//! `AssertionError` whether or not assertions are enabled: `!=` for numbers
+//! and booleans, `java.util.Objects.deepEquals` for strings and containers.
+
+use super::*;
+
+pub struct Java;
+
+fn ty(t: &Ty, s: Style) -> String {
+    match t {
+        Ty::Bool => "boolean".into(),
+        Ty::Int { wide: false } => "int".into(),
+        Ty::Int { wide: true } => "long".into(),
+        Ty::Float => "double".into(),
+        Ty::Str => "String".into(),
+        Ty::List(e) if s.arrays => format!("{}[]", ty(e, s)),
+        Ty::List(e) => format!("List<{}>", boxed(e, s)),
+        other => format!("/* {other} */"),
+    }
+}
+
+fn boxed(t: &Ty, s: Style) -> String {
+    match t {
+        Ty::Bool => "Boolean".into(),
+        Ty::Int { wide: false } => "Integer".into(),
+        Ty::Int { wide: true } => "Long".into(),
+        Ty::Float => "Double".into(),
+        _ => ty(t, s),
+    }
+}
+
+fn string(s: &str) -> String {
+    quoted(s, &|c| {
+        c_escape(c, &|c| format!("\\{:03o}", c as u32)).or_else(|| {
+            // javac reads the source in the platform encoding: stay ASCII.
+            (!c.is_ascii()).then(|| utf16_escape(c))
+        })
+    })
+}
+
+/// `v` as an argument expression of type `t`.
+fn arg(v: &Value, t: &Ty, s: Style) -> Result<String, String> {
+    Ok(match (v, t) {
+        (Value::Bool(b), _) => b.to_string(),
+        (Value::Int(i), Ty::Int { wide: true }) => format!("{i}L"),
+        (Value::Int(_) | Value::Float(_), _) => number_text(v, t).unwrap_or_default(),
+        (Value::Str(x), _) => string(x),
+        (Value::List(items), Ty::List(e)) => {
+            let parts = items
+                .iter()
+                .map(|x| arg(x, e, s))
+                .collect::<Result<Vec<_>, _>>()?
+                .join(", ");
+            if s.arrays {
+                format!("new {}{{{parts}}}", ty(t, s))
+            } else if items.is_empty() {
+                format!("new ArrayList<{}>()", boxed(e, s))
+            } else {
+                format!("new ArrayList<{}>(Arrays.asList({parts}))", boxed(e, s))
+            }
+        }
+        (v, t) => return Err(format!("a {} where {t} was expected", v.kind())),
+    })
+}
+
+/// `v` as the expected side (`Arrays.asList(…)` for lists in list style).
+fn expected(v: &Value, t: &Ty, s: Style) -> Result<String, String> {
+    match (v, t) {
+        (Value::List(items), Ty::List(e)) if !s.arrays => Ok(format!(
+            "Arrays.asList({})",
+            items
+                .iter()
+                .map(|x| expected(x, e, s))
+                .collect::<Result<Vec<_>, _>>()?
+                .join(", ")
+        )),
+        _ => arg(v, t, s),
+    }
+}
+
+fn default_value(t: &Ty, s: Style) -> String {
+    match t {
+        Ty::Bool => "false".into(),
+        Ty::Int { wide: false } => "0".into(),
+        Ty::Int { wide: true } => "0L".into(),
+        Ty::Float => "0.0".into(),
+        Ty::Str => "\"\"".into(),
+        Ty::List(e) if s.arrays => {
+            // new int[0], new int[0][]
+            let inner = ty(e, s);
+            match inner.find('[') {
+                Some(i) => format!("new {}[0]{}", &inner[..i], &inner[i..]),
+                None => format!("new {inner}[0]"),
+            }
+        }
+        Ty::List(e) => format!("new ArrayList<{}>()", boxed(e, s)),
+        _ => "null".into(),
+    }
+}
+
+impl Target for Java {
+    fn language(&self) -> Language {
+        Language::Java
+    }
+    fn supports(&self, t: &Ty) -> Result<(), String> {
+        typed_support(t, "Java")
+    }
+    fn test_lines(
+        &self,
+        t: &Typed,
+        s: Style,
+        test: &TypedTest,
+        _: &mut usize,
+    ) -> Result<Vec<String>, String> {
+        let list = |vals: &[Value], tys: &mut dyn Iterator<Item = &Ty>| -> Result<String, String> {
+            Ok(vals
+                .iter()
+                .zip(tys)
+                .map(|(v, vt)| arg(v, vt, s))
+                .collect::<Result<Vec<_>, _>>()?
+                .join(", "))
+        };
+        let call = format!(
+            "new {}({}).{}({})",
+            t.class,
+            list(&test.ctor, &mut t.ctor.iter().map(|c| &c.1))?,
+            t.method,
+            list(&test.args, &mut t.args.iter())?
+        );
+        let rhs = expected(&test.expected, &t.result, s)?;
+        let throw = "{ throw new AssertionError(\"test failed\"); }";
+        Ok(vec![match t.result {
+            Ty::Bool | Ty::Int { .. } | Ty::Float => format!("if ({call} != {rhs}) {throw}"),
+            _ => format!("if (!java.util.Objects.deepEquals({call}, {rhs})) {throw}"),
+        }])
+    }
+    fn keywords(&self, t: &Typed, s: Style) -> Vec<String> {
+        let mut k: Vec<String> = t
+            .classes
+            .iter()
+            .map(|c| format!("public class {c}"))
+            .collect();
+        let (public, private) = public_then_private(t);
+        for m in public.into_iter().chain(private) {
+            let access = if m.private { "private" } else { "public" };
+            k.push(match &m.ret {
+                Some(r) if r.is_none() => format!("{access} void {}", m.name),
+                Some(r) if self.supports(r).is_ok() => format!("{access} {} {}", ty(r, s), m.name),
+                _ => m.name.clone(),
+            });
+        }
+        k
+    }
+    fn skeleton(&self, t: &Typed, s: Style) -> String {
+        let mut out = String::from("import java.util.*;\n\n");
+        for c in other_classes(t) {
+            out.push_str(&format!("public class {c} {{\n}}\n\n"));
+        }
+        let write = |n: &str, ty: &str| format!("{ty} {n}");
+        let ctor: Vec<(String, String)> = t
+            .ctor
+            .iter()
+            .enumerate()
+            .map(|(i, (n, vt))| (param_name(n, i), ty(vt, s)))
+            .collect();
+        out.push_str(&format!(
+            "public class {c} {{\n    public {c}({}) {{}}\n",
+            params(&ctor, &write),
+            c = t.class
+        ));
+        let (public, private) = public_then_private(t);
+        for m in public.into_iter().chain(private) {
+            let access = if m.private { "private" } else { "public" };
+            let (ret, body) = match &m.ret {
+                Some(r) if r.is_none() => ("void".to_string(), String::new()),
+                Some(r) if self.supports(r).is_ok() => {
+                    (ty(r, s), format!(" return {}; ", default_value(r, s)))
+                }
+                _ => ("int".to_string(), " return 0; ".to_string()),
+            };
+            let args: Vec<(String, String)> = if m.name == t.method && !m.private {
+                t.args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| (format!("arg{i}"), ty(a, s)))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            out.push_str(&format!(
+                "    {access} {ret} {}({}) {{{body}}}\n",
+                m.name,
+                params(&args, &write)
+            ));
+        }
+        out.push_str("}\n");
+        out
+    }
+}

@@ -1,0 +1,137 @@
+//! JavaScript: arguments inline, the check `assert.deepStrictEqual(call,
+//! expected)` (strict: `"13"` is not `13`).
+
+use super::php::dynamic_support;
+use super::*;
+
+pub struct JavaScript;
+
+/// Beyond 2^53 a JavaScript number is no longer an exact integer.
+const MAX_SAFE: i128 = (1 << 53) - 1;
+
+fn string(s: &str) -> String {
+    quoted(s, &|c| match c {
+        '\u{2028}' | '\u{2029}' => Some(utf16_escape(c)),
+        c => c_escape(c, &|c| format!("\\u{:04x}", c as u32)),
+    })
+}
+
+fn value(v: &Value, t: &Ty) -> Result<String, String> {
+    let elem = match t {
+        Ty::List(e) => (**e).clone(),
+        Ty::Optional(inner) => return value(v, inner),
+        _ => Ty::Unknown,
+    };
+    Ok(match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Int(_) | Value::Float(_) => number_text(v, t).unwrap_or_default(),
+        Value::Str(s) => string(s),
+        Value::List(items) | Value::Tuple(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(|x| value(x, &elem))
+                .collect::<Result<Vec<_>, _>>()?
+                .join(", ")
+        ),
+        other => return Err(format!("a {} has no JavaScript literal here", other.kind())),
+    })
+}
+
+fn default_value(t: &Ty) -> &'static str {
+    match t {
+        Ty::Bool => "false",
+        Ty::Int { .. } => "0",
+        Ty::Float => "0.0",
+        Ty::Str => "\"\"",
+        Ty::List(_) | Ty::Tuple(_) => "[]",
+        _ => "null",
+    }
+}
+
+fn representable(v: &Value) -> Result<(), String> {
+    match v {
+        Value::Int(i) if i.abs() > MAX_SAFE => Err(format!(
+            "the integer {i} is not exact as a JavaScript number"
+        )),
+        Value::Float(f) if !f.is_finite() => Err(format!("the float {f} has no literal")),
+        Value::List(items) | Value::Tuple(items) => items.iter().try_for_each(representable),
+        _ => Ok(()),
+    }
+}
+
+impl Target for JavaScript {
+    fn language(&self) -> Language {
+        Language::JavaScript
+    }
+    fn supports(&self, t: &Ty) -> Result<(), String> {
+        dynamic_support(t, "JavaScript")
+    }
+    fn representable(&self, v: &Value, _: &Ty) -> Result<(), String> {
+        representable(v)
+    }
+    fn preamble(&self) -> Vec<String> {
+        vec!["const assert = require('node:assert')".into()]
+    }
+    fn test_lines(
+        &self,
+        t: &Typed,
+        _: Style,
+        test: &TypedTest,
+        _: &mut usize,
+    ) -> Result<Vec<String>, String> {
+        let list = |vals: &[Value], tys: &mut dyn Iterator<Item = &Ty>| -> Result<String, String> {
+            Ok(vals
+                .iter()
+                .zip(tys)
+                .map(|(v, vt)| value(v, vt))
+                .collect::<Result<Vec<_>, _>>()?
+                .join(", "))
+        };
+        Ok(vec![format!(
+            "assert.deepStrictEqual(new {}({}).{}({}), {});",
+            t.class,
+            list(&test.ctor, &mut t.ctor.iter().map(|c| &c.1))?,
+            t.method,
+            list(&test.args, &mut t.args.iter())?,
+            value(&test.expected, &t.result)?
+        )])
+    }
+    fn keywords(&self, t: &Typed, _: Style) -> Vec<String> {
+        let mut k: Vec<String> = t.classes.iter().map(|c| format!("class {c}")).collect();
+        let (public, private) = public_then_private(t);
+        k.extend(public.iter().map(|m| m.name.clone()));
+        k.extend(private.iter().map(|m| format!("#{}", m.name)));
+        k
+    }
+    fn skeleton(&self, t: &Typed, _: Style) -> String {
+        let mut out = String::new();
+        for c in other_classes(t) {
+            out.push_str(&format!("class {c} {{\n}}\n\n"));
+        }
+        let ctor: Vec<String> = (0..t.ctor.len()).map(|i| format!("arg{i}")).collect();
+        out.push_str(&format!(
+            "class {} {{\n    constructor({}) {{}}\n",
+            t.class,
+            ctor.join(", ")
+        ));
+        let (public, private) = public_then_private(t);
+        for m in public.into_iter().chain(private) {
+            let ret = m.ret.as_ref().map(default_value).unwrap_or("0");
+            let args: Vec<String> = if m.name == t.method && !m.private {
+                (0..t.args.len()).map(|i| format!("arg{i}")).collect()
+            } else {
+                Vec::new()
+            };
+            let hash = if m.private { "#" } else { "" };
+            out.push_str(&format!(
+                "    {hash}{}({}) {{ return {ret}; }}\n",
+                m.name,
+                args.join(", ")
+            ));
+        }
+        out.push_str("}\n");
+        out
+    }
+}

@@ -1,0 +1,338 @@
+//! Typed suites written out per target language: test lines (setup lines
+//! and one always-running check per test, in a form the judge's splitter
+//! turns into an observation), pass@o keyword lists, and the typed skeleton
+//! the soundness check runs the tests against.
+//!
+//! One file per target; each implements [`Target`].
+
+mod cpp;
+mod csharp;
+mod go;
+mod java;
+mod javascript;
+mod php;
+
+use crate::suite::Origin;
+use crate::types::Ty;
+use polyeval_core::Language;
+use polyeval_judge::Value;
+use serde::Serialize;
+
+/// The target languages, in the papers' column order (Go last: ours).
+pub const TARGETS: [Language; 6] = [
+    Language::Cpp,
+    Language::Java,
+    Language::CSharp,
+    Language::Php,
+    Language::JavaScript,
+    Language::Go,
+];
+
+/// A Go type name (the Go question states the constructor's signature).
+pub(crate) fn go_type(t: &Ty) -> String {
+    go::ty(t)
+}
+
+/// The emitter of `lang`.
+pub fn target(lang: Language) -> Option<&'static dyn Target> {
+    Some(match lang {
+        Language::Cpp => &cpp::Cpp,
+        Language::Java => &java::Java,
+        Language::CSharp => &csharp::CSharp,
+        Language::Php => &php::Php,
+        Language::JavaScript => &javascript::JavaScript,
+        Language::Go => &go::Go,
+        Language::Python => return None,
+    })
+}
+
+/// A suite with types: what every target writes from.
+#[derive(Debug, Clone, Serialize)]
+pub struct Typed {
+    pub class: String,
+    pub method: String,
+    /// Constructor parameters (names from the reference) with their types.
+    pub ctor: Vec<(String, Ty)>,
+    pub args: Vec<Ty>,
+    pub result: Ty,
+    pub tests: Vec<TypedTest>,
+    /// Classes the keyword list names (the tested class included).
+    pub classes: Vec<String>,
+    /// Methods the keyword list names, the tested one first.
+    pub methods: Vec<KwMethod>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TypedTest {
+    pub origin: Origin,
+    pub ctor: Vec<Value>,
+    pub args: Vec<Value>,
+    pub expected: Value,
+}
+
+/// A method of the keyword list: its name as the targets write it (no
+/// leading underscores), whether it is private, and its return type when the
+/// trace knows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct KwMethod {
+    pub name: String,
+    pub private: bool,
+    pub ret: Option<Ty>,
+}
+
+/// Per-language choices read from the language's question.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Style {
+    /// Java/C#: lists are arrays (`int[]`) when the question speaks of
+    /// arrays, `List<…>` when it speaks only of lists.
+    pub arrays: bool,
+}
+
+impl Style {
+    pub fn from_question(question: &str) -> Style {
+        let q = question.to_ascii_lowercase();
+        Style {
+            arrays: q.contains("array") || !q.contains("list"),
+        }
+    }
+}
+
+/// One target language's writer.
+pub trait Target: Sync {
+    fn language(&self) -> Language;
+    /// Whether values of `ty` can be passed and returned (else why not).
+    fn supports(&self, ty: &Ty) -> Result<(), String>;
+    /// Whether `v` (of type `ty`) can be written exactly.
+    fn representable(&self, v: &Value, ty: &Ty) -> Result<(), String> {
+        let _ = ty;
+        common_representable(v)
+    }
+    /// Lines before the tests (JavaScript: `require('node:assert')`).
+    fn preamble(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// The lines of one test: setup lines, then the check. `next_var`
+    /// numbers the input variables across the suite.
+    fn test_lines(
+        &self,
+        t: &Typed,
+        style: Style,
+        test: &TypedTest,
+        next_var: &mut usize,
+    ) -> Result<Vec<String>, String>;
+    /// The pass@o keyword list.
+    fn keywords(&self, t: &Typed, style: Style) -> Vec<String>;
+    /// Classes and methods with the traced types and default bodies.
+    fn skeleton(&self, t: &Typed, style: Style) -> String;
+}
+
+/// Non-finite floats and integers at the edge of 64 bits have no plain
+/// literal in the typed targets.
+fn common_representable(v: &Value) -> Result<(), String> {
+    match v {
+        Value::Float(f) if !f.is_finite() => Err(format!("the float {f} has no literal")),
+        Value::Int(i) if *i <= i64::MIN as i128 => {
+            Err(format!("the integer {i} has no plain literal"))
+        }
+        Value::List(items) | Value::Tuple(items) => items.iter().try_for_each(common_representable),
+        _ => Ok(()),
+    }
+}
+
+/// Only scalars and (nested) lists of them, fully known.
+fn typed_support(ty: &Ty, lang: &str) -> Result<(), String> {
+    match ty {
+        Ty::Bool | Ty::Int { .. } | Ty::Float | Ty::Str => Ok(()),
+        Ty::List(e) => typed_support(e, lang),
+        Ty::Unknown => Err(format!(
+            "an element type nothing determines (every such list is empty) cannot be written in {lang}"
+        )),
+        other => Err(format!("{other} is not supported in {lang}")),
+    }
+}
+
+/// A float literal: shortest round-trip digits, always with `.` or `e`.
+fn float_text(f: f64) -> String {
+    let t = format!("{f:?}");
+    if t.contains(['.', 'e', 'E']) {
+        t
+    } else {
+        format!("{t}.0")
+    }
+}
+
+/// The number `v` in a slot of type `ty` (ints in float slots as floats).
+fn number_text(v: &Value, ty: &Ty) -> Option<String> {
+    match (v, ty) {
+        (Value::Int(i), Ty::Float) => Some(float_text(*i as f64)),
+        (Value::Int(i), _) => Some(i.to_string()),
+        (Value::Float(f), _) => Some(float_text(*f)),
+        _ => None,
+    }
+}
+
+/// Whether a type holds a float anywhere (lists of floats compare loosely in PHP).
+fn has_float(ty: &Ty) -> bool {
+    match ty {
+        Ty::Float => true,
+        Ty::List(e) | Ty::Set(e) | Ty::Optional(e) => has_float(e),
+        Ty::Tuple(ts) => ts.iter().any(has_float),
+        Ty::Map(k, v) => has_float(k) || has_float(v),
+        _ => false,
+    }
+}
+
+/// A C-family escape of `c`, or `None` to write it as is. `other` writes
+/// remaining control characters.
+fn c_escape(c: char, other: &dyn Fn(char) -> String) -> Option<String> {
+    Some(match c {
+        '"' => "\\\"".into(),
+        '\\' => "\\\\".into(),
+        '\n' => "\\n".into(),
+        '\t' => "\\t".into(),
+        '\r' => "\\r".into(),
+        c if (c as u32) < 0x20 || c as u32 == 0x7f => other(c),
+        _ => return None,
+    })
+}
+
+/// `s` as a double-quoted literal, escaping with `esc` (which returns `None`
+/// for characters written as they are).
+fn quoted(s: &str, esc: &dyn Fn(char) -> Option<String>) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match esc(c) {
+            Some(e) => out.push_str(&e),
+            None => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `\uXXXX` escapes of a character (a surrogate pair beyond the BMP).
+fn utf16_escape(c: char) -> String {
+    let mut buf = [0u16; 2];
+    c.encode_utf16(&mut buf)
+        .iter()
+        .map(|u| format!("\\u{u:04x}"))
+        .collect()
+}
+
+/// Method names of the keyword list, public first (as upstream orders them).
+fn public_then_private(t: &Typed) -> (Vec<&KwMethod>, Vec<&KwMethod>) {
+    (
+        t.methods.iter().filter(|m| !m.private).collect(),
+        t.methods.iter().filter(|m| m.private).collect(),
+    )
+}
+
+/// Classes in the order a skeleton declares them: the tested class last.
+fn other_classes(t: &Typed) -> impl Iterator<Item = &String> {
+    t.classes.iter().filter(move |c| **c != t.class)
+}
+
+/// The parameter list of a skeleton's constructor / tested method.
+fn params(names: &[(String, String)], write: &dyn Fn(&str, &str) -> String) -> String {
+    names
+        .iter()
+        .map(|(n, ty)| write(n, ty))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Safe parameter names for skeletons (the reference's, unless they clash
+/// with a target keyword).
+pub(crate) fn param_name(name: &str, i: usize) -> String {
+    const RESERVED: &[&str] = &[
+        "int",
+        "long",
+        "double",
+        "float",
+        "char",
+        "string",
+        "bool",
+        "new",
+        "class",
+        "default",
+        "function",
+        "var",
+        "let",
+        "const",
+        "func",
+        "type",
+        "map",
+        "range",
+        "len",
+        "string",
+        "object",
+        "in",
+        "is",
+        "params",
+        "ref",
+        "out",
+        "base",
+        "this",
+        "self",
+        "public",
+        "private",
+        "static",
+        "package",
+        "import",
+        "interface",
+        "struct",
+        "case",
+        "switch",
+        "break",
+        "go",
+        "select",
+        "chan",
+        "defer",
+        "fallthrough",
+        "goto",
+        "delete",
+        "operator",
+        "template",
+        "typename",
+        "union",
+        "enum",
+        "echo",
+        "list",
+        "array",
+        "print",
+        "fn",
+        "match",
+    ];
+    let ok = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !RESERVED.contains(&name);
+    if ok {
+        name.to_string()
+    } else {
+        format!("arg{i}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_always_look_like_floats() {
+        assert_eq!(float_text(3.0), "3.0");
+        assert_eq!(float_text(0.1), "0.1");
+        assert_eq!(float_text(1e-7), "1e-7");
+        assert_eq!(float_text(-2.5e20), "-2.5e20");
+        assert_eq!(number_text(&Value::Int(2), &Ty::Float).unwrap(), "2.0");
+    }
+
+    #[test]
+    fn style_follows_the_question() {
+        assert!(Style::from_question("Given an integer array nums").arrays);
+        assert!(!Style::from_question("Given a list of words").arrays);
+        assert!(Style::from_question("Given a string").arrays);
+        assert_eq!(utf16_escape('é'), "\\u00e9");
+        assert_eq!(utf16_escape('😀'), "\\ud83d\\ude00");
+    }
+}
