@@ -166,23 +166,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 force: a.force,
             };
             let done = import_run(&spec, &TaskSets::default())?;
-            println!(
-                "imported {} samples from {} into {} ({} new, {} already present)",
-                done.carried,
-                spec.from.display(),
-                spec.out.display(),
-                done.added,
-                done.carried - done.added
-            );
-            if !done.skipped.is_empty() {
-                let tasks: Vec<&str> = done.skipped.keys().map(String::as_str).collect();
-                println!(
-                    "left out {} samples of {} tasks the data does not have: {}",
-                    done.skipped.values().sum::<usize>(),
-                    tasks.len(),
-                    tasks.join(", ")
-                );
-            }
+            println!("{}", done.describe(&spec));
             Ok(())
         }
     }

@@ -77,11 +77,35 @@ pub struct RunImported {
     pub skipped: std::collections::BTreeMap<String, usize>,
 }
 
+impl RunImported {
+    /// What the import did, in lines for a person.
+    pub fn describe(&self, spec: &RunImport) -> String {
+        let mut text = format!(
+            "imported {} samples from {} into {} ({} new, {} already present)",
+            self.carried,
+            spec.from.display(),
+            spec.out.display(),
+            self.added,
+            self.carried - self.added
+        );
+        if !self.skipped.is_empty() {
+            let tasks: Vec<&str> = self.skipped.keys().map(String::as_str).collect();
+            text += &format!(
+                "\nleft out {} samples of {} tasks the data does not have: {}",
+                self.skipped.values().sum::<usize>(),
+                tasks.len(),
+                tasks.join(", ")
+            );
+        }
+        text
+    }
+}
+
 /// Import the samples of `spec.from` into `spec.out` against `spec.data`.
 /// The model and generation parameters are the source run's; upstream's
 /// recorded verdicts are not carried (they judged other tests).
 pub fn import_run(spec: &RunImport, sets: &TaskSets) -> anyhow::Result<RunImported> {
-    let source = polyeval_store::RunStore::open(&spec.from)?;
+    let source = polyeval_store::RunStore::open_read_only(&spec.from)?;
     let from = source.config().clone();
     let data = polyeval_core::data::resolve(Some(&spec.data))?;
     let tasks = sets.get(from.bench, &data, false)?;
