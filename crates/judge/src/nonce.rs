@@ -54,6 +54,8 @@ pub struct NonceReport {
 /// A FIFO that hands a fresh random nonce to its first reader.
 pub struct NonceServer {
     dir: PathBuf,
+    /// Remove `dir` when done (else only the FIFO).
+    owns_dir: bool,
     fifo: PathBuf,
     nonce: String,
     stop: Arc<AtomicBool>,
@@ -67,9 +69,6 @@ impl NonceServer {
     /// (bubblewrap resolves bind sources as that uid when we run as root).
     pub fn start(root: &Path) -> std::io::Result<NonceServer> {
         use std::os::unix::fs::PermissionsExt;
-        let mut bytes = [0u8; 16];
-        rand::rngs::OsRng.fill_bytes(&mut bytes);
-        let nonce = hex::encode(bytes);
         let mut tag = [0u8; 8];
         rand::rngs::OsRng.fill_bytes(&mut tag);
         let dir = root.join(format!(
@@ -79,6 +78,24 @@ impl NonceServer {
         ));
         std::fs::create_dir(&dir)?;
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711))?;
+        Self::serve_in(dir, true)
+    }
+
+    /// Create the FIFO as `dir/nonce` in an existing directory (a warm
+    /// worker's, bound at the parent of [`NONCE_PATH`] for its whole life,
+    /// serving one sample at a time) and start serving; [`finish`](Self::finish)
+    /// removes the FIFO, not `dir`.
+    pub fn start_in(dir: &Path) -> std::io::Result<NonceServer> {
+        let fifo = dir.join("nonce");
+        let _ = std::fs::remove_file(&fifo);
+        Self::serve_in(dir.to_path_buf(), false)
+    }
+
+    fn serve_in(dir: PathBuf, owns_dir: bool) -> std::io::Result<NonceServer> {
+        use std::os::unix::fs::PermissionsExt;
+        let mut bytes = [0u8; 16];
+        rand::rngs::OsRng.fill_bytes(&mut bytes);
+        let nonce = hex::encode(bytes);
         let fifo = dir.join("nonce");
         nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o644))
             .map_err(|e| std::io::Error::from_raw_os_error(e as i32))?;
@@ -94,6 +111,7 @@ impl NonceServer {
         };
         Ok(NonceServer {
             dir,
+            owns_dir,
             fifo,
             nonce,
             stop,
@@ -130,7 +148,11 @@ impl NonceServer {
             }
             let _ = thread.join();
         }
-        let _ = std::fs::remove_dir_all(&self.dir);
+        if self.owns_dir {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        } else {
+            let _ = std::fs::remove_file(&self.fifo);
+        }
     }
 }
 

@@ -27,6 +27,7 @@ mod process;
 mod sandbox;
 pub mod seccomp;
 pub mod toolchain;
+mod warm;
 mod workdir;
 
 use polyeval_core::{Language, Status};
@@ -41,6 +42,7 @@ pub use cgroup::{memory_mechanism, MemoryMechanism};
 pub use polyeval_judge::nonce::{NonceReport, NONCE_PATH};
 pub use sandbox::SandboxPaths;
 pub use toolchain::{toolchain_for, Toolchain, ToolchainInfo};
+pub use warm::{WarmStats, WORKER_TAG};
 
 /// Resource limits of one run (the compile step gets more generous limits,
 /// see [`Limits::for_compile`]).
@@ -248,6 +250,25 @@ pub struct Engine {
     /// This engine's locked dir of job dirs (stale ones of dead engines are
     /// removed when it is created).
     area: workdir::WorkArea,
+    /// Run eligible jobs of [`Engine::run_all`] in warm workers.
+    warm: bool,
+    /// Idle warm workers, reused across batches (killed with the engine).
+    workers: Mutex<Vec<warm::Worker>>,
+    /// Set when a worker failed to start: the rest runs cold.
+    warm_broken: std::sync::atomic::AtomicBool,
+    counters: warm::Counters,
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if let Ok(mut workers) = self.workers.lock() {
+            for worker in workers.drain(..) {
+                let uid = worker.uid;
+                drop(worker);
+                self.uids.release(uid);
+            }
+        }
+    }
 }
 
 impl Engine {
@@ -291,7 +312,38 @@ impl Engine {
             toolchains,
             cache: Mutex::new(HashMap::new()),
             area,
+            warm: false,
+            workers: Mutex::new(Vec::new()),
+            warm_broken: std::sync::atomic::AtomicBool::new(false),
+            counters: warm::Counters::default(),
         })
+    }
+
+    /// Run the eligible jobs of [`Engine::run_all`] (Python without extra
+    /// binds or env) in warm workers: one sandbox per worker thread runs
+    /// many samples, each in a forked child (see the `warm` module docs).
+    /// Verdicts are the cold path's; only abnormal endings are re-run cold.
+    pub fn with_warm_workers(mut self, on: bool) -> Engine {
+        self.warm = on;
+        self
+    }
+
+    /// Whether warm workers are on (see [`Engine::with_warm_workers`]).
+    pub fn warm_workers(&self) -> bool {
+        self.warm
+    }
+
+    /// What warm execution did so far.
+    pub fn warm_stats(&self) -> WarmStats {
+        self.counters.snapshot()
+    }
+
+    /// Process ids of the idle warm workers' sandboxes (bubblewrap).
+    pub fn warm_worker_pids(&self) -> Vec<u32> {
+        self.workers
+            .lock()
+            .map(|w| w.iter().map(warm::Worker::pid).collect())
+            .unwrap_or_default()
     }
 
     /// Per-engine unpredictable success marker; harnesses print it (on its
@@ -342,6 +394,10 @@ impl Engine {
 
     /// Run one job (cached if the engine has the cache enabled).
     pub fn run(&self, job: &Job) -> Outcome {
+        self.run_with(job, false)
+    }
+
+    fn run_with(&self, job: &Job, warm: bool) -> Outcome {
         let info = match self.toolchain_info(job.language) {
             Ok(info) => info,
             Err(e) => {
@@ -355,14 +411,21 @@ impl Engine {
             .limits
             .clone()
             .unwrap_or_else(|| self.config.limits.clone());
+        let execute = |job: &Job| {
+            if warm && warm::eligible(job) {
+                self.execute_warm(job, &info, &limits)
+            } else {
+                self.execute(job, &info, &limits)
+            }
+        };
         if !self.config.cache {
-            return self.execute(job, &info, &limits);
+            return execute(job);
         }
         let key = cache_key(job, &info, &limits);
         if let Some(hit) = self.cache_get(&key) {
             return hit;
         }
-        let outcome = self.execute(job, &info, &limits);
+        let outcome = execute(job);
         // Errors of the environment are not the program's verdict: don't cache.
         if outcome.status != Status::Error {
             if let Ok(mut cache) = self.cache.lock() {
@@ -409,7 +472,7 @@ impl Engine {
             unique
                 .par_iter()
                 .map(|&i| {
-                    let outcome = self.run(&jobs[i]);
+                    let outcome = self.run_with(&jobs[i], self.warm);
                     progress();
                     (i, outcome)
                 })
@@ -450,6 +513,63 @@ impl Engine {
         );
         drop(uid);
         result.unwrap_or_else(|e| Outcome::environment_error(format!("sandbox error: {e:#}")))
+    }
+
+    /// Run `job` in an idle warm worker with these limits (or a new one);
+    /// re-run it cold when the worker can't give its verdict.
+    fn execute_warm(&self, job: &Job, info: &ToolchainInfo, limits: &Limits) -> Outcome {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.warm_broken.load(Relaxed) {
+            return self.execute(job, info, limits);
+        }
+        let idle = self.workers.lock().ok().and_then(|mut workers| {
+            let i = workers
+                .iter()
+                .position(|w| w.language == job.language && &w.limits == limits)?;
+            Some(workers.swap_remove(i))
+        });
+        let mut worker = match idle {
+            Some(w) => w,
+            None => {
+                let uid = self.uids.lease_raw();
+                match warm::Worker::start(&self.paths, self.area.path(), info, limits, uid) {
+                    Ok(w) => {
+                        self.counters.started.fetch_add(1, Relaxed);
+                        w
+                    }
+                    Err(e) => {
+                        self.uids.release(uid);
+                        tracing::warn!("warm workers off, running cold: {e:#}");
+                        self.warm_broken.store(true, Relaxed);
+                        return self.execute(job, info, limits);
+                    }
+                }
+            }
+        };
+        match worker.run(job, &self.marker) {
+            warm::Attempt::Done(outcome) => {
+                self.counters.warm.fetch_add(1, Relaxed);
+                if let Ok(mut workers) = self.workers.lock() {
+                    workers.push(worker);
+                }
+                outcome
+            }
+            warm::Attempt::Rerun { keep, why } => {
+                tracing::debug!("re-running a sample cold: {why}");
+                self.counters.rerun_cold.fetch_add(1, Relaxed);
+                if keep {
+                    if let Ok(mut workers) = self.workers.lock() {
+                        workers.push(worker);
+                    }
+                } else {
+                    self.counters.discarded.fetch_add(1, Relaxed);
+                    let uid = worker.uid;
+                    drop(worker);
+                    self.uids.release(uid);
+                }
+                self.execute(job, info, limits)
+            }
+        }
     }
 
     /// Check that `source` parses as `language` with the language's own

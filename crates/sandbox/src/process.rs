@@ -60,7 +60,7 @@ pub(crate) struct Captured {
     pub elapsed: Duration,
 }
 
-enum Event {
+pub(crate) enum Event {
     Eof,
     Exceeded,
 }
@@ -70,7 +70,7 @@ fn io_err(e: nix::Error) -> std::io::Error {
 }
 
 /// Read a pipe keeping at most `cap` bytes; report when more arrives.
-fn reader(mut pipe: impl Read, cap: usize, tx: mpsc::Sender<Event>) -> (Vec<u8>, bool) {
+pub(crate) fn reader(mut pipe: impl Read, cap: usize, tx: mpsc::Sender<Event>) -> (Vec<u8>, bool) {
     let mut kept = Vec::new();
     let mut buf = vec![0u8; 64 * 1024];
     let mut truncated = false;
@@ -94,18 +94,12 @@ fn reader(mut pipe: impl Read, cap: usize, tx: mpsc::Sender<Event>) -> (Vec<u8>,
     (kept, truncated)
 }
 
-/// Run `cmd` to completion under `limits`, capturing stdout/stderr up to
-/// `output_cap` bytes each. Kills the process group on timeout or when the
-/// output cap is exceeded.
-pub(crate) fn run_captured(
+/// Spawn `cmd` in its own process group with `limits` applied between fork
+/// and exec (stdio as the caller set it up).
+pub(crate) fn spawn_limited(
     mut cmd: Command,
     limits: ChildLimits,
-    timeout: Duration,
-    output_cap: usize,
-) -> std::io::Result<Captured> {
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+) -> std::io::Result<std::process::Child> {
     let mut l = limits;
     // Passed descriptors are first moved above every target number, so that
     // placing one never overwrites another still to be placed.
@@ -151,13 +145,28 @@ pub(crate) fn run_captured(
             Ok(())
         });
     }
-    let start = Instant::now();
-    let deadline = start + timeout;
     let spawned = cmd.spawn();
     // The child has its copies (the status pipe's write end must not stay
     // open here).
     drop(passed);
-    let mut child = spawned?;
+    spawned
+}
+
+/// Run `cmd` to completion under `limits`, capturing stdout/stderr up to
+/// `output_cap` bytes each. Kills the process group on timeout or when the
+/// output cap is exceeded.
+pub(crate) fn run_captured(
+    mut cmd: Command,
+    limits: ChildLimits,
+    timeout: Duration,
+    output_cap: usize,
+) -> std::io::Result<Captured> {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let start = Instant::now();
+    let deadline = start + timeout;
+    let mut child = spawn_limited(cmd, limits)?;
     let pgid = Pid::from_raw(child.id() as i32);
     let kill = || {
         let _ = killpg(pgid, Signal::SIGKILL);

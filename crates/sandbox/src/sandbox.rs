@@ -270,6 +270,14 @@ impl UidPool {
     pub fn private(&self) -> bool {
         self.base.is_some()
     }
+    /// A uid held until [`UidPool::release`] (a warm worker's, for its life).
+    pub fn lease_raw(&self) -> Option<u32> {
+        let mut lease = self.acquire();
+        lease.uid.take()
+    }
+    pub fn release(&self, uid: Option<u32>) {
+        drop(UidLease { pool: self, uid });
+    }
     pub fn acquire(&self) -> UidLease<'_> {
         let uid = self.base.map(|base| {
             self.free
@@ -569,7 +577,7 @@ pub(crate) fn bwrap_args(spec: &Spec) -> Vec<OsString> {
     a
 }
 
-fn base_env() -> Vec<(String, String)> {
+pub(crate) fn base_env() -> Vec<(String, String)> {
     [
         ("PATH", "/usr/bin:/bin"),
         ("HOME", WORK_DIR),
@@ -612,7 +620,7 @@ pub(crate) enum Ending {
 }
 
 impl Ending {
-    fn parse(report: &str) -> Ending {
+    pub(crate) fn parse(report: &str) -> Ending {
         let mut ending = Ending::NotStarted;
         for line in report.lines() {
             let mut words = line.split_whitespace();
@@ -664,7 +672,17 @@ pub(crate) fn run_sandboxed(
     Ok(first)
 }
 
-fn run_sandboxed_once(paths: &SandboxPaths, spec: &Spec) -> anyhow::Result<(Captured, Ending)> {
+/// A sandboxed command ready to spawn: the bwrap command, what its child
+/// gets between fork and exec, the supervisor's report pipe and the job's
+/// cgroup.
+pub(crate) struct Launch {
+    pub cmd: Command,
+    pub limits: ChildLimits,
+    pub status_read: OwnedFd,
+    pub cgroup: Option<JobCgroup>,
+}
+
+pub(crate) fn launch(paths: &SandboxPaths, spec: &Spec) -> anyhow::Result<Launch> {
     // The options go through a descriptor; the command (inside paths only)
     // must stay on the command line.
     let mut args: Vec<u8> = Vec::new();
@@ -714,6 +732,21 @@ fn run_sandboxed_once(paths: &SandboxPaths, spec: &Spec) -> anyhow::Result<(Capt
             .unwrap_or_default(),
         pass_fds,
     };
+    Ok(Launch {
+        cmd,
+        limits,
+        status_read,
+        cgroup,
+    })
+}
+
+fn run_sandboxed_once(paths: &SandboxPaths, spec: &Spec) -> anyhow::Result<(Captured, Ending)> {
+    let Launch {
+        cmd,
+        limits,
+        status_read,
+        cgroup,
+    } = launch(paths, spec)?;
     let mut captured = run_captured(cmd, limits, spec.limits.timeout, spec.limits.output_bytes)
         .with_context(|| format!("starting {}", paths.bwrap.display()))?;
     if let Some(cgroup) = cgroup {
@@ -766,7 +799,7 @@ pub(crate) fn run_raw(
     ))
 }
 
-fn validate_file_name(name: &str) -> anyhow::Result<()> {
+pub(crate) fn validate_file_name(name: &str) -> anyhow::Result<()> {
     if name.is_empty() || name.contains('/') || name == "." || name == ".." || name.contains('\0') {
         anyhow::bail!("invalid source file name {name:?} (must be a plain file name)");
     }

@@ -1,0 +1,376 @@
+//! Warm workers: one sandbox runs many samples of a language.
+//!
+//! A worker is one bubblewrap sandbox, set up exactly as a cold run's
+//! (namespaces, seccomp filter, read-only system dirs, size-capped tmpfs,
+//! rlimits, memory cgroup, its own uid), whose program is a zygote that has
+//! already imported what harnesses import (Python: `zygote.py`). Per sample
+//! the engine sends the source and two fresh pipes over the control socket
+//! (the worker's stdin); the zygote forks a child with its own process
+//! group, work dir, RLIMIT_CPU and wall-clock kill, then kills every other
+//! process in the sandbox and wipes its writable dirs before answering.
+//! The nonce FIFO ([`crate::NONCE_PATH`]) comes from a host dir bound for
+//! the worker's life; the engine serves one sample at a time per worker, so
+//! each sample gets its own fresh nonce there.
+//!
+//! Verdicts: a warm outcome is kept only when the sample exited on its own
+//! (an exit code, no signal), within its time, output and memory limits.
+//! Anything else (timeout, signal, output cap, an OOM kill in the worker,
+//! a worker that died, hung or answered garbage) re-runs the sample cold,
+//! so those verdicts are exactly the cold path's; a worker that failed is
+//! discarded. A sample is answered exactly once either way.
+
+use crate::cgroup::JobCgroup;
+use crate::process::{decode_wait_status, reader, spawn_limited, Event};
+use crate::sandbox::{base_env, launch, Spec, WorkMount};
+use crate::toolchain::{classify_failure, toolchain_for, ToolchainInfo};
+use crate::{Job, Limits, Outcome, SandboxPaths, NONCE_PATH};
+use anyhow::Context;
+use polyeval_core::{Language, Status};
+use std::io::{BufRead, Read, Write};
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+const PYTHON_ZYGOTE: &str = include_str!("zygote.py");
+
+/// The argv tag that names a warm worker's process (`ps`, tests).
+pub const WORKER_TAG: &str = "polyeval-warm-worker";
+
+/// Time a worker may take to start (import numpy …) before we give up on it.
+const START_TIMEOUT: Duration = Duration::from_secs(30);
+/// Beyond a sample's own wall-clock limit (enforced by the zygote), how long
+/// we wait for the worker's answer before declaring it hung.
+const ANSWER_GRACE: Duration = Duration::from_secs(5);
+
+/// Whether `job` can run in a warm worker (a language with a zygote, and
+/// nothing per-job in how its sandbox is set up).
+pub(crate) fn eligible(job: &Job) -> bool {
+    job.language == Language::Python
+        && job.ro_binds.is_empty()
+        && job.env.is_empty()
+        && job.entry_class.is_none()
+}
+
+/// Counters of an engine's warm execution (see [`crate::Engine::warm_stats`]).
+#[derive(Debug, Default)]
+pub(crate) struct Counters {
+    pub started: AtomicU64,
+    pub warm: AtomicU64,
+    pub rerun_cold: AtomicU64,
+    pub discarded: AtomicU64,
+}
+
+/// A snapshot of [`Counters`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WarmStats {
+    /// Workers started.
+    pub workers_started: u64,
+    /// Samples whose outcome came from a warm worker.
+    pub warm_samples: u64,
+    /// Samples sent to a worker and then re-run cold (abnormal ending or a
+    /// failed worker).
+    pub rerun_cold: u64,
+    /// Workers discarded after a failure (crash, hang, taint).
+    pub workers_discarded: u64,
+}
+
+impl Counters {
+    pub fn snapshot(&self) -> WarmStats {
+        WarmStats {
+            workers_started: self.started.load(Ordering::Relaxed),
+            warm_samples: self.warm.load(Ordering::Relaxed),
+            rerun_cold: self.rerun_cold.load(Ordering::Relaxed),
+            workers_discarded: self.discarded.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// What a warm attempt gave.
+pub(crate) enum Attempt {
+    /// The verdict-bearing outcome.
+    Done(Outcome),
+    /// Re-run the sample cold; `keep` says whether the worker is still sound.
+    Rerun { keep: bool, why: String },
+}
+
+/// One running worker sandbox.
+pub(crate) struct Worker {
+    pub language: Language,
+    pub limits: Limits,
+    child: std::process::Child,
+    ctl: std::io::BufReader<UnixStream>,
+    cgroup: Option<JobCgroup>,
+    _status_read: OwnedFd,
+    stderr: std::fs::File,
+    nonce_dir: PathBuf,
+    /// The uid it runs under (returned to the engine's pool on drop).
+    pub uid: Option<u32>,
+    served: u64,
+}
+
+impl Worker {
+    /// Start a worker for `info.language` with `limits` per sample.
+    pub fn start(
+        paths: &SandboxPaths,
+        area: &Path,
+        info: &ToolchainInfo,
+        limits: &Limits,
+        uid: Option<u32>,
+    ) -> anyhow::Result<Worker> {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let tc = toolchain_for(info.language);
+        let nonce_dir = area.join(format!(
+            "warm-{}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir(&nonce_dir)
+            .with_context(|| format!("creating {}", nonce_dir.display()))?;
+        std::fs::set_permissions(&nonce_dir, std::fs::Permissions::from_mode(0o711))?;
+        let nonce_parent = Path::new(NONCE_PATH)
+            .parent()
+            .expect("NONCE_PATH has a parent");
+        let mut env = base_env();
+        env.extend(tc.env(limits));
+        // The zygote's own CPU time grows with every sample; each child gets
+        // the sample's RLIMIT_CPU itself.
+        let worker_limits = Limits {
+            cpu_secs: limits.cpu_secs.max(3600),
+            ..limits.clone()
+        };
+        let spec = Spec {
+            argv: vec![
+                "/usr/bin/python3".into(),
+                "-B".into(),
+                "-c".into(),
+                PYTHON_ZYGOTE.into(),
+                WORKER_TAG.into(),
+            ],
+            work: WorkMount::Scratch,
+            copies: &[],
+            ro_binds: vec![(nonce_dir.clone(), nonce_parent.to_path_buf())],
+            env,
+            limits: &worker_limits,
+            uid,
+            umask: 0o022,
+        };
+        let mut launched = launch(paths, &spec)?;
+        let (host, inside) = UnixStream::pair()?;
+        let stderr = tempfile::tempfile()?;
+        launched
+            .cmd
+            .stdin(Stdio::from(OwnedFd::from(inside)))
+            .stdout(Stdio::null())
+            .stderr(Stdio::from(stderr.try_clone()?));
+        let child = spawn_limited(launched.cmd, launched.limits)
+            .with_context(|| format!("starting {}", paths.bwrap.display()))?;
+        let mut worker = Worker {
+            language: info.language,
+            limits: limits.clone(),
+            child,
+            ctl: std::io::BufReader::new(host),
+            cgroup: launched.cgroup,
+            _status_read: launched.status_read,
+            stderr,
+            nonce_dir,
+            uid,
+            served: 0,
+        };
+        worker.ctl.get_ref().set_read_timeout(Some(START_TIMEOUT))?;
+        let mut line = String::new();
+        let ready = worker.ctl.read_line(&mut line).is_ok() && line == "ready\n";
+        if !ready {
+            anyhow::bail!(
+                "the warm {} worker did not start: {}",
+                info.language,
+                worker.stderr_text().trim()
+            );
+        }
+        Ok(worker)
+    }
+
+    fn stderr_text(&mut self) -> String {
+        let mut text = String::new();
+        let _ = std::io::Seek::rewind(&mut self.stderr);
+        let _ = self.stderr.read_to_string(&mut text);
+        text
+    }
+
+    /// Run one sample; see [`Attempt`].
+    pub fn run(&mut self, job: &Job, marker: &str) -> Attempt {
+        match self.try_run(job, marker) {
+            Ok(attempt) => attempt,
+            Err(e) => Attempt::Rerun {
+                keep: false,
+                why: format!("{e:#}"),
+            },
+        }
+    }
+
+    fn try_run(&mut self, job: &Job, marker: &str) -> anyhow::Result<Attempt> {
+        let tc = toolchain_for(job.language);
+        let file = job
+            .file_name
+            .clone()
+            .unwrap_or_else(|| tc.default_file_name(&job.source));
+        crate::sandbox::validate_file_name(&file)?;
+        let limits = &self.limits;
+        let nonce = if job.nonce {
+            Some(polyeval_judge::nonce::NonceServer::start_in(
+                &self.nonce_dir,
+            )?)
+        } else {
+            None
+        };
+        let pipe = || rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC);
+        let (out_read, out_write) = pipe()?;
+        let (err_read, err_write) = pipe()?;
+        self.served += 1;
+        let header = serde_json::json!({
+            "len": job.source.len(),
+            "dir": format!("{}/s{}", crate::sandbox::WORK_DIR, self.served),
+            "file": file,
+            "cpu": limits.cpu_secs.max(1),
+            "timeout": limits.timeout.as_secs_f64(),
+        });
+        let started = Instant::now();
+        send_with_fds(
+            self.ctl.get_ref(),
+            format!("{header}\n").as_bytes(),
+            &[out_write.as_fd(), err_write.as_fd()],
+        )?;
+        drop((out_write, err_write));
+        self.ctl.get_ref().write_all(job.source.as_bytes())?;
+        let (tx, rx) = mpsc::channel();
+        let cap = limits.output_bytes;
+        let tx2 = tx.clone();
+        let out = std::thread::spawn(move || reader(std::fs::File::from(out_read), cap, tx));
+        let err = std::thread::spawn(move || reader(std::fs::File::from(err_read), cap, tx2));
+        let deadline = started + limits.timeout + ANSWER_GRACE;
+        let mut line = String::new();
+        let answered = loop {
+            if rx.try_iter().any(|e| matches!(e, Event::Exceeded)) {
+                break Err("output exceeded");
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                break Err("worker hung");
+            }
+            let slice = (deadline - now).min(Duration::from_millis(50));
+            self.ctl.get_ref().set_read_timeout(Some(slice))?;
+            match self.ctl.read_line(&mut line) {
+                Ok(0) => break Err("worker died"),
+                Ok(_) if line.ends_with('\n') => break Ok(()),
+                Ok(_) => {}
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock
+                            | std::io::ErrorKind::TimedOut
+                            | std::io::ErrorKind::Interrupted
+                    ) => {}
+                Err(_) => break Err("worker died"),
+            }
+        };
+        let elapsed = started.elapsed();
+        if let Err(why) = answered {
+            // Kill the sandbox first: the readers end when its processes do.
+            self.kill();
+            let _ = out.join();
+            let _ = err.join();
+            return Ok(Attempt::Rerun {
+                keep: false,
+                why: why.into(),
+            });
+        }
+        let (stdout, stdout_truncated) = out.join().unwrap_or_default();
+        let (stderr, stderr_truncated) = err.join().unwrap_or_default();
+        let report = nonce.map(polyeval_judge::nonce::NonceServer::finish);
+        let reply: serde_json::Value =
+            serde_json::from_str(line.trim()).context("the worker's answer")?;
+        let status = reply["status"].as_i64().context("status in the answer")? as i32;
+        let timed_out = reply["timed_out"].as_bool().unwrap_or(true);
+        if self.cgroup.as_ref().is_some_and(JobCgroup::oom_killed) {
+            return Ok(Attempt::Rerun {
+                keep: false,
+                why: "out of memory in the worker".into(),
+            });
+        }
+        let (code, signal) = decode_wait_status(status);
+        if timed_out || signal.is_some() || code.is_none() || stdout_truncated || stderr_truncated {
+            return Ok(Attempt::Rerun {
+                keep: true,
+                why: format!("abnormal ending (status {status}, timed out: {timed_out})"),
+            });
+        }
+        let mut outcome = Outcome::environment_error("");
+        outcome.run_ms = elapsed.as_millis() as u64;
+        outcome.stdout = String::from_utf8_lossy(&stdout).into_owned();
+        outcome.stderr = String::from_utf8_lossy(&stderr).into_owned();
+        outcome.marker_seen = outcome.stdout.contains(marker);
+        outcome.exit_code = code;
+        outcome.nonce = report;
+        outcome.status = if code == Some(0) {
+            if job.require_marker && !outcome.marker_seen {
+                Status::Failed
+            } else {
+                Status::Passed
+            }
+        } else {
+            classify_failure(tc, &outcome.stderr, None)
+        };
+        Ok(Attempt::Done(outcome))
+    }
+
+    /// Process id of the sandbox (bubblewrap), leader of its process group.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    fn kill(&mut self) {
+        let pgid = nix::unistd::Pid::from_raw(self.child.id() as i32);
+        let _ = nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL);
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.kill();
+        // Dropping the cgroup kills stragglers and removes it.
+        drop(self.cgroup.take());
+        let _ = std::fs::remove_dir_all(&self.nonce_dir);
+    }
+}
+
+/// Send `data` with `fds` attached (SCM_RIGHTS).
+fn send_with_fds(
+    sock: &UnixStream,
+    data: &[u8],
+    fds: &[std::os::fd::BorrowedFd<'_>],
+) -> std::io::Result<()> {
+    use nix::sys::socket::{sendmsg, ControlMessage, MsgFlags};
+    use std::os::fd::AsRawFd;
+    let raw: Vec<i32> = fds.iter().map(|fd| fd.as_raw_fd()).collect();
+    let sent = sendmsg::<()>(
+        sock.as_raw_fd(),
+        &[std::io::IoSlice::new(data)],
+        &[ControlMessage::ScmRights(&raw)],
+        MsgFlags::MSG_NOSIGNAL,
+        None,
+    )
+    .map_err(|e| std::io::Error::from_raw_os_error(e as i32))?;
+    // The descriptors went with the first byte; the rest goes as is.
+    let mut rest = &data[sent..];
+    let mut s = sock;
+    while !rest.is_empty() {
+        let n = s.write(rest)?;
+        rest = &rest[n..];
+    }
+    Ok(())
+}

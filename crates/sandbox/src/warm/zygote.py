@@ -1,0 +1,231 @@
+# polyeval warm Python worker (zygote), run inside the sandbox as
+#   python3 -B -c <this file> polyeval-warm-worker
+# with its control socket on stdin (fd 0). It imports the modules harnesses
+# use once, then for each request forks a child that runs one sample as
+# `python3 -B <file>` would, in its own process group, work directory,
+# rlimits and output pipes (received with the request), and kills it at the
+# wall-clock limit. The zygote never runs sample code itself; after every
+# sample it kills every other process in the sandbox and wipes the writable
+# directories, so nothing of one sample reaches the next.
+#
+# Requests (host -> worker): one line of JSON {"len", "dir", "file", "cpu",
+# "timeout"} sent with two descriptors (stdout and stderr write ends), then
+# `len` bytes of source. Replies (worker -> host): "ready\n" once, then per
+# request one line of JSON {"status": raw wait status, "cpu_us", "timed_out"}.
+import os, sys, socket, signal, json, time, resource, shutil, types, traceback, select
+import threading, atexit, builtins, io
+
+# What harness headers import (MultiOOP's Python programs all import numpy).
+for _name in ("numpy", "math", "collections", "typing", "re", "itertools",
+              "functools", "heapq", "bisect", "random", "string", "copy",
+              "decimal", "fractions", "datetime", "abc", "dataclasses", "enum",
+              "statistics", "operator", "ctypes"):
+    try:
+        __import__(_name)
+    except Exception:
+        pass
+
+WRITABLE = ("/sandbox", "/tmp", "/dev/shm")
+ctl = socket.socket(fileno=0)
+# Orphans of a sample (daemons) become our children, not the supervisor's.
+try:
+    import ctypes as _ct
+    _ct.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+except Exception:
+    pass
+
+
+def wipe():
+    for top in WRITABLE:
+        try:
+            names = os.listdir(top)
+        except OSError:
+            continue
+        for n in names:
+            p = os.path.join(top, n)
+            try:
+                if os.path.isdir(p) and not os.path.islink(p):
+                    shutil.rmtree(p, ignore_errors=True)
+                else:
+                    os.unlink(p)
+            except OSError:
+                pass
+
+
+def kill_everything_else():
+    # Every process of the sandbox but the supervisor (PID 1) and us.
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except OSError:
+        pass
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+        except InterruptedError:
+            continue
+
+
+def run_sample(req, path, out_fd, err_fd):
+    # In the child: become the sample's own process.
+    os.setpgid(0, 0)
+    null = os.open("/dev/null", os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(out_fd, 1)
+    os.dup2(err_fd, 2)
+    for fd in (null, out_fd, err_fd):
+        if fd > 2:
+            os.close(fd)
+    cpu = int(req["cpu"])
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    workdir = os.path.dirname(path)
+    os.chdir(workdir)
+    # A fresh seed per sample, as a fresh interpreter would have.
+    import random
+    random.seed()
+    np = sys.modules.get("numpy")
+    if np is not None:
+        try:
+            np.random.seed()
+        except Exception:
+            pass
+    sys.argv = [path]
+    sys.path[0] = workdir
+    main = types.ModuleType("__main__")
+    main.__file__ = path
+    main.__builtins__ = builtins
+    main.__cached__ = None
+    sys.modules["__main__"] = main
+    code = 0
+    try:
+        with open(path, "rb") as f:
+            source = f.read()
+        try:
+            compiled = compile(source, path, "exec")
+        except SyntaxError as e:
+            traceback.print_exception(type(e), e, None)
+            raise SystemExit(1)
+        exec(compiled, main.__dict__)
+    except SystemExit as e:
+        code = exit_code(e)
+    except BaseException as e:
+        tb = e.__traceback__.tb_next if e.__traceback__ else None
+        try:
+            sys.excepthook(type(e), e, tb)
+        except BaseException:
+            pass
+        code = 1
+    # What interpreter shutdown does: wait for non-daemon threads, run
+    # atexit handlers, flush the standard streams.
+    try:
+        threading._shutdown()
+    except BaseException:
+        pass
+    try:
+        atexit._run_exitfuncs()
+    except BaseException:
+        pass
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:
+            if code == 0:
+                code = 120
+    os._exit(code & 0xFF)
+
+
+def exit_code(e):
+    c = e.code
+    if c is None:
+        return 0
+    if isinstance(c, int):
+        return c
+    try:
+        print(c, file=sys.stderr)
+    except BaseException:
+        pass
+    return 1
+
+
+def read_request():
+    buf = b""
+    fds = []
+    while b"\n" not in buf:
+        data, got, _, _ = socket.recv_fds(ctl, 65536, 2)
+        if not data:
+            return None
+        buf += data
+        fds += got
+    line, rest = buf.split(b"\n", 1)
+    req = json.loads(line)
+    need = int(req["len"])
+    chunks = [rest]
+    have = len(rest)
+    while have < need:
+        data = ctl.recv(min(1 << 20, need - have))
+        if not data:
+            return None
+        chunks.append(data)
+        have += len(data)
+    return req, b"".join(chunks), fds
+
+
+def serve():
+    ctl.sendall(b"ready\n")
+    while True:
+        got = read_request()
+        if got is None:
+            return
+        req, source, fds = got
+        if len(fds) != 2:
+            return
+        out_fd, err_fd = fds
+        workdir = req["dir"]
+        os.makedirs(workdir, exist_ok=True)
+        path = os.path.join(workdir, req["file"])
+        with open(path, "wb") as f:
+            f.write(source)
+        started = time.monotonic()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                ctl.close()
+                run_sample(req, path, out_fd, err_fd)
+            finally:
+                os._exit(127)
+        os.close(out_fd)
+        os.close(err_fd)
+        deadline = started + float(req["timeout"])
+        timed_out = False
+        try:
+            pidfd = os.pidfd_open(pid)
+        except OSError:
+            pidfd = None
+        while True:
+            wpid, status, usage = os.wait4(pid, os.WNOHANG)
+            if wpid == pid:
+                break
+            left = deadline - time.monotonic()
+            if left <= 0:
+                timed_out = True
+                try:
+                    os.killpg(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+                _, status, usage = os.wait4(pid, 0)
+                break
+            if pidfd is not None:
+                select.select([pidfd], [], [], min(left, 1.0))
+            else:
+                time.sleep(0.001)
+        if pidfd is not None:
+            os.close(pidfd)
+        kill_everything_else()
+        wipe()
+        cpu_us = int((usage.ru_utime + usage.ru_stime) * 1e6)
+        reply = {"status": status, "cpu_us": cpu_us, "timed_out": timed_out}
+        ctl.sendall(json.dumps(reply).encode() + b"\n")
+
+
+serve()

@@ -1,0 +1,118 @@
+//! Warm Python workers (the engine's `with_warm_workers`): the sandbox-level
+//! contract. One worker runs samples that try to spoil it, each followed
+//! by a correct and a wrong sample, and the verdicts are those of the cold
+//! path; killing the worker from outside re-runs its in-flight sample.
+
+use polyeval_core::{Language, Status};
+use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, Outcome};
+use std::time::Duration;
+
+fn engine(jobs: usize, warm: bool) -> Engine {
+    Engine::new(EngineConfig {
+        jobs,
+        limits: Limits {
+            timeout: Duration::from_secs(3),
+            cpu_secs: 3,
+            memory_mb: 256,
+            ..Limits::default()
+        },
+        cache: false,
+    })
+    .expect("engine starts (bwrap installed?)")
+    .with_warm_workers(warm)
+}
+
+fn job(engine: &Engine, source: &str) -> Job {
+    let mut job = Job::new(Language::Python, source.replace("{M}", engine.marker()));
+    job.require_marker = true;
+    job
+}
+
+const CORRECT: &str = "import numpy as np\nassert int(np.int64(2)) * 2 == 4\nprint('{M}')\n";
+const WRONG: &str = "assert 2 * 2 == 5\nprint('{M}')\n";
+
+/// Samples that try to change what later samples in the same worker see.
+const SPOILERS: &[(&str, &str)] = &[
+    (
+        "builtins",
+        "import builtins, sys\nbuiltins.print = lambda *a, **k: sys.stdout.write('{M}\\n')\nbuiltins.AssertionError = Exception\nprint('{M}')\n",
+    ),
+    (
+        "files",
+        "import os\nfor d in ('/sandbox', '/tmp', '/dev/shm'):\n    open(os.path.join(d, 'numpy.py'), 'w').write('raise SystemExit(0)\\n')\nos.makedirs('/sandbox/s99', exist_ok=True)\nopen('/sandbox/s99/main.py', 'w').write('print(1)')\nprint('{M}')\n",
+    ),
+    (
+        "daemon",
+        "import os, time, threading\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        while True:\n            for d in os.listdir('/sandbox'):\n                try: open('/sandbox/' + d + '/main.py', 'w').write('print(\"{M}\")')\n                except Exception: pass\n    os._exit(0)\nthreading.Thread(target=lambda: time.sleep(60), daemon=True).start()\nprint('{M}')\n",
+    ),
+    (
+        "memory",
+        "x = bytearray(1 << 30)\nprint('{M}')\n",
+    ),
+    ("early exit", "import os\nos._exit(0)\n"),
+    ("hang", "while True: pass\n"),
+];
+
+#[test]
+fn samples_cannot_spoil_the_samples_after_them_in_one_worker() {
+    let warm = engine(1, true);
+    let cold = engine(1, false);
+    let mut jobs = Vec::new();
+    for (_, spoiler) in SPOILERS {
+        for src in [*spoiler, CORRECT, WRONG] {
+            jobs.push(job(&warm, src));
+        }
+    }
+    let warm_out = warm.run_all(&jobs, &|| {});
+    let cold_jobs: Vec<Job> = jobs
+        .iter()
+        .map(|j| {
+            let mut j = j.clone();
+            j.source = j.source.replace(warm.marker(), cold.marker());
+            j
+        })
+        .collect();
+    let cold_out = cold.run_all(&cold_jobs, &|| {});
+    for (i, (name, _)) in SPOILERS.iter().enumerate() {
+        let [s, c, w] = [&warm_out[3 * i], &warm_out[3 * i + 1], &warm_out[3 * i + 2]];
+        assert_eq!(c.status, Status::Passed, "after {name}: {c:?}");
+        assert_eq!(w.status, Status::Failed, "after {name}: {w:?}");
+        assert_eq!(s.status, cold_out[3 * i].status, "{name}: warm {s:?}");
+    }
+    let stats = warm.warm_stats();
+    // One worker served all; the hang and the memory hog were confirmed cold.
+    assert!(stats.warm_samples >= 14, "{stats:?}");
+    assert!(stats.rerun_cold >= 2, "{stats:?}");
+    assert_eq!(cold.warm_stats().warm_samples, 0);
+}
+
+fn dump(o: &Outcome) -> String {
+    format!("{:?} {} {}", o.status, o.stdout, o.stderr)
+}
+
+#[test]
+fn a_warm_outcome_reads_like_a_cold_one() {
+    let warm = engine(1, true);
+    let srcs = [
+        "import sys\nprint('out'); print('err', file=sys.stderr)\nprint('{M}')\n",
+        "raise ValueError('boom')\n",
+        "def f(:\n",
+        "import sys\nsys.exit(3)\n",
+        "import sys\nprint(__name__, sys.argv[0].endswith('main.py'))\nprint('{M}')\n",
+    ];
+    let jobs: Vec<Job> = srcs.iter().map(|s| job(&warm, s)).collect();
+    let out = warm.run_all(&jobs, &|| {});
+    assert_eq!(out[0].status, Status::Passed, "{}", dump(&out[0]));
+    assert!(out[0].stdout.starts_with("out\n"), "{}", dump(&out[0]));
+    assert_eq!(out[0].stderr, "err\n");
+    assert_eq!(out[1].status, Status::RuntimeError, "{}", dump(&out[1]));
+    assert!(out[1].stderr.contains("ValueError: boom"));
+    assert_eq!(out[2].status, Status::CompileError, "{}", dump(&out[2]));
+    assert_eq!(out[3].exit_code, Some(3), "{}", dump(&out[3]));
+    assert!(
+        out[4].stdout.starts_with("__main__ True\n"),
+        "{}",
+        dump(&out[4])
+    );
+    assert_eq!(warm.warm_stats().warm_samples, 5);
+}
