@@ -116,3 +116,32 @@ fn a_warm_outcome_reads_like_a_cold_one() {
     );
     assert_eq!(warm.warm_stats().warm_samples, 5);
 }
+
+/// Each sample gets its own fresh nonce, served once; a daemon a previous
+/// sample left behind to steal the next one's nonce is gone before it runs.
+#[test]
+fn each_warm_sample_gets_its_own_nonce() {
+    let warm = engine(1, true);
+    let thief = "import os, time\nif os.fork() == 0:\n    os.setsid()\n    while True:\n        try: open('/polyeval/judge/nonce').read()\n        except Exception: time.sleep(0.001)\nprint('{M}')\n";
+    let read = "import os\nprint(open('/polyeval/judge/nonce').readline().strip(), os.path.exists('/polyeval/judge/nonce'))\n";
+    let mut jobs = vec![job(&warm, thief), job(&warm, read), job(&warm, read)];
+    for j in &mut jobs {
+        j.nonce = true;
+        j.require_marker = false;
+    }
+    let without = Job::new(
+        Language::Python,
+        "import os\nprint(os.path.exists('/polyeval/judge/nonce'))\n",
+    );
+    jobs.push(without);
+    let out = warm.run_all(&jobs, &|| {});
+    for o in &out[1..3] {
+        let report = o.nonce.as_ref().expect("a nonce report");
+        assert_eq!(o.stdout.trim(), format!("{} True", report.nonce), "{}", dump(o));
+        assert_eq!(report.reads, 1);
+    }
+    assert_ne!(out[1].nonce, out[2].nonce);
+    assert_eq!(out[3].stdout.trim(), "False");
+    assert!(out[3].nonce.is_none());
+    assert_eq!(warm.warm_stats().warm_samples, 4);
+}
