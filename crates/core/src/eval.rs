@@ -53,4 +53,8 @@ pub struct EvalOptions {
     pub gsl_dir: Option<String>,
     /// MultiOOP JavaScript: use strict deep equality instead of upstream's loose `assert.deepEqual`.
     pub js_strict_equality: bool,
+    /// Run every sample in a sandbox of its own instead of warm workers
+    /// (same verdicts, slower; see `polyeval_sandbox::Engine::with_warm_workers`).
+    #[serde(default)]
+    pub cold: bool,
 }

@@ -41,6 +41,11 @@ pub struct EvalSpec {
     /// Samples scored and committed per transaction (default: the
     /// benchmark's, see `Benchmark::default_chunk`).
     pub chunk: Option<usize>,
+    /// One sandbox per sample for every language (no warm workers): the
+    /// slower path, for comparison or when a warm worker misbehaves.
+    /// Verdicts are the same either way.
+    #[serde(default)]
+    pub cold: bool,
 }
 
 impl EvalSpec {
@@ -53,6 +58,7 @@ impl EvalSpec {
             memory_mb: self.memory_mb,
             gsl_dir: self.gsl_dir.as_ref().map(|d| d.display().to_string()),
             js_strict_equality: self.js_strict,
+            cold: self.cold,
         }
     }
 

@@ -258,6 +258,7 @@ pub fn evaluate_args(data: Option<&Path>, eval: &EvalSpec) -> Vec<String> {
     );
     args.flag("--js-strict", eval.js_strict);
     args.opt("--chunk", eval.chunk);
+    args.flag("--cold", eval.cold);
     args.0
 }
 

@@ -137,7 +137,12 @@ fn each_warm_sample_gets_its_own_nonce() {
     let out = warm.run_all(&jobs, &|| {});
     for o in &out[1..3] {
         let report = o.nonce.as_ref().expect("a nonce report");
-        assert_eq!(o.stdout.trim(), format!("{} True", report.nonce), "{}", dump(o));
+        assert_eq!(
+            o.stdout.trim(),
+            format!("{} True", report.nonce),
+            "{}",
+            dump(o)
+        );
         assert_eq!(report.reads, 1);
     }
     assert_ne!(out[1].nonce, out[2].nonce);

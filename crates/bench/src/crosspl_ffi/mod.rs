@@ -276,7 +276,8 @@ impl FfiEvaluator {
                 opts.memory_mb,
             ),
             cache: true,
-        })?;
+        })?
+        .with_warm_workers(!opts.cold);
         Ok(FfiEvaluator {
             engine,
             gsl,

@@ -93,7 +93,8 @@ impl OopEvaluator {
             jobs: opts.jobs.unwrap_or(0),
             limits: limits_from(opts),
             cache: true,
-        })?;
+        })?
+        .with_warm_workers(!opts.cold);
         Ok(OopEvaluator {
             bench,
             engine,

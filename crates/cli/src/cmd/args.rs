@@ -107,6 +107,10 @@ pub struct EvalArgs {
     /// Samples scored and committed per transaction (default: 200 for crosspl-ipc, 8 per worker for executed benchmarks).
     #[arg(long, visible_alias = "eval-chunk")]
     pub chunk: Option<usize>,
+    /// Run every sample in a fresh sandbox of its own instead of warm workers
+    /// (Python: one sandbox per worker forks a child per sample). Same verdicts, slower.
+    #[arg(long)]
+    pub cold: bool,
 }
 
 impl EvalArgs {
@@ -122,6 +126,7 @@ impl EvalArgs {
             gsl_dir: self.gsl_dir.clone(),
             js_strict: self.js_strict,
             chunk: self.chunk,
+            cold: self.cold,
         })
     }
 }
