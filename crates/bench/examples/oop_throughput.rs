@@ -1,12 +1,17 @@
-//! MultiOOP evaluation throughput: polyeval's evaluator (sandbox engine's
-//! worker pool, judged as by default) vs running upstream's in-process test
-//! programs one by one with plain compiler/interpreter subprocesses (no
-//! sandbox), as upstream's harness does. (The judge's own cost against the
-//! in-process scheme in the same sandbox: `judge_overhead`.)
+//! MultiOOP evaluation throughput, measured in one run per language on the
+//! same distinct samples (no cache hits): polyeval's evaluator with warm
+//! workers (the default), with `--cold` (one sandbox per sample), and the
+//! upstream procedure without any sandbox: every program compiled and run
+//! as plain subprocesses per sample (`python3 prog.py`, `g++` + run, …).
+//! Python gets a second, stricter baseline row, "Python/fork": each program
+//! executed in a process forked from a parent that has already imported
+//! numpy (human-eval's `exec` in a forked process, with the imports warm).
+//! All use the same number of workers.
+//! (The judge's own cost against the in-process scheme: `judge_overhead`.)
 //!
-//! `cargo run -p polyeval-bench --example oop_throughput -- [N] [LANG…]`
-//! (N distinct samples per language, default 24; languages default to all six).
-//! Used by `scripts/bench-oop.sh`.
+//! `cargo run -p polyeval-bench --example oop_throughput -- [N] [WORKERS] [LANG…]`
+//! (N distinct samples per language, default 48; WORKERS default 2;
+//! languages default to all six). Used by `scripts/bench-warm.sh`.
 
 #[path = "common/samples.rs"]
 mod samples;
@@ -15,7 +20,9 @@ use polyeval_bench::multioop::{assemble, OopEvaluator};
 use polyeval_core::eval::{EvalItem, EvalOptions};
 use polyeval_core::{Bench, Evaluator, Language, Task};
 use samples::sample;
-use std::process::Command;
+use std::io::{BufRead, Write};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// Compile and run one program with plain subprocesses in a fresh temp dir; true if it passed.
@@ -60,13 +67,104 @@ fn run_plain(program: &assemble::Program, marker: &str) -> bool {
     }
 }
 
+/// Upstream's Python procedure: a parent interpreter (numpy imported, as
+/// the evaluation script has) forks a child per program, which `exec`s it;
+/// passed when it ran to the end and printed the marker.
+const FORKING_PARENT: &str = r#"
+import os, sys, io, numpy
+for line in sys.stdin:
+    path = line.strip()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        os.dup2(w, 1)
+        try:
+            src = open(path).read()
+            exec(compile(src, path, "exec"), {"__name__": "__main__"})
+            sys.stdout.flush()
+            os._exit(0)
+        except BaseException:
+            os._exit(1)
+    os.close(w)
+    out = b""
+    while True:
+        chunk = os.read(r, 65536)
+        if not chunk:
+            break
+        out += chunk
+    os.close(r)
+    _, status = os.waitpid(pid, 0)
+    print("1" if status == 0 and sys.argv[1].encode() in out else "0", flush=True)
+"#;
+
+/// Run `programs` the upstream way on `workers` threads; how many passed.
+fn run_upstream(
+    programs: &[assemble::Program],
+    marker: &str,
+    workers: usize,
+    fork_python: bool,
+) -> usize {
+    let next = AtomicUsize::new(0);
+    let passed = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                let dir = tempfile::tempdir().expect("temp dir");
+                let mut parent = None;
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(program) = programs.get(i) else {
+                        break;
+                    };
+                    let ok = if fork_python && program.language == Language::Python {
+                        let (child, stdout) = parent.get_or_insert_with(|| {
+                            let mut child = Command::new("/usr/bin/python3")
+                                .args(["-c", FORKING_PARENT, marker])
+                                .stdin(Stdio::piped())
+                                .stdout(Stdio::piped())
+                                .spawn()
+                                .expect("python3");
+                            let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+                            (child, stdout)
+                        });
+                        let path = dir.path().join(format!("p{i}.py"));
+                        std::fs::write(&path, &program.source).expect("write program");
+                        let stdin = child.stdin.as_mut().unwrap();
+                        writeln!(stdin, "{}", path.display()).expect("to the parent");
+                        stdin.flush().expect("to the parent");
+                        let mut line = String::new();
+                        stdout.read_line(&mut line).expect("from the parent");
+                        line.trim() == "1"
+                    } else {
+                        run_plain(program, marker)
+                    };
+                    passed.fetch_add(ok as usize, Ordering::Relaxed);
+                }
+                if let Some((mut child, _)) = parent {
+                    drop(child.stdin.take());
+                    let _ = child.wait();
+                }
+            });
+        }
+    });
+    passed.into_inner()
+}
+
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "?".into())
+}
+
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(24);
+    let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(48);
+    let workers: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(2);
     let langs: Vec<Language> = {
         let named: Vec<Language> = args
             .iter()
-            .skip(1)
+            .skip(2)
             .filter_map(|a| Language::parse(a))
             .collect();
         if named.is_empty() {
@@ -85,53 +183,84 @@ fn main() -> anyhow::Result<()> {
     let cores = std::thread::available_parallelism()
         .map(|c| c.get())
         .unwrap_or(1);
-    println!("MultiOOP throughput, {n} distinct samples per language, {cores} cores");
     println!(
-        "{:<11} {:>16} {:>16} {:>9} {:>18}",
-        "language", "engine samples/s", "plain samples/s", "speed-up", "engine cached s/s"
+        "MultiOOP throughput: {n} distinct samples per language, {workers} workers each, {cores} cores, load {}",
+        loadavg()
     );
+    println!(
+        "{:<11} {:>10} {:>10} {:>10} {:>10} {:>10}",
+        "language", "warm s/s", "cold s/s", "upstream", "warm/up", "cold/up"
+    );
+    let (mut total_warm, mut total_cold, mut total_up) = (0.0, 0.0, 0.0);
     for lang in langs {
         let samples: Vec<(Task, String)> = (1..=n).map(|k| sample(lang, k)).collect();
-        let eval = OopEvaluator::new(
-            Bench::MultiOop,
-            &EvalOptions {
-                ..EvalOptions::default()
-            },
-        )?;
         let items: Vec<EvalItem<'_>> = samples
             .iter()
             .map(|(task, code)| EvalItem { task, code })
             .collect();
-        let start = Instant::now();
-        let verdicts = eval.evaluate_batch(&items, &|| {});
-        let engine_secs = start.elapsed().as_secs_f64();
-        let engine_passed = verdicts.iter().filter(|v| v.passed()).count();
-        // The same samples again: served by the verdict cache.
-        let start = Instant::now();
-        let _ = eval.evaluate_batch(&items, &|| {});
-        let cached_secs = start.elapsed().as_secs_f64();
-
+        let mut secs = Vec::new();
+        for cold in [false, true] {
+            // A fresh evaluator per mode: nothing cached, workers started in the run.
+            let start = Instant::now();
+            let eval = OopEvaluator::new(
+                Bench::MultiOop,
+                &EvalOptions {
+                    jobs: Some(workers),
+                    cold,
+                    ..EvalOptions::default()
+                },
+            )?;
+            let verdicts = eval.evaluate_batch(&items, &|| {});
+            secs.push(start.elapsed().as_secs_f64());
+            let passed = verdicts.iter().filter(|v| v.passed()).count();
+            if passed != n {
+                eprintln!("warning: {lang} (cold: {cold}): polyeval passed {passed}/{n}");
+            }
+        }
         let marker = "PLAIN_MARKER_OK";
-        let start = Instant::now();
-        let mut plain_passed = 0;
-        for (task, code) in &samples {
-            let (_, program) = polyeval_bench::multioop::program_for(task, code, marker, false)
-                .map_err(anyhow::Error::msg)?;
-            plain_passed += run_plain(&program, marker) as usize;
-        }
-        let plain_secs = start.elapsed().as_secs_f64();
-        if engine_passed != n || plain_passed != n {
-            eprintln!("warning: {lang}: engine passed {engine_passed}/{n}, plain passed {plain_passed}/{n}");
-        }
+        let programs = samples
+            .iter()
+            .map(|(task, code)| {
+                polyeval_bench::multioop::program_for(task, code, marker, false)
+                    .map(|(_, p)| p)
+                    .map_err(anyhow::Error::msg)
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
         let rate = |secs: f64| n as f64 / secs.max(1e-9);
-        println!(
-            "{:<11} {:>16.2} {:>16.2} {:>8.2}x {:>18.0}",
-            lang.display_name(),
-            rate(engine_secs),
-            rate(plain_secs),
-            plain_secs / engine_secs.max(1e-9),
-            rate(cached_secs)
-        );
+        let mut baselines = vec![(lang.display_name().to_string(), false)];
+        if lang == Language::Python {
+            baselines.push(("Python/fork".to_string(), true));
+        }
+        let mut up_secs = 0.0;
+        for (name, fork) in baselines {
+            let start = Instant::now();
+            let up_passed = run_upstream(&programs, marker, workers, fork);
+            let secs_up = start.elapsed().as_secs_f64();
+            if up_passed != n {
+                eprintln!("warning: {name}: upstream passed {up_passed}/{n}");
+            }
+            println!(
+                "{:<11} {:>10.2} {:>10.2} {:>10.2} {:>9.2}x {:>9.2}x",
+                name,
+                rate(secs[0]),
+                rate(secs[1]),
+                rate(secs_up),
+                secs_up / secs[0].max(1e-9),
+                secs_up / secs[1].max(1e-9),
+            );
+            if !fork {
+                up_secs = secs_up;
+            }
+        }
+        total_warm += secs[0];
+        total_cold += secs[1];
+        total_up += up_secs;
     }
+    println!(
+        "overall: warm {total_warm:.1} s, cold {total_cold:.1} s, upstream {total_up:.1} s: warm {:.2}x, cold {:.2}x the upstream procedure; load {}",
+        total_up / total_warm.max(1e-9),
+        total_up / total_cold.max(1e-9),
+        loadavg()
+    );
     Ok(())
 }
