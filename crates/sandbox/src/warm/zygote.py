@@ -19,7 +19,8 @@ import threading, atexit, builtins, io
 for _name in ("numpy", "math", "collections", "typing", "re", "itertools",
               "functools", "heapq", "bisect", "random", "string", "copy",
               "decimal", "fractions", "datetime", "abc", "dataclasses", "enum",
-              "statistics", "operator", "ctypes"):
+              "statistics", "operator", "ctypes", "hashlib", "json", "struct",
+              "array", "queue", "time", "unittest"):
     try:
         __import__(_name)
     except Exception:
