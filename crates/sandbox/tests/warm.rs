@@ -150,3 +150,43 @@ fn each_warm_sample_gets_its_own_nonce() {
     assert!(out[3].nonce.is_none());
     assert_eq!(warm.warm_stats().warm_samples, 4);
 }
+
+/// Samples sharing a long prefix (as harness programs do) run that prefix
+/// from code compiled once per worker; errors in the rest still read as a
+/// cold run's: the same line numbers, and a syntax error runs nothing.
+#[test]
+fn a_shared_prefix_changes_nothing_a_sample_can_see() {
+    let warm = engine(1, true);
+    let cold = engine(1, false);
+    let prefix = "import sys\ndef helper(x):\n    return x * 2\nprint('prefix ran')\n";
+    let tails = [
+        "assert helper(2) == 4\nprint('{M}')\n",
+        "assert helper(2) == 4\nprint('{M}')\n# second\n",
+        "x = helper(1)\nraise KeyError(x)\n",
+        "print('tail ran')\ndef broken(:\n    pass\n",
+        "else:\n    pass\n",
+        "if True:\n    print('{M}')\nelse:\n    pass\n",
+        "print(helper.__code__.co_filename, helper.__code__.co_firstlineno, __file__)\nprint('{M}')\n",
+    ];
+    let run = |engine: &Engine| {
+        let jobs: Vec<Job> = tails
+            .iter()
+            .map(|t| job(engine, &format!("{prefix}{t}")))
+            .collect();
+        engine.run_all(&jobs, &|| {})
+    };
+    let w = run(&warm);
+    let c = run(&cold);
+    for (i, (w, c)) in w.iter().zip(&c).enumerate() {
+        assert_eq!(w.status, c.status, "tail {i}: {} / {}", dump(w), dump(c));
+        let strip = |o: &Outcome, m: &str| o.stdout.replace(m, "M");
+        assert_eq!(strip(w, warm.marker()), strip(c, cold.marker()), "tail {i}");
+        assert_eq!(w.stderr, c.stderr, "tail {i}");
+    }
+    assert!(
+        w[3].stdout.is_empty(),
+        "a syntax error ran code: {}",
+        dump(&w[3])
+    );
+    assert_eq!(warm.warm_stats().warm_samples, tails.len() as u64);
+}

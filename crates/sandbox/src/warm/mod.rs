@@ -233,7 +233,8 @@ impl Worker {
         self.served += 1;
         let header = serde_json::json!({
             "len": job.source.len(),
-            "dir": format!("{}/s{}", crate::sandbox::WORK_DIR, self.served),
+            // Where a cold run has it (the dir is wiped between samples).
+            "dir": crate::sandbox::WORK_DIR,
             "file": file,
             "cpu": limits.cpu_secs.max(1),
             "timeout": limits.timeout.as_secs_f64(),

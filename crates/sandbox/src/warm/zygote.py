@@ -2,7 +2,7 @@
 #   python3 -B -c <this file> polyeval-warm-worker
 # with its control socket on stdin (fd 0). It imports the modules harnesses
 # use once, then for each request forks a child that runs one sample as
-# `python3 -B <file>` would, in its own process group, work directory,
+# `python3 -B <file>` would, in its own process group, a wiped work directory,
 # rlimits and output pipes (received with the request), and kills it at the
 # wall-clock limit. The zygote never runs sample code itself; after every
 # sample it kills every other process in the sandbox and wipes the writable
@@ -68,7 +68,70 @@ def kill_everything_else():
             continue
 
 
-def run_sample(req, path, out_fd, err_fd):
+# The compiled code of the program text samples share (harness header and
+# observer prelude), compiled once here: children inherit it. A sample is
+# split at a top-level statement boundary into that prefix and its rest;
+# the rest is compiled (padded with newlines so line numbers stay) before
+# anything runs, so a syntax error anywhere still runs nothing, and the two
+# code objects run in one namespace, as the whole file would.
+shared = {"text": None, "code": None}
+previous = [None]
+NOT_A_START = (" ", "\t", "#", "\n", "\r", ")", "]", "}", "@")
+CONTINUATIONS = ("else", "elif", "except", "finally", "case")
+
+
+def statement_starts_at(text, i):
+    if i >= len(text) or text[i] in NOT_A_START or text[i - 1] != "\n":
+        return False
+    word = text[i:i + 8].split(None, 1)[0].rstrip(":") if text[i:i + 8].strip() else ""
+    return word not in CONTINUATIONS
+
+
+def splittable(text):
+    head = text[:200]
+    return "__future__" not in text and "coding" not in head
+
+
+def common_length(a, b):
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def shared_prefix(text, path):
+    """(prefix code, prefix length) for `text`, or (None, 0)."""
+    if not splittable(text):
+        return None, 0
+    known = shared["text"]
+    if known is not None and text.startswith(known) and statement_starts_at(text, len(known)):
+        return shared["code"], len(known)
+    prev = previous[0]
+    previous[0] = text
+    if prev is None or not splittable(prev):
+        return None, 0
+    end = common_length(text, prev)
+    for _ in range(8):
+        cut = text.rfind("\n", 0, end)
+        if cut <= 0:
+            return None, 0
+        cut += 1
+        if statement_starts_at(text, cut) and statement_starts_at(prev, cut):
+            try:
+                code = compile(text[:cut], path, "exec", dont_inherit=True)
+            except BaseException:
+                return None, 0
+            shared["text"], shared["code"] = text[:cut], code
+            return code, cut
+        end = cut - 1
+    return None, 0
+
+
+def run_sample(req, path, out_fd, err_fd, prefix):
     # In the child: become the sample's own process.
     os.setpgid(0, 0)
     null = os.open("/dev/null", os.O_RDONLY)
@@ -100,18 +163,28 @@ def run_sample(req, path, out_fd, err_fd):
     sys.modules["__main__"] = main
     code = 0
     try:
-        with open(path, "rb") as f:
-            source = f.read()
+        prefix_code, cut = prefix
+        if prefix_code is not None:
+            text = req["text"]
+            rest = "\n" * text.count("\n", 0, cut) + text[cut:]
+            parts = [prefix_code, rest]
+        else:
+            with open(path, "rb") as f:
+                parts = [f.read()]
         try:
-            compiled = compile(source, path, "exec")
+            parts = [p if not isinstance(p, (str, bytes)) else
+                     compile(p, path, "exec", dont_inherit=True) for p in parts]
         except SyntaxError as e:
             traceback.print_exception(type(e), e, None)
             raise SystemExit(1)
-        exec(compiled, main.__dict__)
+        for compiled in parts:
+            exec(compiled, main.__dict__)
     except SystemExit as e:
         code = exit_code(e)
     except BaseException as e:
+        # The traceback starts in the program, as a cold run's does.
         tb = e.__traceback__.tb_next if e.__traceback__ else None
+        e.__traceback__ = tb
         try:
             sys.excepthook(type(e), e, tb)
         except BaseException:
@@ -187,12 +260,17 @@ def serve():
         path = os.path.join(workdir, req["file"])
         with open(path, "wb") as f:
             f.write(source)
+        try:
+            req["text"] = source.decode("utf-8")
+            prefix = shared_prefix(req["text"], path)
+        except (UnicodeDecodeError, RecursionError, MemoryError):
+            prefix = (None, 0)
         started = time.monotonic()
         pid = os.fork()
         if pid == 0:
             try:
                 ctl.close()
-                run_sample(req, path, out_fd, err_fd)
+                run_sample(req, path, out_fd, err_fd, prefix)
             finally:
                 os._exit(127)
         os.close(out_fd)
