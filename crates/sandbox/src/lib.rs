@@ -532,7 +532,13 @@ impl Engine {
             Some(w) => w,
             None => {
                 let uid = self.uids.lease_raw();
-                match warm::Worker::start(&self.paths, self.area.path(), info, limits, uid) {
+                match warm::Worker::start(
+                    &self.paths,
+                    self.area.path(),
+                    Arc::new(info.clone()),
+                    limits,
+                    uid,
+                ) {
                     Ok(w) => {
                         self.counters.started.fetch_add(1, Relaxed);
                         w

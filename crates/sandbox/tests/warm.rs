@@ -190,3 +190,52 @@ fn a_shared_prefix_changes_nothing_a_sample_can_see() {
     );
     assert_eq!(warm.warm_stats().warm_samples, tails.len() as u64);
 }
+
+/// PHP and JavaScript workers (one sandbox per worker, the cold run's own
+/// command executed per sample): a sample that leaves a daemon rewriting
+/// the next program and exits early changes nothing after it.
+#[test]
+fn php_and_javascript_workers_keep_samples_apart() {
+    let warm = engine(1, true);
+    let cold = engine(1, false);
+    let cases: [(Language, [&str; 3]); 2] = [
+        (
+            Language::Php,
+            [
+                "<?php\nexec('sh -c \"while true; do printf \\'<?php echo \\\"{M}\\\\\\\\n\\\";\\' > /sandbox/main.php; done\" > /dev/null 2>&1 &');\nusleep(200000);\necho \"{M}\\n\";\nexit(0);\n",
+                "<?php\n// correct\necho \"{M}\\n\";\n",
+                "<?php\n// wrong\nif (1 + 1 !== 3) { throw new Exception(\"Test failed!\"); }\necho \"{M}\\n\";\n",
+            ],
+        ),
+        (
+            Language::JavaScript,
+            [
+                "const cp = require('child_process');\ncp.spawn('sh', ['-c', 'while true; do echo \"console.log(\\'{M}\\')\" > /sandbox/main.js; done'], {detached: true, stdio: 'ignore'}).unref();\nconsole.log('{M}');\nprocess.exit(0);\n",
+                "// correct\nconsole.log('{M}');\n",
+                "// wrong\nrequire('node:assert').strictEqual(1 + 1, 3);\nconsole.log('{M}');\n",
+            ],
+        ),
+    ];
+    for (language, sources) in cases {
+        let run = |engine: &Engine| {
+            let jobs: Vec<Job> = sources
+                .iter()
+                .map(|s| {
+                    let mut j = job(engine, s);
+                    j.language = language;
+                    j
+                })
+                .collect();
+            engine.run_all(&jobs, &|| {})
+        };
+        let w = run(&warm);
+        let c = run(&cold);
+        assert_eq!(w[1].status, Status::Passed, "{language}: {}", dump(&w[1]));
+        assert_ne!(w[2].status, Status::Passed, "{language}: {}", dump(&w[2]));
+        assert!(w[2].stderr.contains('3'), "{language}: {}", dump(&w[2]));
+        for (w, c) in w.iter().zip(&c) {
+            assert_eq!(w.status, c.status, "{language}: {} / {}", dump(w), dump(c));
+        }
+    }
+    assert_eq!(warm.warm_stats().warm_samples, 6);
+}

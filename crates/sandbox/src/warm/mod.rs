@@ -46,12 +46,16 @@ const START_TIMEOUT: Duration = Duration::from_secs(30);
 /// Beyond a sample's own wall-clock limit (enforced by the zygote), how long
 /// we wait for the worker's answer before declaring it hung.
 const ANSWER_GRACE: Duration = Duration::from_secs(5);
+/// How long a sample's output pipes may stay open after the worker answered.
+const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Whether `job` can run in a warm worker (a language with a zygote, and
 /// nothing per-job in how its sandbox is set up).
 pub(crate) fn eligible(job: &Job) -> bool {
-    job.language == Language::Python
-        && job.ro_binds.is_empty()
+    matches!(
+        job.language,
+        Language::Python | Language::Php | Language::JavaScript
+    ) && job.ro_binds.is_empty()
         && job.env.is_empty()
         && job.entry_class.is_none()
 }
@@ -101,6 +105,7 @@ pub(crate) enum Attempt {
 /// One running worker sandbox.
 pub(crate) struct Worker {
     pub language: Language,
+    info: std::sync::Arc<ToolchainInfo>,
     pub limits: Limits,
     child: std::process::Child,
     ctl: std::io::BufReader<UnixStream>,
@@ -118,7 +123,7 @@ impl Worker {
     pub fn start(
         paths: &SandboxPaths,
         area: &Path,
-        info: &ToolchainInfo,
+        info: std::sync::Arc<ToolchainInfo>,
         limits: &Limits,
         uid: Option<u32>,
     ) -> anyhow::Result<Worker> {
@@ -150,6 +155,11 @@ impl Worker {
                 "-c".into(),
                 PYTHON_ZYGOTE.into(),
                 WORKER_TAG.into(),
+                if info.language == Language::Python {
+                    "python".into()
+                } else {
+                    "exec".into()
+                },
             ],
             work: WorkMount::Scratch,
             copies: &[],
@@ -171,6 +181,7 @@ impl Worker {
             .with_context(|| format!("starting {}", paths.bwrap.display()))?;
         let mut worker = Worker {
             language: info.language,
+            info: info.clone(),
             limits: limits.clone(),
             child,
             ctl: std::io::BufReader::new(host),
@@ -231,7 +242,7 @@ impl Worker {
         let (out_read, out_write) = pipe()?;
         let (err_read, err_write) = pipe()?;
         self.served += 1;
-        let header = serde_json::json!({
+        let mut header = serde_json::json!({
             "len": job.source.len(),
             // Where a cold run has it (the dir is wiped between samples).
             "dir": crate::sandbox::WORK_DIR,
@@ -239,6 +250,10 @@ impl Worker {
             "cpu": limits.cpu_secs.max(1),
             "timeout": limits.timeout.as_secs_f64(),
         });
+        if job.language != Language::Python {
+            // The cold run's own command, executed by the forked child.
+            header["argv"] = tc.run_command(&file, job, &self.info, limits).into();
+        }
         let started = Instant::now();
         send_with_fds(
             self.ctl.get_ref(),
@@ -288,6 +303,21 @@ impl Worker {
                 keep: false,
                 why: why.into(),
             });
+        }
+        // The worker answers after killing every process of the sample, so
+        // the pipes end now; if they don't, the worker is not sound.
+        let drained = Instant::now() + DRAIN_TIMEOUT;
+        while !(out.is_finished() && err.is_finished()) {
+            if Instant::now() >= drained {
+                self.kill();
+                let _ = out.join();
+                let _ = err.join();
+                return Ok(Attempt::Rerun {
+                    keep: false,
+                    why: "the sample's output stayed open after its end".into(),
+                });
+            }
+            std::thread::sleep(Duration::from_micros(200));
         }
         let (stdout, stdout_truncated) = out.join().unwrap_or_default();
         let (stderr, stderr_truncated) = err.join().unwrap_or_default();

@@ -9,14 +9,18 @@
 # directories, so nothing of one sample reaches the next.
 #
 # Requests (host -> worker): one line of JSON {"len", "dir", "file", "cpu",
-# "timeout"} sent with two descriptors (stdout and stderr write ends), then
+# "timeout"[, "argv"]} sent with two descriptors (stdout and stderr write ends), then
 # `len` bytes of source. Replies (worker -> host): "ready\n" once, then per
 # request one line of JSON {"status": raw wait status, "cpu_us", "timed_out"}.
 import os, sys, socket, signal, json, time, resource, shutil, types, traceback, select
 import threading, atexit, builtins, io
 
+# "python": samples are Python programs run in the forked child itself;
+# "exec": each request names the command the child executes (PHP, node).
+MODE = sys.argv[2] if len(sys.argv) > 2 else "python"
+
 # What harness headers import (MultiOOP's Python programs all import numpy).
-for _name in ("numpy", "math", "collections", "typing", "re", "itertools",
+for _name in () if MODE != "python" else ("numpy", "math", "collections", "typing", "re", "itertools",
               "functools", "heapq", "bisect", "random", "string", "copy",
               "decimal", "fractions", "datetime", "abc", "dataclasses", "enum",
               "statistics", "operator", "ctypes", "hashlib", "json", "struct",
@@ -145,6 +149,13 @@ def run_sample(req, path, out_fd, err_fd, prefix):
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     workdir = os.path.dirname(path)
     os.chdir(workdir)
+    if "argv" in req:
+        argv = req["argv"]
+        try:
+            os.execv(argv[0], argv)
+        except OSError as e:
+            os.write(2, ("polyeval warm worker: cannot run %s: %s\n" % (argv[0], e)).encode())
+        os._exit(127)
     # A fresh seed per sample, as a fresh interpreter would have.
     import random
     random.seed()
@@ -262,7 +273,7 @@ def serve():
             f.write(source)
         try:
             req["text"] = source.decode("utf-8")
-            prefix = shared_prefix(req["text"], path)
+            prefix = shared_prefix(req["text"], path) if MODE == "python" else (None, 0)
         except (UnicodeDecodeError, RecursionError, MemoryError):
             prefix = (None, 0)
         started = time.monotonic()
