@@ -2,8 +2,12 @@
 //!
 //! A worker is one bubblewrap sandbox, set up exactly as a cold run's
 //! (namespaces, seccomp filter, read-only system dirs, size-capped tmpfs,
-//! rlimits, memory cgroup, its own uid), whose program is a zygote that has
-//! already imported what harnesses import (Python: `zygote.py`). Per sample
+//! rlimits, memory cgroup, its own uid), whose program is a zygote
+//! (`zygote.py`). For Python it has already imported what harnesses import
+//! (numpy …) and runs each sample in the forked child itself; for PHP and
+//! JavaScript the child executes the cold run's own command (measured: one
+//! sandbox per worker with a process per sample beats a sandbox per sample,
+//! see `scripts/bench-warm.sh`). Java, C# and C++ run cold. Per sample
 //! the engine sends the source and two fresh pipes over the control socket
 //! (the worker's stdin); the zygote forks a child with its own process
 //! group, work dir, RLIMIT_CPU and wall-clock kill, then kills every other
