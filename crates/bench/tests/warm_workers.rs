@@ -5,7 +5,6 @@
 //! references gets identical verdicts warm and cold.
 
 #[path = "../examples/common/samples.rs"]
-#[allow(dead_code)]
 mod samples;
 
 use polyeval_bench::multioop::reference::load_reference;
