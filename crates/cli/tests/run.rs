@@ -352,12 +352,15 @@ fn kill_9_during_evaluation_then_rerun_scores_each_sample_once_and_matches_an_un
         assert_eq!(after.get(id), Some(v), "verdict of {id} changed on resume");
     }
 
+    // Uninterrupted, and with every sample in a sandbox of its own (the
+    // runs above use warm workers for Python, PHP and JavaScript).
     let clean = tmp.path().join("clean");
-    run_ok(&run_args("multioop", &data, &server, &clean, &extra));
+    let cold: Vec<&str> = extra.iter().copied().chain(["--cold"]).collect();
+    run_ok(&run_args("multioop", &data, &server, &clean, &cold));
     assert_eq!(
         after,
         verdicts(&clean),
-        "interrupted + resumed run must equal an uninterrupted one"
+        "interrupted + resumed run must equal an uninterrupted cold one"
     );
     // The answers are half right, half deliberately wrong: both outcomes occur.
     let passed = after.values().filter(|(s, _)| *s == Status::Passed).count();
