@@ -338,14 +338,6 @@ impl Engine {
         self.counters.snapshot()
     }
 
-    /// Process ids of the idle warm workers' sandboxes (bubblewrap).
-    pub fn warm_worker_pids(&self) -> Vec<u32> {
-        self.workers
-            .lock()
-            .map(|w| w.iter().map(warm::Worker::pid).collect())
-            .unwrap_or_default()
-    }
-
     /// Per-engine unpredictable success marker; harnesses print it (on its
     /// own line, on stdout) after the last check.
     pub fn marker(&self) -> &str {

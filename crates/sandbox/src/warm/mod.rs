@@ -362,11 +362,6 @@ impl Worker {
         Ok(Attempt::Done(outcome))
     }
 
-    /// Process id of the sandbox (bubblewrap), leader of its process group.
-    pub fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
     fn kill(&mut self) {
         let pgid = nix::unistd::Pid::from_raw(self.child.id() as i32);
         let _ = nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL);
