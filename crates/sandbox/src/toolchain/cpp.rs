@@ -14,13 +14,15 @@
 use super::{build_asset_dir, host_command, s, short_hash, Toolchain, ToolchainInfo};
 use crate::{inside, Job, Limits, SandboxPaths};
 use polyeval_core::Language;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub struct Cpp;
 
 const GXX: &str = "/usr/bin/g++";
 /// Flags shared by the PCH and every compile (a PCH is only used when they match).
 const FLAGS: &[&str] = &["-std=c++17", "-O1", "-pipe"];
+/// The gold linker (binutils), used when present.
+const GOLD: &str = "/usr/bin/ld.gold";
 /// Headers compiled into the precompiled header: every header the MultiOOP
 /// C++ harness adds (a test in `polyeval-bench` checks this), plus ones
 /// solutions commonly include.
@@ -145,6 +147,12 @@ impl Toolchain for Cpp {
         info.compile_binds
             .push((judge.clone(), PathBuf::from(JUDGE_DIR_INSIDE)));
         info.features.push(s("judge-prelude"));
+        // gold links a MultiOOP program in ~17 ms where ld.bfd takes ~40
+        // (measured on the dev machine; part of binutils, so always there on
+        // Debian, but checked; POLYEVAL_NO_GOLD=1 keeps ld.bfd, for comparison).
+        if Path::new(GOLD).is_file() && std::env::var_os("POLYEVAL_NO_GOLD").is_none() {
+            info.features.push(s("gold"));
+        }
         if std::env::var_os("POLYEVAL_NO_PCH").is_some() {
             return Ok(info);
         }
@@ -194,6 +202,9 @@ impl Toolchain for Cpp {
     ) -> Option<Vec<String>> {
         let mut argv = vec![s(GXX)];
         argv.extend(FLAGS.iter().map(|f| s(f)));
+        if info.has_feature("gold") {
+            argv.push(s("-fuse-ld=gold"));
+        }
         let judged = job.source.starts_with(JUDGE_INCLUDE);
         if judged && info.has_feature("judge-pch") {
             argv.push(s("-include"));
