@@ -136,65 +136,22 @@ impl Target for Java {
         }])
     }
     fn keywords(&self, t: &Typed, s: Style) -> Vec<String> {
-        let mut k: Vec<String> = t
-            .classes
-            .iter()
-            .map(|c| format!("public class {c}"))
-            .collect();
-        let (public, private) = public_then_private(t);
-        for m in public.into_iter().chain(private) {
-            let access = if m.private { "private" } else { "public" };
-            k.push(match &m.ret {
-                Some(r) if r.is_none() => format!("{access} void {}", m.name),
-                Some(r) if self.supports(r).is_ok() => format!("{access} {} {}", ty(r, s), m.name),
-                _ => m.name.clone(),
-            });
-        }
-        k
+        self.syntax(s).keywords(t)
     }
     fn skeleton(&self, t: &Typed, s: Style) -> String {
-        let mut out = String::from("import java.util.*;\n\n");
-        for c in other_classes(t) {
-            out.push_str(&format!("public class {c} {{\n}}\n\n"));
+        self.syntax(s).skeleton(t)
+    }
+}
+
+impl Java {
+    fn syntax(&self, style: Style) -> ClassSyntax {
+        ClassSyntax {
+            class: "public class",
+            header: "import java.util.*;\n\n",
+            target: &Java,
+            style,
+            ty,
+            default_value,
         }
-        let write = |n: &str, ty: &str| format!("{ty} {n}");
-        let ctor: Vec<(String, String)> = t
-            .ctor
-            .iter()
-            .enumerate()
-            .map(|(i, (n, vt))| (param_name(n, i), ty(vt, s)))
-            .collect();
-        out.push_str(&format!(
-            "public class {c} {{\n    public {c}({}) {{}}\n",
-            params(&ctor, &write),
-            c = t.class
-        ));
-        let (public, private) = public_then_private(t);
-        for m in public.into_iter().chain(private) {
-            let access = if m.private { "private" } else { "public" };
-            let (ret, body) = match &m.ret {
-                Some(r) if r.is_none() => ("void".to_string(), String::new()),
-                Some(r) if self.supports(r).is_ok() => {
-                    (ty(r, s), format!(" return {}; ", default_value(r, s)))
-                }
-                _ => ("int".to_string(), " return 0; ".to_string()),
-            };
-            let args: Vec<(String, String)> = if m.name == t.method && !m.private {
-                t.args
-                    .iter()
-                    .enumerate()
-                    .map(|(i, a)| (format!("arg{i}"), ty(a, s)))
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            out.push_str(&format!(
-                "    {access} {ret} {}({}) {{{body}}}\n",
-                m.name,
-                params(&args, &write)
-            ));
-        }
-        out.push_str("}\n");
-        out
     }
 }

@@ -242,6 +242,90 @@ fn params(names: &[(String, String)], write: &dyn Fn(&str, &str) -> String) -> S
         .join(", ")
 }
 
+/// Java and C# declare classes and methods alike: their keyword lists and
+/// skeletons differ only in how a class is declared, the file's header and
+/// the language's types.
+struct ClassSyntax {
+    /// `public class` (Java) or `class` (C#).
+    class: &'static str,
+    /// Imports the skeleton starts with.
+    header: &'static str,
+    target: &'static dyn Target,
+    style: Style,
+    ty: fn(&Ty, Style) -> String,
+    default_value: fn(&Ty, Style) -> String,
+}
+
+impl ClassSyntax {
+    fn keywords(&self, t: &Typed) -> Vec<String> {
+        let mut k: Vec<String> = t
+            .classes
+            .iter()
+            .map(|c| format!("{} {c}", self.class))
+            .collect();
+        let (public, private) = public_then_private(t);
+        for m in public.into_iter().chain(private) {
+            let access = if m.private { "private" } else { "public" };
+            k.push(match &m.ret {
+                Some(r) if r.is_none() => format!("{access} void {}", m.name),
+                Some(r) if self.target.supports(r).is_ok() => {
+                    format!("{access} {} {}", (self.ty)(r, self.style), m.name)
+                }
+                _ => m.name.clone(),
+            });
+        }
+        k
+    }
+
+    fn skeleton(&self, t: &Typed) -> String {
+        let mut out = String::from(self.header);
+        for c in other_classes(t) {
+            out.push_str(&format!("{} {c} {{\n}}\n\n", self.class));
+        }
+        let write = |n: &str, ty: &str| format!("{ty} {n}");
+        let ctor: Vec<(String, String)> = t
+            .ctor
+            .iter()
+            .enumerate()
+            .map(|(i, (n, vt))| (param_name(n, i), (self.ty)(vt, self.style)))
+            .collect();
+        out.push_str(&format!(
+            "{} {c} {{\n    public {c}({}) {{}}\n",
+            self.class,
+            params(&ctor, &write),
+            c = t.class
+        ));
+        let (public, private) = public_then_private(t);
+        for m in public.into_iter().chain(private) {
+            let access = if m.private { "private" } else { "public" };
+            let (ret, body) = match &m.ret {
+                Some(r) if r.is_none() => ("void".to_string(), String::new()),
+                Some(r) if self.target.supports(r).is_ok() => (
+                    (self.ty)(r, self.style),
+                    format!(" return {}; ", (self.default_value)(r, self.style)),
+                ),
+                _ => ("int".to_string(), " return 0; ".to_string()),
+            };
+            let args: Vec<(String, String)> = if m.name == t.method && !m.private {
+                t.args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| (format!("arg{i}"), (self.ty)(a, self.style)))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            out.push_str(&format!(
+                "    {access} {ret} {}({}) {{{body}}}\n",
+                m.name,
+                params(&args, &write)
+            ));
+        }
+        out.push_str("}\n");
+        out
+    }
+}
+
 /// Safe parameter names for skeletons (the reference's, unless they clash
 /// with a target keyword).
 pub(crate) fn param_name(name: &str, i: usize) -> String {
