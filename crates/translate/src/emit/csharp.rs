@@ -73,21 +73,8 @@ impl Target for CSharp {
         test: &TypedTest,
         _: &mut usize,
     ) -> Result<Vec<String>, String> {
-        let list = |vals: &[Value], tys: &mut dyn Iterator<Item = &Ty>| -> Result<String, String> {
-            Ok(vals
-                .iter()
-                .zip(tys)
-                .map(|(v, vt)| value(v, vt, s))
-                .collect::<Result<Vec<_>, _>>()?
-                .join(", "))
-        };
-        let call = format!(
-            "new {}({}).{}({})",
-            t.class,
-            list(&test.ctor, &mut t.ctor.iter().map(|c| &c.1))?,
-            t.method,
-            list(&test.args, &mut t.args.iter())?
-        );
+        let (ctor, args) = arguments(t, test, &|v, vt| value(v, vt, s))?;
+        let call = format!("new {}({}).{}({})", t.class, ctor, t.method, args);
         let rhs = value(&test.expected, &t.result, s)?;
         let throw = "{ throw new System.Exception(\"test failed\"); }";
         Ok(vec![match &t.result {

@@ -70,20 +70,13 @@ impl Target for Go {
         test: &TypedTest,
         _: &mut usize,
     ) -> Result<Vec<String>, String> {
-        let list = |vals: &[Value], tys: &mut dyn Iterator<Item = &Ty>| -> Result<String, String> {
-            Ok(vals
-                .iter()
-                .zip(tys)
-                .map(|(v, vt)| value(v, vt, true))
-                .collect::<Result<Vec<_>, _>>()?
-                .join(", "))
-        };
+        let (ctor, args) = arguments(t, test, &|v, vt| value(v, vt, true))?;
         Ok(vec![format!(
             "{GO_ASSERT_EQUAL}(New{}({}).{}({}), {})",
             t.class,
-            list(&test.ctor, &mut t.ctor.iter().map(|c| &c.1))?,
+            ctor,
             t.method,
-            list(&test.args, &mut t.args.iter())?,
+            args,
             value(&test.expected, &t.result, true)?
         )])
     }

@@ -81,20 +81,13 @@ impl Target for JavaScript {
         test: &TypedTest,
         _: &mut usize,
     ) -> Result<Vec<String>, String> {
-        let list = |vals: &[Value], tys: &mut dyn Iterator<Item = &Ty>| -> Result<String, String> {
-            Ok(vals
-                .iter()
-                .zip(tys)
-                .map(|(v, vt)| value(v, vt))
-                .collect::<Result<Vec<_>, _>>()?
-                .join(", "))
-        };
+        let (ctor, args) = arguments(t, test, &|v, vt| value(v, vt))?;
         Ok(vec![format!(
             "assert.deepStrictEqual(new {}({}).{}({}), {});",
             t.class,
-            list(&test.ctor, &mut t.ctor.iter().map(|c| &c.1))?,
+            ctor,
             t.method,
-            list(&test.args, &mut t.args.iter())?,
+            args,
             value(&test.expected, &t.result)?
         )])
     }

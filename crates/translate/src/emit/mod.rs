@@ -220,6 +220,27 @@ fn utf16_escape(c: char) -> String {
         .collect()
 }
 
+/// A test's constructor and method arguments, each written by `value`, as
+/// two comma-separated lists.
+fn arguments(
+    t: &Typed,
+    test: &TypedTest,
+    value: &dyn Fn(&Value, &Ty) -> Result<String, String>,
+) -> Result<(String, String), String> {
+    let list = |vals: &[Value], tys: &mut dyn Iterator<Item = &Ty>| -> Result<String, String> {
+        Ok(vals
+            .iter()
+            .zip(tys)
+            .map(|(v, vt)| value(v, vt))
+            .collect::<Result<Vec<_>, _>>()?
+            .join(", "))
+    };
+    Ok((
+        list(&test.ctor, &mut t.ctor.iter().map(|c| &c.1))?,
+        list(&test.args, &mut t.args.iter())?,
+    ))
+}
+
 /// Method names of the keyword list, public first (as upstream orders them).
 fn public_then_private(t: &Typed) -> (Vec<&KwMethod>, Vec<&KwMethod>) {
     (
