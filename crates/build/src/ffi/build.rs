@@ -41,7 +41,7 @@ use polyeval_client::Sampling;
 use polyeval_core::eval::EvalOptions;
 use polyeval_core::progress::{Phase, Progress};
 use polyeval_core::{Bench, Language, Status, Task, TaskMeta};
-use polyeval_runner::journal::{CallError, Journal, ModelCall, ModelCaller, ReplaySource, Stage};
+use polyeval_runner::journal::{CallError, Journal, ModelCall, ModelCaller, Stage};
 use polyeval_runner::ClientOptions;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -335,34 +335,16 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
     }
     let config = config(options, &hex::encode(hasher.finalize()), &gsl_config);
     output::check_out_dir(&options.out)?;
-    // Before the journal is created: a wrong --replay leaves no OUT behind.
-    let replay = options
-        .replay
-        .as_deref()
-        .map(ReplaySource::open)
-        .transpose()?;
-    let journal = Arc::new(Journal::open(
-        &options.out,
-        WORKFLOW,
-        &config,
-        options.force,
-    )?);
     let generated = Arc::new(progress.phase("build ffi", Some(units.len() as u64), "units"));
-    let caller = match replay {
-        Some(replay) => ModelCaller::replaying(
-            journal.clone(),
-            &options.model,
-            &options.client.extra_body,
-            replay,
-        ),
-        None => ModelCaller::connect(
-            journal.clone(),
-            &options.model,
-            &options.client,
-            progress.clone(),
-            Some(generated.clone()),
-        )?,
-    };
+    let caller = ModelCaller::for_build(
+        || Journal::open(&options.out, WORKFLOW, &config, options.force),
+        &options.model,
+        &options.client,
+        options.replay.as_deref(),
+        progress.clone(),
+        Some(generated.clone()),
+    )?;
+    let journal = caller.journal().clone();
     let slots = evaluator.engine().config().jobs.max(1);
     let ctx = Arc::new(Ctx {
         journal: journal.clone(),

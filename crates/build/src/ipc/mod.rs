@@ -43,7 +43,7 @@ use polyeval_client::Sampling;
 use polyeval_core::progress::{Phase, Progress};
 use polyeval_core::Language;
 use polyeval_fsm::Mode;
-use polyeval_runner::journal::{CallError, Journal, ModelCall, ModelCaller, ReplaySource, Stage};
+use polyeval_runner::journal::{CallError, Journal, ModelCall, ModelCaller, Stage};
 use polyeval_runner::ClientOptions;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -296,36 +296,17 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
         against.as_ref().map(|t| t.fingerprint.as_str()),
     );
     output::check_out_dir(&options.out)?;
-    // Before the journal is created: a wrong --replay leaves no OUT behind.
-    let replay = options
-        .replay
-        .as_deref()
-        .map(ReplaySource::open)
-        .transpose()?;
-    let journal = Arc::new(Journal::open(
-        &options.out,
-        WORKFLOW,
-        &config,
-        options.force,
-    )?);
-
     let (hits, unsampled) = hits::sample(hits_file.hits, options.per_interface, options.seed);
     let judged = Arc::new(progress.phase("judge", Some(hits.len() as u64), "hits"));
-    let caller = match replay {
-        Some(replay) => ModelCaller::replaying(
-            journal.clone(),
-            &options.model,
-            &options.client.extra_body,
-            replay,
-        ),
-        None => ModelCaller::connect(
-            journal.clone(),
-            &options.model,
-            &options.client,
-            progress.clone(),
-            Some(judged.clone()),
-        )?,
-    };
+    let caller = ModelCaller::for_build(
+        || Journal::open(&options.out, WORKFLOW, &config, options.force),
+        &options.model,
+        &options.client,
+        options.replay.as_deref(),
+        progress.clone(),
+        Some(judged.clone()),
+    )?;
+    let journal = caller.journal().clone();
     let sandbox = polyeval_sandbox::Engine::new(polyeval_sandbox::EngineConfig {
         jobs: options.jobs,
         cache: true,

@@ -104,6 +104,26 @@ impl ModelCaller {
         })
     }
 
+    /// The caller of a workflow's build: answered from the journal at
+    /// `replay` when given, else sent to the endpoint of `client`, and
+    /// recorded in the journal `open_journal` opens. The replayed journal is
+    /// opened first, so that a wrong `--replay` leaves nothing behind.
+    pub fn for_build(
+        open_journal: impl FnOnce() -> anyhow::Result<Journal>,
+        model: &str,
+        client: &ClientOptions,
+        replay: Option<&Path>,
+        progress: Progress,
+        phase: Option<Arc<Phase>>,
+    ) -> anyhow::Result<ModelCaller> {
+        let replay = replay.map(ReplaySource::open).transpose()?;
+        let journal = Arc::new(open_journal()?);
+        Ok(match replay {
+            Some(replay) => Self::replaying(journal, model, &client.extra_body, replay),
+            None => Self::connect(journal, model, client, progress, phase)?,
+        })
+    }
+
     /// Calls answered from the journal at `replay` (a journal file or the
     /// output directory of an earlier build) with no network: the requests
     /// are built exactly as [`connect`](Self::connect) would send them.
@@ -121,10 +141,8 @@ impl ModelCaller {
         ))
     }
 
-    /// As [`replay`](Self::replay), from a journal already opened: a
-    /// workflow opens it before creating its own journal, so that a wrong
-    /// `--replay` leaves nothing behind.
-    pub fn replaying(
+    /// As [`replay`](Self::replay), from a journal already opened.
+    fn replaying(
         journal: Arc<Journal>,
         model: &str,
         extra_body: &Map<String, Value>,

@@ -45,7 +45,7 @@ mod caller;
 mod store;
 
 pub use caller::{CallError, ModelAnswer, ModelCall, ModelCaller};
-pub use store::{CallRecord, Journal, ReplaySource, StageRecord, JOURNAL_FILE};
+pub use store::{CallRecord, Journal, StageRecord, JOURNAL_FILE};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

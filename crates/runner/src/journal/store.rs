@@ -477,7 +477,7 @@ fn read_call(conn: &Connection, hash: &str, path: &Path) -> anyhow::Result<Optio
 }
 
 /// Another build's journal, read only, answering `--replay`.
-pub struct ReplaySource {
+pub(crate) struct ReplaySource {
     pub path: PathBuf,
     conn: Mutex<Connection>,
 }
