@@ -14,3 +14,4 @@
 pub mod ffi;
 pub mod gsl;
 pub mod ipc;
+mod outdir;

@@ -5,6 +5,7 @@
 
 use super::build::{Options, Round, UnitOutcome};
 use super::units::Unit;
+use crate::outdir::cell;
 use anyhow::Context;
 use serde::Serialize;
 use serde_json::Value;
@@ -36,15 +37,12 @@ pub struct Written {
 
 /// Refuse an output directory that holds benchmark data this build did not write.
 pub fn check_out_dir(out: &Path) -> anyhow::Result<()> {
-    let journal = out.join(polyeval_runner::journal::JOURNAL_FILE);
-    if !journal.exists() && OUTPUTS.iter().any(|o| out.join(o).exists()) {
-        anyhow::bail!(
-            "{} holds PolyBench/ or {REPORT} but no build journal ({}): not the output of `polyeval build ffi`; choose another --out",
-            out.display(),
-            polyeval_runner::journal::JOURNAL_FILE
-        );
-    }
-    Ok(())
+    crate::outdir::check(
+        out,
+        &OUTPUTS,
+        &format!("PolyBench/ or {REPORT}"),
+        "build ffi",
+    )
 }
 
 /// A task to write: its number and the unit's rounds (the last one accepted).
@@ -91,7 +89,7 @@ pub fn write(b: &Build<'_>) -> anyhow::Result<Written> {
     let dropped = dropped_per_stage(b);
     std::fs::write(staging.join(REPORT), report(b, &tasks, &dropped))
         .context("cannot write the build report")?;
-    swap_in(&b.options.out, &staging)?;
+    crate::outdir::swap_in(&b.options.out, &staging, &OUTPUTS, ".build-ffi.old")?;
     Ok(Written {
         emitted: tasks.len(),
         dropped,
@@ -112,27 +110,6 @@ fn dropped_per_stage(b: &Build<'_>) -> Vec<(String, usize)> {
         })
         .filter(|(_, n)| *n > 0)
         .collect()
-}
-
-/// Replace the previous outputs with the staged ones.
-fn swap_in(out: &Path, staging: &Path) -> anyhow::Result<()> {
-    let old = out.join(".build-ffi.old");
-    if old.exists() {
-        std::fs::remove_dir_all(&old)?;
-    }
-    std::fs::create_dir_all(&old)?;
-    for name in OUTPUTS {
-        let (current, new) = (out.join(name), staging.join(name));
-        if current.exists() {
-            std::fs::rename(&current, old.join(name))
-                .with_context(|| format!("cannot move {} aside", current.display()))?;
-        }
-        std::fs::rename(&new, &current)
-            .with_context(|| format!("cannot move {} into place", current.display()))?;
-    }
-    std::fs::remove_dir_all(&old)?;
-    std::fs::remove_dir_all(staging)?;
-    Ok(())
 }
 
 /// The published fields, in the published order, then `assert_test` and `provenance`.
@@ -250,10 +227,6 @@ fn task_json(b: &Build<'_>, task: &Task<'_>) -> anyhow::Result<Vec<u8>> {
     file.serialize(&mut ser)?;
     out.push(b'\n');
     Ok(out)
-}
-
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
 fn lines(unit: &Unit) -> String {

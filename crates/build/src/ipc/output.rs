@@ -8,6 +8,7 @@ use super::dedup::Fingerprint;
 use super::hits::Hit;
 use super::snippet::normalised_tokens;
 use super::{ipc_dir, Built, HitOutcome, Level, Options};
+use crate::outdir::cell;
 use anyhow::Context;
 use polyeval_core::{Language, TaskMeta, TaskSet};
 use serde::Serialize;
@@ -60,15 +61,12 @@ struct Task<'a> {
 
 /// Refuse an output directory that holds benchmark data this build did not write.
 pub fn check_out_dir(out: &Path) -> anyhow::Result<()> {
-    let journal = super::journal_path(out);
-    if !journal.exists() && OUTPUTS.iter().any(|o| out.join(o).exists()) {
-        anyhow::bail!(
-            "{} holds PolyBench/, fsm/ or {REPORT} but no build journal ({}): not the output of `polyeval build ipc`; choose another --out",
-            out.display(),
-            polyeval_runner::journal::JOURNAL_FILE
-        );
-    }
-    Ok(())
+    crate::outdir::check(
+        out,
+        &OUTPUTS,
+        &format!("PolyBench/, fsm/ or {REPORT}"),
+        "build ipc",
+    )
 }
 
 pub fn write(b: &Build<'_>) -> anyhow::Result<Written> {
@@ -101,34 +99,13 @@ pub fn write(b: &Build<'_>) -> anyhow::Result<Written> {
         .count();
     std::fs::write(staging.join(REPORT), report(b, &tasks, &duplicates))
         .context("cannot write the build report")?;
-    swap_in(&b.options.out, &staging)?;
+    crate::outdir::swap_in(&b.options.out, &staging, &OUTPUTS, ".build-ipc.old")?;
     Ok(Written {
         emitted: emitted.into_iter().collect(),
         dropped,
         duplicates: duplicates.len(),
         report: b.options.out.join(REPORT),
     })
-}
-
-/// Replace the previous outputs with the staged ones.
-fn swap_in(out: &Path, staging: &Path) -> anyhow::Result<()> {
-    let old = out.join(".build-ipc.old");
-    if old.exists() {
-        std::fs::remove_dir_all(&old)?;
-    }
-    std::fs::create_dir_all(&old)?;
-    for name in OUTPUTS {
-        let (current, new) = (out.join(name), staging.join(name));
-        if current.exists() {
-            std::fs::rename(&current, old.join(name))
-                .with_context(|| format!("cannot move {} aside", current.display()))?;
-        }
-        std::fs::rename(&new, &current)
-            .with_context(|| format!("cannot move {} into place", current.display()))?;
-    }
-    std::fs::remove_dir_all(&old)?;
-    std::fs::remove_dir_all(staging)?;
-    Ok(())
 }
 
 /// Built tasks in hit order, less duplicates (of a published task first,
@@ -345,10 +322,6 @@ fn task_json(b: &Build<'_>, task: &Task<'_>) -> anyhow::Result<Vec<u8>> {
     file.serialize(&mut ser)?;
     out.push(b'\n');
     Ok(out)
-}
-
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
 fn task_path(task: &Task<'_>) -> String {

@@ -1,0 +1,51 @@
+//! A build's output directory: refused when it holds data no build wrote,
+//! and its outputs replaced at once at the end (staged beside them first).
+
+use anyhow::Context;
+use std::path::Path;
+
+/// Refuse `out` when it holds any of `outputs` but no build journal: it is
+/// not the output of `polyeval <command>` (`held` names them for the user).
+pub(crate) fn check(out: &Path, outputs: &[&str], held: &str, command: &str) -> anyhow::Result<()> {
+    let journal = out.join(polyeval_runner::journal::JOURNAL_FILE);
+    if !journal.exists() && outputs.iter().any(|o| out.join(o).exists()) {
+        anyhow::bail!(
+            "{} holds {held} but no build journal ({}): not the output of `polyeval {command}`; choose another --out",
+            out.display(),
+            polyeval_runner::journal::JOURNAL_FILE
+        );
+    }
+    Ok(())
+}
+
+/// Replace the previous `outputs` in `out` with the staged ones, moving
+/// the old ones aside into `out/<aside>` first.
+pub(crate) fn swap_in(
+    out: &Path,
+    staging: &Path,
+    outputs: &[&str],
+    aside: &str,
+) -> anyhow::Result<()> {
+    let old = out.join(aside);
+    if old.exists() {
+        std::fs::remove_dir_all(&old)?;
+    }
+    std::fs::create_dir_all(&old)?;
+    for name in outputs {
+        let (current, new) = (out.join(name), staging.join(name));
+        if current.exists() {
+            std::fs::rename(&current, old.join(name))
+                .with_context(|| format!("cannot move {} aside", current.display()))?;
+        }
+        std::fs::rename(&new, &current)
+            .with_context(|| format!("cannot move {} into place", current.display()))?;
+    }
+    std::fs::remove_dir_all(&old)?;
+    std::fs::remove_dir_all(staging)?;
+    Ok(())
+}
+
+/// Text made safe for one cell of a Markdown table.
+pub(crate) fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
