@@ -18,6 +18,8 @@
 //! --model reference`, replayed byte for byte with the server stopped, and
 //! a changed configuration is refused.
 
+#[path = "support/build.rs"]
+mod support;
 use polyeval_client::mock::{MockReply, MockRequest, MockServer};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -26,6 +28,7 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use support::{journal_column, ok, polyeval, tree};
 
 const FAMILIES: [&str; 6] = [
     "gsl_sf_exp",
@@ -147,26 +150,6 @@ fn answer(r: &MockRequest) -> MockReply {
     }
 }
 
-fn polyeval() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_polyeval"));
-    c.env_remove("OPENAI_BASE_URL")
-        .env_remove("POLYEVAL_LOG")
-        .env_remove("OPENAI_API_KEY")
-        .env("POLYEVAL_INITIAL_BACKOFF_MS", "10")
-        .env("POLYEVAL_CACHE_DIR", "off");
-    c
-}
-
-fn ok(out: std::process::Output, what: &str) -> String {
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "{what} failed:\n{text}");
-    text
-}
-
 fn gsl_tarball() -> PathBuf {
     polyeval_core::data::shared_test_data().join("gsl/gsl_2.8+dfsg.orig.tar.gz")
 }
@@ -211,39 +194,7 @@ fn build(base_url: &str, out: &Path, extra: &[&str]) -> Command {
 
 /// Request hashes of the calls the journal holds answers for.
 fn answered_in_journal(out: &Path) -> BTreeSet<String> {
-    let db = out.join("build.sqlite");
-    let Ok(conn) =
-        rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-    else {
-        return BTreeSet::new();
-    };
-    let Ok(mut stmt) = conn.prepare("SELECT hash FROM calls WHERE status = 'ok'") else {
-        return BTreeSet::new();
-    };
-    stmt.query_map([], |r| r.get::<_, String>(0))
-        .map(|rows| rows.filter_map(Result::ok).collect())
-        .unwrap_or_default()
-}
-
-/// Every file under `dir` (relative path → bytes), except the journal.
-fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
-            if rel.starts_with("build.sqlite") {
-                continue;
-            }
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out
+    journal_column(out, "SELECT hash FROM calls WHERE status = 'ok'")
 }
 
 fn task(out: &Path, n: usize) -> Value {

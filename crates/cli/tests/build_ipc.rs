@@ -19,6 +19,8 @@
 //! messy shapes (fences, prose around the code, `Function-level.`, `"null"`,
 //! prose around JSON), and with injected 429s, 500s and dropped connections.
 
+#[path = "support/build.rs"]
+mod support;
 use polyeval_client::mock::{MockReply, MockRequest, MockServer};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -26,32 +28,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use support::{journal_column, ok, polyeval, tree};
 
 const REPOS: [(&str, &str); 3] = [
     ("542089", "bjoern"),
     ("4141925", "amqp"),
     ("2784293", "php-amqplib"),
 ];
-
-fn polyeval() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_polyeval"));
-    c.env_remove("OPENAI_BASE_URL")
-        .env_remove("POLYEVAL_LOG")
-        .env_remove("OPENAI_API_KEY")
-        .env("POLYEVAL_INITIAL_BACKOFF_MS", "10")
-        .env("POLYEVAL_CACHE_DIR", "off");
-    c
-}
-
-fn ok(out: std::process::Output, what: &str) -> String {
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "{what} failed:\n{text}");
-    text
-}
 
 /// One published task of the three repositories.
 #[derive(Debug, Clone)]
@@ -396,44 +379,10 @@ fn build(s: &Setup, base_url: &str, out: &Path, model: &str, extra: &[&str]) -> 
 
 /// Inputs of the judge calls the journal holds answers for.
 fn judged_in_journal(out: &Path) -> BTreeSet<String> {
-    let db = out.join("build.sqlite");
-    if !db.exists() {
-        return BTreeSet::new();
-    }
-    let Ok(conn) =
-        rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-    else {
-        return BTreeSet::new();
-    };
-    let Ok(mut stmt) =
-        conn.prepare("SELECT input FROM calls WHERE stage = 'judge' AND status = 'ok'")
-    else {
-        return BTreeSet::new();
-    };
-    stmt.query_map([], |r| r.get::<_, String>(0))
-        .map(|rows| rows.filter_map(Result::ok).collect())
-        .unwrap_or_default()
-}
-
-/// Every file under `dir` (relative path → bytes), except the journal.
-fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
-            if rel.starts_with("build.sqlite") {
-                continue;
-            }
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out
+    journal_column(
+        out,
+        "SELECT input FROM calls WHERE stage = 'judge' AND status = 'ok'",
+    )
 }
 
 #[test]

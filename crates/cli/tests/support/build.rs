@@ -1,0 +1,70 @@
+//! What the tests of the construction workflows (`build ipc`, `build ffi`)
+//! share: the polyeval command, its output, the journal and the output tree.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::Command;
+
+/// polyeval with no endpoint, key or log level from the environment, short
+/// back-offs and no task cache.
+pub fn polyeval() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_polyeval"));
+    c.env_remove("OPENAI_BASE_URL")
+        .env_remove("POLYEVAL_LOG")
+        .env_remove("OPENAI_API_KEY")
+        .env("POLYEVAL_INITIAL_BACKOFF_MS", "10")
+        .env("POLYEVAL_CACHE_DIR", "off");
+    c
+}
+
+/// stdout and stderr of a command that must have succeeded.
+pub fn ok(out: std::process::Output, what: &str) -> String {
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{what} failed:\n{text}");
+    text
+}
+
+/// The first column of `query` over the build journal in `out` (empty
+/// while there is no journal yet or it is being created).
+pub fn journal_column(out: &Path, query: &str) -> BTreeSet<String> {
+    let db = out.join("build.sqlite");
+    if !db.exists() {
+        return BTreeSet::new();
+    }
+    let Ok(conn) =
+        rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+    else {
+        return BTreeSet::new();
+    };
+    let Ok(mut stmt) = conn.prepare(query) else {
+        return BTreeSet::new();
+    };
+    stmt.query_map([], |r| r.get::<_, String>(0))
+        .map(|rows| rows.filter_map(Result::ok).collect())
+        .unwrap_or_default()
+}
+
+/// Every file under `dir` (relative path → bytes), except the journal.
+pub fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+            if rel.starts_with("build.sqlite") {
+                continue;
+            }
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
