@@ -213,6 +213,21 @@ enum Classified {
     Fallback(FallbackReason, String),
 }
 
+/// Where the `(` of a call of `name` starting `line` is (spaces allowed
+/// between), if the line starts with such a call.
+fn opening_paren(line: &str, name: &str) -> Option<usize> {
+    let rest = line.strip_prefix(name)?;
+    let args = rest.trim_start();
+    args.starts_with('(').then(|| line.len() - args.len())
+}
+
+/// A fallback when more than `;` follows the call closed at `close`: the
+/// line is more than one check (`what` says what follows).
+fn text_after_call(line: &str, close: usize, what: &str) -> Option<Classified> {
+    let after = line[close + 1..].trim().trim_end_matches(';').trim();
+    (!after.is_empty()).then(|| fallback(FallbackReason::CompoundCondition, what))
+}
+
 fn fallback(reason: FallbackReason, detail: impl Into<String>) -> Classified {
     Classified::Fallback(reason, detail.into())
 }
@@ -654,16 +669,8 @@ fn call_check(
     })?;
     let open = line[name.len()..].find('(')? + name.len();
     let close = m.closing(open)?;
-    if !line[close + 1..]
-        .trim()
-        .trim_end_matches(';')
-        .trim()
-        .is_empty()
-    {
-        return Some(fallback(
-            FallbackReason::CompoundCondition,
-            "text after the assertion call",
-        ));
+    if let Some(more) = text_after_call(line, close, "text after the assertion call") {
+        return Some(more);
     }
     // A message argument after a depth-1 comma: C#'s Debug.Assert takes
     // one; C's `assert` macro takes exactly one argument, so there a comma
@@ -815,23 +822,10 @@ fn php_check(line: &str, m: &Masked) -> Option<Classified> {
             },
         );
     }
-    let name = "assert";
-    let r = line.strip_prefix(name)?;
-    if !r.trim_start().starts_with('(') {
-        return None;
-    }
-    let open = line.len() - r.trim_start().len();
+    let open = opening_paren(line, "assert")?;
     let close = m.closing(open)?;
-    if !line[close + 1..]
-        .trim()
-        .trim_end_matches(';')
-        .trim()
-        .is_empty()
-    {
-        return Some(fallback(
-            FallbackReason::CompoundCondition,
-            "text after assert(…)",
-        ));
+    if let Some(more) = text_after_call(line, close, "text after assert(…)") {
+        return Some(more);
     }
     let end = m
         .text
@@ -917,11 +911,7 @@ fn two_arguments<'l>(
 /// (unlike Java's `assert` and C#'s `Debug.Assert`), the form of polyeval's
 /// regenerated MultiOOP suites (`polyeval translate`).
 fn if_throw_check(lang: Language, line: &str, m: &Masked) -> Option<Classified> {
-    let rest = line.strip_prefix("if")?;
-    if !rest.trim_start().starts_with('(') {
-        return None;
-    }
-    let open = line.len() - rest.trim_start().len();
+    let open = opening_paren(line, "if")?;
     let close = m.closing(open)?;
     let body = line[close + 1..]
         .trim()
@@ -986,22 +976,10 @@ fn if_throw_check(lang: Language, line: &str, m: &Masked) -> Option<Classified> 
 /// MultiOOP suites (Go has no assertion; the MultiOOP Go harness defines the
 /// function for lines run in-process).
 fn go_check(line: &str, m: &Masked) -> Option<Classified> {
-    let rest = line.strip_prefix(crate::harness::GO_ASSERT_EQUAL)?;
-    if !rest.trim_start().starts_with('(') {
-        return None;
-    }
-    let open = line.len() - rest.trim_start().len();
+    let open = opening_paren(line, crate::harness::GO_ASSERT_EQUAL)?;
     let close = m.closing(open)?;
-    if !line[close + 1..]
-        .trim()
-        .trim_end_matches(';')
-        .trim()
-        .is_empty()
-    {
-        return Some(fallback(
-            FallbackReason::CompoundCondition,
-            "text after the assertion call",
-        ));
+    if let Some(more) = text_after_call(line, close, "text after the assertion call") {
+        return Some(more);
     }
     Some(match two_arguments(line, m, open, close) {
         Some((lhs, rhs)) => literal_check(Language::Go, lhs, rhs, Equality::Go),
@@ -1025,16 +1003,8 @@ fn js_check(line: &str, m: &Masked, opts: SplitOptions) -> Option<Classified> {
         "assert" | "assert.ok" => {
             let open = callee_len;
             let close = m.closing(open)?;
-            if !line[close + 1..]
-                .trim()
-                .trim_end_matches(';')
-                .trim()
-                .is_empty()
-            {
-                return Some(fallback(
-                    FallbackReason::CompoundCondition,
-                    "text after assert(…)",
-                ));
+            if let Some(more) = text_after_call(line, close, "text after assert(…)") {
+                return Some(more);
             }
             let end = m
                 .text
@@ -1076,16 +1046,8 @@ fn js_check(line: &str, m: &Masked, opts: SplitOptions) -> Option<Classified> {
     };
     let open = callee_len;
     let close = m.closing(open)?;
-    if !line[close + 1..]
-        .trim()
-        .trim_end_matches(';')
-        .trim()
-        .is_empty()
-    {
-        return Some(fallback(
-            FallbackReason::CompoundCondition,
-            "text after the call",
-        ));
+    if let Some(more) = text_after_call(line, close, "text after the call") {
+        return Some(more);
     }
     let commas: Vec<usize> = m
         .text
