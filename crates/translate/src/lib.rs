@@ -30,6 +30,7 @@
 pub mod data;
 pub mod emit;
 pub mod expr;
+pub mod augment;
 pub mod journal;
 pub mod report;
 pub mod suite;
@@ -354,7 +355,7 @@ const FLOAT_DIGITS: usize = 12;
 
 /// A float in `v` whose shortest decimal form has more than [`FLOAT_DIGITS`]
 /// significant digits.
-fn fragile_float(v: &Value) -> Option<f64> {
+pub(crate) fn fragile_float(v: &Value) -> Option<f64> {
     match v {
         Value::Float(f) if f.is_finite() => {
             let mantissa = format!("{:e}", f.abs());
@@ -378,7 +379,7 @@ fn fragile_float(v: &Value) -> Option<f64> {
 }
 
 /// Whether `--tasks` entry `t` (`OOP/3` or `3`) names the task `id`.
-fn names_task(t: &str, id: &str) -> bool {
+pub(crate) fn names_task(t: &str, id: &str) -> bool {
     t == id || id.rsplit('/').next() == Some(t)
 }
 
