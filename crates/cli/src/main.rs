@@ -62,6 +62,8 @@ enum Command {
     Build(cmd::build::Args),
     /// Regenerate MultiOOP's tests for C++, Java, C#, PHP, JavaScript and Go from the Python tests, typed by a traced run of the references.
     Translate(cmd::translate::Args),
+    /// Add MultiOOP tests: a model proposes inputs, the Python reference computes the expected values; then translated.
+    Augment(cmd::augment::Args),
 }
 
 /// `polyeval … | head` closes standard output early. Whatever was being
@@ -113,6 +115,7 @@ fn main() {
         Command::Setup(a) => cmd::setup::run(a),
         Command::Build(a) => cmd::build::run(a),
         Command::Translate(a) => cmd::translate::run(a),
+        Command::Augment(a) => cmd::augment::run(a),
     };
     if let Err(e) = result {
         if is_broken_pipe(&e) {

@@ -56,6 +56,25 @@ pub struct AugmentOptions {
     pub force: bool,
 }
 
+impl AugmentOptions {
+    /// The defaults: 20 tests per task, 4 rounds, every task, every target.
+    pub fn new(model: String, out: PathBuf, client: ClientOptions) -> AugmentOptions {
+        AugmentOptions {
+            data: PathBuf::new(),
+            out,
+            model,
+            tests_per_task: 20,
+            rounds: 4,
+            tasks: Vec::new(),
+            languages: Vec::new(),
+            jobs: None,
+            client,
+            replay: None,
+            force: false,
+        }
+    }
+}
+
 /// One round's verdict on a task's proposals (the journal's stage result).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct RoundResult {
@@ -89,9 +108,14 @@ pub struct Summary {
 
 impl std::fmt::Display for Summary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "{:<10} {:>8} {:>6} {:>7}  rejected", "task", "upstream", "added", "rounds")?;
+        writeln!(
+            f,
+            "{:<10} {:>8} {:>6} {:>7}  rejected",
+            "task", "upstream", "added", "rounds"
+        )?;
         for t in &self.tasks {
-            let rejected: Vec<String> = t.rejected.iter().map(|(r, n)| format!("{r} {n}")).collect();
+            let rejected: Vec<String> =
+                t.rejected.iter().map(|(r, n)| format!("{r} {n}")).collect();
             writeln!(
                 f,
                 "{:<10} {:>8} {:>6} {:>7}  {}",
@@ -140,13 +164,17 @@ pub fn augment(opts: &AugmentOptions, progress: &Progress) -> anyhow::Result<Sum
         bail!("--tests-per-task must be at least 1");
     }
     let root = polyeval_core::loading::find_root(&multioop::loader::MultiOopLoader, &opts.data)?;
-    let reference_dir = multioop::reference::default_dir(&root, false).ok_or_else(|| {
-        anyhow::anyhow!("{}: no python_reference/ directory", root.display())
-    })?;
+    let reference_dir = multioop::reference::default_dir(&root, false)
+        .ok_or_else(|| anyhow::anyhow!("{}: no python_reference/ directory", root.display()))?;
     let python = data::read_language(&root, Language::Python)?;
     let mut tasks = Vec::new();
     for rec in &python.records {
-        if !opts.tasks.is_empty() && !opts.tasks.iter().any(|t| crate::names_task(t, &rec.task_id)) {
+        if !opts.tasks.is_empty()
+            && !opts
+                .tasks
+                .iter()
+                .any(|t| crate::names_task(t, &rec.task_id))
+        {
             continue;
         }
         let Some(reference) = multioop::reference::load_reference(&reference_dir, &rec.task_id)
@@ -181,7 +209,10 @@ pub fn augment(opts: &AugmentOptions, progress: &Progress) -> anyhow::Result<Sum
         });
     }
     if tasks.is_empty() {
-        bail!("{}: no task to augment (check --tasks)", python.path.display());
+        bail!(
+            "{}: no task to augment (check --tasks)",
+            python.path.display()
+        );
     }
     std::fs::create_dir_all(&opts.out)
         .with_context(|| format!("{}: cannot create", opts.out.display()))?;
@@ -304,7 +335,9 @@ pub fn augment(opts: &AugmentOptions, progress: &Progress) -> anyhow::Result<Sum
         for (k, &i) in active.iter().enumerate() {
             let t = &mut tasks[i];
             let journaled = verdicts[k].is_some();
-            let mut verdict = verdicts[k].take().unwrap_or_else(|| std::mem::take(&mut screened[k]));
+            let mut verdict = verdicts[k]
+                .take()
+                .unwrap_or_else(|| std::mem::take(&mut screened[k]));
             for ((n, input), r) in candidates[k].iter().zip(&traced[k]) {
                 let fits = r
                     .as_ref()
@@ -327,7 +360,13 @@ pub fn augment(opts: &AugmentOptions, progress: &Progress) -> anyhow::Result<Sum
                 }
             }
             if !journaled {
-                journal.record_stage_as(&t.id, Stage::Augment, round, &verdict, Some(&answers[k].hash))?;
+                journal.record_stage_as(
+                    &t.id,
+                    Stage::Augment,
+                    round,
+                    &verdict,
+                    Some(&answers[k].hash),
+                )?;
             }
             for (r, n) in &verdict.rejected {
                 *t.rejected.entry(r.clone()).or_default() += n;
@@ -394,7 +433,9 @@ fn call(task: &Task, round: u32, count: usize) -> ModelCall {
     let mut rest = PROMPT;
     while let Some(start) = rest.find("{{") {
         text.push_str(&rest[..start]);
-        let Some(end) = rest[start..].find("}}") else { break };
+        let Some(end) = rest[start..].find("}}") else {
+            break;
+        };
         let name = &rest[start + 2..start + end];
         let _ = match name {
             "question" => write!(text, "{}", task.question.trim()),
@@ -498,7 +539,9 @@ fn from_json(j: &serde_json::Value) -> Option<Value> {
 fn to_json(v: &Value) -> serde_json::Value {
     match v {
         Value::Bool(b) => json!(b),
-        Value::Int(i) => i64::try_from(*i).map(|i| json!(i)).unwrap_or(json!(i.to_string())),
+        Value::Int(i) => i64::try_from(*i)
+            .map(|i| json!(i))
+            .unwrap_or(json!(i.to_string())),
         Value::Float(f) => json!(f),
         Value::Str(s) => json!(s),
         Value::Char(c) => json!(char::from_u32(*c).map(String::from).unwrap_or_default()),
@@ -523,7 +566,12 @@ fn unified(types: &[Ty], input: &TestInput, value: &Value) -> Result<Vec<Ty>, &'
     if crate::fragile_float(value).is_some() {
         return Err("float_result_not_exact");
     }
-    let values: Vec<&Value> = input.ctor.iter().chain(&input.args).chain([value]).collect();
+    let values: Vec<&Value> = input
+        .ctor
+        .iter()
+        .chain(&input.args)
+        .chain([value])
+        .collect();
     let mut out = Vec::with_capacity(values.len());
     for (k, v) in values.into_iter().enumerate() {
         let ty = Ty::of(v).map_err(|_| "not_a_test_value")?;
@@ -584,16 +632,26 @@ fn run_traces_of(
     let mut traces: Vec<Vec<trace::Trace>> = vec![Vec::new(); tasks.len()];
     for (k, o) in owners.into_iter().zip(outcomes) {
         if o.status == Status::Error {
-            bail!("the sandbox failed while tracing {}: {}", tasks[k].id, o.stderr.trim());
+            bail!(
+                "the sandbox failed while tracing {}: {}",
+                tasks[k].id,
+                o.stderr.trim()
+            );
         }
-        traces[k].push(trace::parse(&o.stdout, &o.stderr, o.exit_code == Some(0), inputs[k].len()));
+        traces[k].push(trace::parse(
+            &o.stdout,
+            &o.stderr,
+            o.exit_code == Some(0),
+            inputs[k].len(),
+        ));
     }
     for (k, runs) in traces.iter().enumerate() {
         for (n, slot) in results[k].iter_mut().enumerate() {
             let mut values = runs.iter().map(|r| &r.outcomes[n]);
             *slot = match values.next() {
                 Some(trace::Outcome::Value { value, .. }) => {
-                    let same = values.all(|o| matches!(o, trace::Outcome::Value { value: v, .. } if v == value));
+                    let same = values
+                        .all(|o| matches!(o, trace::Outcome::Value { value: v, .. } if v == value));
                     if same {
                         Ok(value.clone())
                     } else {

@@ -27,10 +27,10 @@
 //! new input sequences per task, traced and emitted exactly like the
 //! upstream tests (their expected values come from the reference too).
 
+pub mod augment;
 pub mod data;
 pub mod emit;
 pub mod expr;
-pub mod augment;
 pub mod journal;
 pub mod report;
 pub mod suite;

@@ -1,5 +1,6 @@
 //! One module per subcommand, plus the arguments several share.
 pub mod args;
+pub mod augment;
 pub mod build;
 mod build_ffi;
 pub mod demo;
