@@ -418,10 +418,11 @@ pub fn augment(opts: &AugmentOptions, progress: &Progress) -> anyhow::Result<Sum
 
 /// The model call of `task`'s round `round`, asking for `count` tests.
 fn call(task: &Task, round: u32, count: usize) -> ModelCall {
-    let examples: Vec<String> = task
-        .seen
+    // Some upstream tests, then every test added so far (not to be repeated).
+    let upstream = task.seen.len() - task.added.len();
+    let examples: Vec<String> = task.seen[..upstream.min(8)]
         .iter()
-        .take(8)
+        .chain(&task.added)
         .map(|i| {
             json!({"ctor": i.ctor.iter().map(to_json).collect::<Vec<_>>(),
                    "args": i.args.iter().map(to_json).collect::<Vec<_>>()})
@@ -456,7 +457,9 @@ fn call(task: &Task, round: u32, count: usize) -> ModelCall {
         attempt: round,
         messages: vec![Message::user(text)],
         sampling: Sampling {
-            temperature: Some(if round == 0 { 0.0 } else { 0.8 }),
+            temperature: Some(0.8),
+            // Each round a different request, even when the last one kept nothing.
+            seed: Some(u64::from(round)),
             ..Default::default()
         },
     }

@@ -18,6 +18,9 @@ pub struct Args {
     /// Only these tasks, comma-separated (`OOP/3` or `3`).
     #[arg(long, value_delimiter = ',', value_name = "ID,...")]
     tasks: Vec<String>,
+    /// Target languages, comma-separated (default: cpp, java, cs, php, js, go).
+    #[arg(long, value_delimiter = ',', value_name = "LANG,...")]
+    lang: Vec<polyeval_core::Language>,
     /// Answer every model call from this journal (an augment OUT or its build.sqlite), no network.
     #[arg(long, value_name = "JOURNAL")]
     replay: Option<PathBuf>,
@@ -33,6 +36,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         data: polyeval_core::data::resolve(a.data.as_deref())?,
         tests_per_task: a.tests_per_task,
         tasks: a.tasks,
+        languages: a.lang,
         replay: a.replay,
         force: a.force,
         ..polyeval_translate::augment::AugmentOptions::new(a.model, a.out, a.client.options()?)

@@ -1,0 +1,324 @@
+//! `polyeval augment` over three real MultiOOP tasks (OOP/0, OOP/36, OOP/83)
+//! with a test server (our `polyeval_client::mock`) proposing inputs for
+//! the `augment` stage: per round ten new valid ones, plus a duplicate of an
+//! upstream test, a duplicate within the answer (and, after the first round,
+//! of a test kept before), a wrong arity, an entry that is not a test, an
+//! input that crashes the reference and (OOP/36) one that runs past the
+//! time limit; OOP/0's first answer is prose. Killed (SIGKILL) after the
+//! first answer, run again (no answered request asked twice), replayed byte
+//! for byte with no server, and a changed configuration is refused.
+
+use polyeval_client::mock::{MockReply, MockRequest, MockServer};
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const TASKS: [&str; 3] = ["OOP/0", "OOP/36", "OOP/83"];
+
+fn data() -> PathBuf {
+    let d = polyeval_core::data::shared_test_data().join("multioop");
+    assert!(
+        d.join("oop-python.jsonl").is_file(),
+        "{}: the shared MultiOOP data is missing (tests read it from ../shared/data)",
+        d.display()
+    );
+    d
+}
+
+fn polyeval() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_polyeval"));
+    c.env_remove("OPENAI_BASE_URL")
+        .env_remove("POLYEVAL_LOG")
+        .env_remove("OPENAI_API_KEY")
+        .env("POLYEVAL_INITIAL_BACKOFF_MS", "10")
+        .env("POLYEVAL_CACHE_DIR", "off");
+    c
+}
+
+fn augment(base_url: &str, out: &Path, extra: &[&str]) -> Command {
+    let mut c = polyeval();
+    c.args(["augment", "--model", "fixture-model", "--data"])
+        .arg(data())
+        .arg("--out")
+        .arg(out)
+        .args(["--tasks", &TASKS.join(","), "--lang", "js,php"])
+        .args(["--base-url", base_url, "--concurrency", "1"])
+        .args(extra);
+    c
+}
+
+/// The proposals of round `round` for the task whose prompt this is.
+fn answer(r: &MockRequest) -> MockReply {
+    assert_eq!(r.header("x-polyeval-stage"), Some("augment"));
+    let prompt = r.last_user_message().unwrap_or("");
+    let round = r.body["seed"].as_u64().expect("a seed per round") as usize;
+    let test = |ctor: Vec<Value>, args: Vec<Value>| json!({"ctor": ctor, "args": args});
+    let (mut items, upstream_duplicate, crash): (Vec<Value>, Value, Value) = if prompt
+        .contains("`WDS()`")
+    {
+        if round == 0 {
+            return MockReply::completion("fixture-model", &["Sure! Here are some tests.".into()]);
+        }
+        let valid = (0..10)
+            .map(|i| {
+                test(
+                    vec![],
+                    vec![json!(format!("{round}{}", "xyz".repeat(i + 1)))],
+                )
+            })
+            .collect();
+        (
+            valid,
+            test(vec![], vec![json!("a")]),
+            test(vec![], vec![json!(5)]),
+        )
+    } else if prompt.contains("`CRTP()`") {
+        let valid = (0..10)
+            .map(|i| test(vec![], vec![json!(21 + 10 * round + i)]))
+            .collect();
+        (
+            valid,
+            test(vec![], vec![json!(6)]),
+            test(vec![], vec![json!("x")]),
+        )
+    } else if prompt.contains("`MQT(") {
+        let valid = (0..10)
+            .map(|i| test(vec![json!(40 + 10 * round + i)], vec![]))
+            .collect();
+        (
+            valid,
+            test(vec![json!(6)], vec![]),
+            test(vec![json!("x")], vec![]),
+        )
+    } else {
+        return MockReply::error(400, "unexpected prompt");
+    };
+    let first = items[0].clone();
+    items.push(first);
+    if round > 0 {
+        // Kept in the round before.
+        let earlier = answer_value(prompt, round - 1);
+        items.push(earlier);
+    }
+    items.push(upstream_duplicate);
+    items.push(json!({"ctor": [], "args": [1, 2, 3]}));
+    items.push(json!(42));
+    items.push(crash);
+    if prompt.contains("`CRTP()`") && round == 0 {
+        items.push(test(vec![], vec![json!(100_000_000)]));
+    }
+    let text = format!("```json\n{}\n```", Value::Array(items));
+    MockReply::completion("fixture-model", &[text])
+}
+
+/// The first valid proposal of `round` (to propose again later).
+fn answer_value(prompt: &str, round: usize) -> Value {
+    if prompt.contains("`WDS()`") {
+        json!({"ctor": [], "args": [format!("{round}xyz")]})
+    } else if prompt.contains("`CRTP()`") {
+        json!({"ctor": [], "args": [21 + 10 * round]})
+    } else {
+        json!({"ctor": [40 + 10 * round], "args": []})
+    }
+}
+
+/// Request hashes of the calls the journal holds answers for.
+fn answered_in_journal(out: &Path) -> BTreeSet<String> {
+    let Ok(conn) = rusqlite::Connection::open_with_flags(
+        out.join("build.sqlite"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    ) else {
+        return BTreeSet::new();
+    };
+    let Ok(mut stmt) = conn.prepare("SELECT hash FROM calls WHERE status = 'ok'") else {
+        return BTreeSet::new();
+    };
+    stmt.query_map([], |r| r.get::<_, String>(0))
+        .map(|rows| rows.filter_map(Result::ok).collect())
+        .unwrap_or_default()
+}
+
+/// The files a replay must reproduce byte for byte: the data and the
+/// augmentation report (the translation report and journal hold timings).
+fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".jsonl") && n.starts_with("oop-") || n == "augment-report.json")
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|n| {
+            let bytes = std::fs::read(dir.join(&n)).unwrap();
+            (n, bytes)
+        })
+        .collect()
+}
+
+fn jsonl(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn three_tasks_get_18_to_20_valid_tests_resume_after_kill_9_and_replay_byte_for_byte() {
+    let tmp = tempfile::tempdir().unwrap();
+    let slow = Arc::new(AtomicBool::new(true));
+    let slow_now = slow.clone();
+    let server = MockServer::start(move |r| {
+        let reply = answer(r);
+        if slow_now.load(Ordering::SeqCst) {
+            reply.delayed(Duration::from_millis(500))
+        } else {
+            reply
+        }
+    })
+    .unwrap();
+    let out = tmp.path().join("augmented");
+
+    // 1. Killed once an answer is recorded (three calls in round 0, one at a time).
+    let mut child = augment(&server.base_url(), &out, &[])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while answered_in_journal(&out).is_empty() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "ended before it could be killed"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "no answer recorded"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before_kill = answered_in_journal(&out);
+    assert!(
+        (1..3).contains(&before_kill.len()),
+        "{} answers",
+        before_kill.len()
+    );
+    let asked_before = server.requests().len();
+
+    // 2. Run again: nothing answered before is asked again.
+    slow.store(false, Ordering::SeqCst);
+    let done = augment(&server.base_url(), &out, &[]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    assert!(
+        done.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    let after: Vec<MockRequest> = server.requests()[asked_before..].to_vec();
+    for r in &after {
+        let hash = polyeval_runner::journal::request_hash(&r.body);
+        assert!(!before_kill.contains(&hash), "asked again after the kill");
+    }
+    let answered = answered_in_journal(&out);
+    assert_eq!(
+        answered.len(),
+        before_kill.len() + after.len(),
+        "every call made once"
+    );
+    // OOP/0: 3 rounds (prose first); OOP/36 and OOP/83: 2.
+    assert_eq!(answered.len(), 7, "{stdout}");
+
+    // 3. 18–20 valid tests added per task, each rejection for its reason.
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(out.join("augment-report.json")).unwrap()).unwrap();
+    let tasks = report["tasks"].as_array().unwrap();
+    assert_eq!(tasks.len(), 3);
+    let js = jsonl(&out.join("oop-js.jsonl"));
+    let plain_dir = tmp.path().join("plain");
+    let plain = polyeval()
+        .args([
+            "translate",
+            "--no-progress",
+            "--lang",
+            "js",
+            "--tasks",
+            &TASKS.join(","),
+            "--data",
+        ])
+        .arg(data())
+        .arg("--out")
+        .arg(&plain_dir)
+        .output()
+        .unwrap();
+    assert!(
+        plain.status.success(),
+        "{}",
+        String::from_utf8_lossy(&plain.stderr)
+    );
+    let plain = jsonl(&plain_dir.join("oop-js.jsonl"));
+    for t in tasks {
+        let id = t["task_id"].as_str().unwrap();
+        let added = t["added"].as_u64().unwrap();
+        assert!((18..=20).contains(&added), "{id}: {added} added\n{stdout}");
+        let rejected = &t["rejected"];
+        let n = |reason: &str| rejected[reason].as_u64().unwrap_or(0);
+        assert!(n("duplicate") >= 3, "{id}: {rejected}");
+        assert!(n("argument_count_mismatch") >= 2, "{id}: {rejected}");
+        assert!(n("invalid_json") >= 2, "{id}: {rejected}");
+        assert!(n("reference_raises") >= 2, "{id}: {rejected}");
+        if id == "OOP/36" {
+            assert_eq!(n("reference_timeout"), 1, "{id}: {rejected}");
+        }
+        // The translated suite holds the upstream tests and the added ones.
+        let lines = |records: &[Value]| {
+            let rec = records
+                .iter()
+                .find(|r| r["task_id"] == id)
+                .expect("translated");
+            rec["test_list"].as_array().unwrap().len() as u64
+        };
+        assert_eq!(
+            lines(&js),
+            lines(&plain) + added,
+            "{id}: JavaScript test lines"
+        );
+    }
+    // The expected values are the reference's: fib(21) = 17711 for OOP/36.
+    let crtp = js.iter().find(|r| r["task_id"] == "OOP/36").unwrap();
+    let text = crtp["test_list"].to_string();
+    assert!(text.contains("21") && text.contains("17711"), "{text}");
+
+    // 4. --replay with no server reproduces the output byte for byte.
+    drop(server);
+    let again = tmp.path().join("replayed");
+    let replay = augment("http://127.0.0.1:9", &again, &["--replay"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        replay.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
+    let (a, b) = (outputs(&out), outputs(&again));
+    assert_eq!(a.len(), 4, "oop-js, oop-php, oop-python, augment-report");
+    assert!(a == b, "the replay differs");
+
+    // 5. Another configuration on the same output is refused.
+    let changed = augment("http://127.0.0.1:9", &out, &["--tests-per-task", "10"])
+        .output()
+        .unwrap();
+    assert!(!changed.status.success());
+    assert!(
+        String::from_utf8_lossy(&changed.stderr).contains("tests_per_task"),
+        "{}",
+        String::from_utf8_lossy(&changed.stderr)
+    );
+}
