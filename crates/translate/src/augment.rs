@@ -626,8 +626,10 @@ fn run_traces_of(
             results[k] = vec![Err("not_a_test_value"); ins.len()];
             continue;
         };
-        for _ in 0..times {
-            jobs.push(trace::job(program.clone(), ins.len()));
+        for run in 0..times {
+            // Distinct texts: the sandbox engine answers identical jobs once.
+            let text = format!("{program}# polyeval augment: run {run}\n");
+            jobs.push(trace::job(text, ins.len()));
             owners.push(k);
         }
     }
@@ -668,4 +670,98 @@ fn run_traces_of(
         }
     }
     Ok(results)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proposals_are_read_from_json_and_bad_entries_counted() {
+        let (p, bad) = parse_proposals(
+            "Here:\n```json\n[{\"ctor\": [3], \"args\": [[1, 2.5], \"s\", {\"k\": null}]}, 7, {\"args\": []}]\n```",
+        );
+        assert_eq!(bad, 2);
+        assert_eq!(
+            p,
+            vec![TestInput {
+                ctor: vec![Value::Int(3)],
+                args: vec![
+                    Value::List(vec![Value::Int(1), Value::Float(2.5)]),
+                    Value::Str("s".into()),
+                    Value::Map(vec![(Value::Str("k".into()), Value::Null)]),
+                ],
+            }]
+        );
+        assert_eq!(parse_proposals("no tests today"), (vec![], 1));
+        assert_eq!(parse_proposals("[1, 2"), (vec![], 1));
+    }
+
+    #[test]
+    fn types_must_unify_with_the_tests_before() {
+        let input = |v: i128| TestInput {
+            ctor: vec![],
+            args: vec![Value::Int(v)],
+        };
+        let types = unified(&[], &input(1), &Value::Str("a".into())).unwrap();
+        assert!(unified(&types, &input(2), &Value::Str("b".into())).is_ok());
+        assert_eq!(
+            unified(&types, &input(2), &Value::List(vec![])),
+            Err("type_mismatch")
+        );
+        assert_eq!(
+            unified(&types, &input(2), &Value::Float(2f64.sqrt())),
+            Err("float_result_not_exact")
+        );
+    }
+
+    /// In the real sandbox: a reference whose result changes between runs
+    /// is rejected; one that raises or runs past the limit too.
+    #[test]
+    fn the_reference_runs_twice_and_a_changing_result_is_rejected() {
+        let reference = "import os\nimport time\nclass R:\n    def __init__(self, k):\n        self.k = k\n    def f(self, x):\n        if x == 1:\n            return int.from_bytes(os.urandom(4), 'little')\n        if x == 2:\n            raise ValueError('no')\n        if x == 3:\n            time.sleep(30)\n        return self.k * x\n";
+        let suite = Suite {
+            class: "R".into(),
+            trace_method: "f".into(),
+            method: "f".into(),
+            ctor_params: vec!["k".into()],
+            tests: vec![],
+            drops: vec![],
+            notes: vec![],
+        };
+        let task = Task {
+            id: "T/1".into(),
+            question: String::new(),
+            reference: reference.into(),
+            suite,
+            seen: vec![],
+            types: vec![],
+            added: vec![],
+            upstream: 0,
+            rounds: 0,
+            rejected: BTreeMap::new(),
+        };
+        let input = |x: i128| TestInput {
+            ctor: vec![Value::Int(5)],
+            args: vec![Value::Int(x)],
+        };
+        let evaluator = OopEvaluator::new(Bench::MultiOop, &EvalOptions::default()).unwrap();
+        let got = run_traces_of(
+            &evaluator,
+            &[&task],
+            &[vec![input(0), input(1), input(2), input(3), input(4)]],
+            2,
+        )
+        .unwrap();
+        assert_eq!(
+            got[0],
+            vec![
+                Ok(Value::Int(0)),
+                Err("nondeterministic"),
+                Err("reference_raises"),
+                Err("reference_timeout"),
+                Ok(Value::Int(20)),
+            ]
+        );
+    }
 }
