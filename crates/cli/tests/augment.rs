@@ -295,6 +295,46 @@ fn three_tasks_get_18_to_20_valid_tests_resume_after_kill_9_and_replay_byte_for_
     let text = crtp["test_list"].to_string();
     assert!(text.contains("21") && text.contains("17711"), "{text}");
 
+    // Python gets the added tests too (the reference's values), and the
+    // references pass the augmented suites.
+    let python = jsonl(&out.join("oop-python.jsonl"));
+    let upstream_python = jsonl(&data().join("oop-python.jsonl"));
+    for t in tasks {
+        let id = t["task_id"].as_str().unwrap();
+        let count = |records: &[Value]| {
+            let rec = records.iter().find(|r| r["task_id"] == id).unwrap();
+            rec["test_list"].as_array().unwrap().len() as u64
+        };
+        let added = t["added"].as_u64().unwrap();
+        assert_eq!(count(&python), count(&upstream_python) + added, "{id}");
+    }
+    let run = polyeval()
+        .args([
+            "run",
+            "--bench",
+            "multioop",
+            "--model",
+            "reference",
+            "--lang",
+            "python",
+        ])
+        .args(["--no-progress", "--tasks", &TASKS.join(","), "--data"])
+        .arg(&out)
+        .arg("--out")
+        .arg(tmp.path().join("runs/ref"))
+        .output()
+        .unwrap();
+    let run_out = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{run_out}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(
+        run_out.contains("| Language: Python | 3 | 100.00%"),
+        "{run_out}"
+    );
+
     // 4. --replay with no server reproduces the output byte for byte.
     drop(server);
     let again = tmp.path().join("replayed");

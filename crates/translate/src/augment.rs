@@ -29,7 +29,7 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 const PROMPT: &str = include_str!("../../../prompts/augment/propose.txt");
@@ -150,6 +150,8 @@ struct Task {
     suite: Suite,
     /// Every test's inputs so far (upstream and kept), for deduplication.
     seen: Vec<TestInput>,
+    /// The Python lines of the added tests (expected values the reference's).
+    python_lines: Vec<String>,
     /// Types unified over the tests the reference answers: ctor, args, result.
     types: Vec<Ty>,
     added: Vec<TestInput>,
@@ -200,6 +202,7 @@ pub fn augment(opts: &AugmentOptions, progress: &Progress) -> anyhow::Result<Sum
             question,
             reference,
             seen: suite.tests.iter().map(|t| t.input.clone()).collect(),
+            python_lines: Vec::new(),
             suite,
             types: Vec::new(),
             added: Vec::new(),
@@ -345,6 +348,8 @@ pub fn augment(opts: &AugmentOptions, progress: &Progress) -> anyhow::Result<Sum
                     .and_then(|value| unified(&t.types, input, value));
                 match fits {
                     Ok(types) if t.added.len() < opts.tests_per_task => {
+                        let value = r.as_ref().expect("fits");
+                        t.python_lines.push(python_line(&t.suite, input, value));
                         t.types = types;
                         t.seen.push(input.clone());
                         t.added.push(input.clone());
@@ -389,6 +394,10 @@ pub fn augment(opts: &AugmentOptions, progress: &Progress) -> anyhow::Result<Sum
             rejected: t.rejected.clone(),
         })
         .collect();
+    let python_lines: BTreeMap<String, Vec<String>> = tasks
+        .iter()
+        .map(|t| (t.id.clone(), t.python_lines.clone()))
+        .collect();
     let translation = crate::translate(
         &TranslateOptions {
             data: root.clone(),
@@ -401,6 +410,7 @@ pub fn augment(opts: &AugmentOptions, progress: &Progress) -> anyhow::Result<Sum
         },
         progress,
     )?;
+    add_python_tests(&opts.out, &python_lines)?;
     let summary = Summary {
         tasks: summary_tasks,
         calls_made: made,
@@ -414,6 +424,41 @@ pub fn augment(opts: &AugmentOptions, progress: &Progress) -> anyhow::Result<Sum
         (serde_json::to_string_pretty(&report)? + "\n").as_bytes(),
     )?;
     Ok(summary)
+}
+
+/// An added test as a Python test line: the class called directly (the
+/// upstream `candidate` maps its parameters in ways not worth inverting).
+fn python_line(suite: &Suite, input: &TestInput, expected: &Value) -> String {
+    let lit = |vs: &[Value]| -> String {
+        vs.iter()
+            .map(|v| crate::expr::python_literal(v).unwrap_or_else(|_| "None".into()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "assert {}({}).{}({}) == {}",
+        suite.class,
+        lit(&input.ctor),
+        suite.trace_method,
+        lit(&input.args),
+        crate::expr::python_literal(expected).unwrap_or_else(|_| "None".into())
+    )
+}
+
+/// Append the added tests to `OUT/oop-python.jsonl` (as copied by the
+/// translation), so Python is augmented like the other languages.
+fn add_python_tests(out: &Path, lines: &BTreeMap<String, Vec<String>>) -> anyhow::Result<()> {
+    let file = data::read_language(out, Language::Python)?;
+    let mut records = Vec::with_capacity(file.records.len());
+    for mut rec in file.records {
+        if let Some(added) = lines.get(&rec.task_id).filter(|l| !l.is_empty()) {
+            let mut list = rec.test_list(&file.path)?;
+            list.extend(added.iter().cloned());
+            rec.fields.insert("test_list".into(), json!(list));
+        }
+        records.push(rec.fields);
+    }
+    data::write_jsonl(&file.path, &records)
 }
 
 /// The model call of `task`'s round `round`, asking for `count` tests.
@@ -735,6 +780,7 @@ mod tests {
             reference: reference.into(),
             suite,
             seen: vec![],
+            python_lines: vec![],
             types: vec![],
             added: vec![],
             upstream: 0,
