@@ -8,14 +8,17 @@
 //! first answer, run again (no answered request asked twice), replayed byte
 //! for byte with no server, and a changed configuration is refused.
 
+#[path = "support/build.rs"]
+mod support;
 use polyeval_client::mock::{MockReply, MockRequest, MockServer};
 use serde_json::{json, Value};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use support::{journal_column, ok, polyeval, tree};
 
 const TASKS: [&str; 3] = ["OOP/0", "OOP/36", "OOP/83"];
 
@@ -27,16 +30,6 @@ fn data() -> PathBuf {
         d.display()
     );
     d
-}
-
-fn polyeval() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_polyeval"));
-    c.env_remove("OPENAI_BASE_URL")
-        .env_remove("POLYEVAL_LOG")
-        .env_remove("OPENAI_API_KEY")
-        .env("POLYEVAL_INITIAL_BACKOFF_MS", "10")
-        .env("POLYEVAL_CACHE_DIR", "off");
-    c
 }
 
 fn augment(base_url: &str, out: &Path, extra: &[&str]) -> Command {
@@ -128,36 +121,17 @@ fn answer_value(prompt: &str, round: usize) -> Value {
 
 /// Request hashes of the calls the journal holds answers for.
 fn answered_in_journal(out: &Path) -> BTreeSet<String> {
-    let Ok(conn) = rusqlite::Connection::open_with_flags(
-        out.join("build.sqlite"),
-        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
-    ) else {
-        return BTreeSet::new();
-    };
-    let Ok(mut stmt) = conn.prepare("SELECT hash FROM calls WHERE status = 'ok'") else {
-        return BTreeSet::new();
-    };
-    stmt.query_map([], |r| r.get::<_, String>(0))
-        .map(|rows| rows.filter_map(Result::ok).collect())
-        .unwrap_or_default()
+    journal_column(out, "SELECT hash FROM calls WHERE status = 'ok'")
 }
 
-/// The files a replay must reproduce byte for byte: the data and the
-/// augmentation report (the translation report and journal hold timings).
-fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".jsonl") && n.starts_with("oop-") || n == "augment-report.json")
-        .collect();
-    names.sort();
-    names
-        .into_iter()
-        .map(|n| {
-            let bytes = std::fs::read(dir.join(&n)).unwrap();
-            (n, bytes)
-        })
-        .collect()
+/// What a replay must reproduce byte for byte: every output but the
+/// translation's report and sandbox journal (they hold timings).
+fn outputs(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = tree(dir);
+    files.retain(|name, _| {
+        !name.starts_with("translation-report") && name != ".translate-journal.jsonl"
+    });
+    files
 }
 
 fn jsonl(path: &Path) -> Vec<Value> {
@@ -214,12 +188,9 @@ fn three_tasks_get_18_to_20_valid_tests_resume_after_kill_9_and_replay_byte_for_
 
     // 2. Run again: nothing answered before is asked again.
     slow.store(false, Ordering::SeqCst);
-    let done = augment(&server.base_url(), &out, &[]).output().unwrap();
-    let stdout = String::from_utf8_lossy(&done.stdout);
-    assert!(
-        done.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&done.stderr)
+    let stdout = ok(
+        augment(&server.base_url(), &out, &[]).output().unwrap(),
+        "the re-run",
     );
     let after: Vec<MockRequest> = server.requests()[asked_before..].to_vec();
     for r in &after {
@@ -257,11 +228,7 @@ fn three_tasks_get_18_to_20_valid_tests_resume_after_kill_9_and_replay_byte_for_
         .arg(&plain_dir)
         .output()
         .unwrap();
-    assert!(
-        plain.status.success(),
-        "{}",
-        String::from_utf8_lossy(&plain.stderr)
-    );
+    ok(plain, "translate");
     let plain = jsonl(&plain_dir.join("oop-js.jsonl"));
     for t in tasks {
         let id = t["task_id"].as_str().unwrap();
@@ -324,12 +291,7 @@ fn three_tasks_get_18_to_20_valid_tests_resume_after_kill_9_and_replay_byte_for_
         .arg(tmp.path().join("runs/ref"))
         .output()
         .unwrap();
-    let run_out = String::from_utf8_lossy(&run.stdout);
-    assert!(
-        run.status.success(),
-        "{run_out}\n{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    let run_out = ok(run, "run --model reference");
     assert!(
         run_out.contains("| Language: Python | 3 | 100.00%"),
         "{run_out}"
@@ -342,14 +304,20 @@ fn three_tasks_get_18_to_20_valid_tests_resume_after_kill_9_and_replay_byte_for_
         .arg(&out)
         .output()
         .unwrap();
-    assert!(
-        replay.status.success(),
-        "{}",
-        String::from_utf8_lossy(&replay.stderr)
-    );
+    ok(replay, "the replay");
     let (a, b) = (outputs(&out), outputs(&again));
-    assert_eq!(a.len(), 4, "oop-js, oop-php, oop-python, augment-report");
-    assert!(a == b, "the replay differs");
+    for name in [
+        "oop-js.jsonl",
+        "oop-php.jsonl",
+        "oop-python.jsonl",
+        "augment-report.json",
+    ] {
+        assert!(a.contains_key(name), "{name} missing");
+    }
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (name, bytes) in &a {
+        assert!(b[name] == *bytes, "{name} differs in the replay");
+    }
 
     // 5. Another configuration on the same output is refused.
     let changed = augment("http://127.0.0.1:9", &out, &["--tests-per-task", "10"])
