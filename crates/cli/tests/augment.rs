@@ -5,8 +5,10 @@
 //! of a test kept before), a wrong arity, an entry that is not a test, an
 //! input that crashes the reference and (OOP/36) one that runs past the
 //! time limit; OOP/0's first answer is prose. Killed (SIGKILL) after the
-//! first answer, run again (no answered request asked twice), replayed byte
-//! for byte with no server, and a changed configuration is refused.
+//! first answer, run again (no answered request asked twice), the references
+//! scored on the augmented Python suites, replayed byte for byte with no
+//! server, run again from its own journal (every round's verdict reused, the
+//! same bytes), and a changed configuration is refused.
 
 #[path = "support/build.rs"]
 mod support;
@@ -318,6 +320,23 @@ fn three_tasks_get_18_to_20_valid_tests_resume_after_kill_9_and_replay_byte_for_
     for (name, bytes) in &a {
         assert!(b[name] == *bytes, "{name} differs in the replay");
     }
+
+    let judged = journal_column(
+        &out,
+        "SELECT input || ' ' || attempt FROM stages WHERE stage = 'augment'",
+    );
+    assert_eq!(
+        judged.len(),
+        7,
+        "one verdict per round and task: {judged:?}"
+    );
+    // Running the finished augmentation again (no server) asks nothing and
+    // takes every round's verdict from the journal: the same output.
+    ok(
+        augment("http://127.0.0.1:9", &out, &[]).output().unwrap(),
+        "the run from the journal",
+    );
+    assert!(outputs(&out) == a, "the run from the journal differs");
 
     // 5. Another configuration on the same output is refused.
     let changed = augment("http://127.0.0.1:9", &out, &["--tests-per-task", "10"])
