@@ -75,6 +75,7 @@ pub mod catalog;
 pub mod engine;
 pub mod pyre;
 pub mod recorded;
+pub mod render;
 pub mod scan;
 pub mod strip;
 

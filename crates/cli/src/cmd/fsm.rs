@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 use polyeval_bench::crosspl_ipc::scored_text;
-use polyeval_fsm::{catalog_path_in, compat_lines_read, Catalog, Engine, Mode, Trace};
+use polyeval_fsm::{catalog_path_in, render, Catalog, Engine, Mode};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -148,9 +148,8 @@ fn check(a: CheckArgs) -> anyhow::Result<()> {
         a.mode,
         a.file.display()
     );
-    print_steps(&trace, def);
-    println!();
-    println!("{}", summary(&trace));
+    print!("{}", render::steps(&trace, def));
+    println!("\n{}", render::verdict(&trace));
     if other.accepted != trace.accepted {
         println!(
             "note: {other_mode} mode decides differently ({}).",
@@ -162,128 +161,18 @@ fn check(a: CheckArgs) -> anyhow::Result<()> {
         );
     }
     if a.lines {
-        println!();
-        print_lines(&code, &suffix, &trace, a.mode);
+        print!("\n{}", render::lines(&code, &suffix, &trace, a.mode));
     }
     Ok(())
-}
-
-fn print_steps(trace: &Trace, def: &polyeval_fsm::Machine) {
-    for (i, state) in def.states.iter().enumerate() {
-        let step = i + 1;
-        let at = trace.matched.iter().find(|m| m.step == step);
-        let mark = match at {
-            Some(m) => format!("✓ line {:<5}", m.line),
-            None => "✗           ".to_string(),
-        };
-        let next: Vec<String> = state
-            .next
-            .iter()
-            .filter_map(|k| {
-                def.states
-                    .iter()
-                    .position(|s| s.key == *k)
-                    .map(|p| (p + 1).to_string())
-            })
-            .collect();
-        let next = if next.is_empty() {
-            "accept".to_string()
-        } else {
-            format!("→ {}", next.join(","))
-        };
-        println!(
-            "  step {step:<3} {mark} {:<40} [{next}]  {}",
-            shorten(state.pattern.as_deref().unwrap_or(""), 40),
-            state.description
-        );
-    }
-}
-
-fn summary(trace: &Trace) -> String {
-    if trace.accepted {
-        format!("ACCEPTED at line {}.", trace.accepting_line().unwrap_or(0))
-    } else {
-        let mut s = format!(
-            "REJECTED: stuck at step {} of {}",
-            trace.deepest_step, trace.steps_total
-        );
-        if let Some(u) = &trace.first_unreached {
-            if u.description.starts_with("Step ") {
-                s.push_str(&format!("; first step never matched: {}", u.description));
-            } else {
-                s.push_str(&format!(
-                    "; first step never matched: step {} — {}",
-                    u.step, u.description
-                ));
-            }
-        }
-        s.push('.');
-        s
-    }
-}
-
-fn print_lines(code: &str, suffix: &str, trace: &Trace, mode: Mode) {
-    let read = compat_lines_read(code, suffix);
-    println!(
-        "Lines (`-` = not read by compat's comment rules{}):",
-        if mode == Mode::Strict {
-            "; strict mode reads every line after removing comments"
-        } else {
-            ""
-        }
-    );
-    for (i, line) in code.split('\n').enumerate() {
-        let n = i + 1;
-        let steps: Vec<String> = trace
-            .matched
-            .iter()
-            .filter(|m| m.line == n)
-            .map(|m| m.step.to_string())
-            .collect();
-        let flag = if read.get(i).copied().unwrap_or(false) {
-            ' '
-        } else {
-            '-'
-        };
-        let steps = if steps.is_empty() {
-            String::new()
-        } else {
-            format!("step {}", steps.join(","))
-        };
-        println!("{n:>5} {flag} {steps:<9} {line}");
-    }
-}
-
-fn shorten(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(max - 1).collect();
-        t.push('…');
-        t
-    }
 }
 
 fn list(args: &CatalogArgs) -> anyhow::Result<()> {
     let (path, catalog) = load_catalog(args)?;
     println!("{} IPC machines in {}", catalog.ipc.len(), path.display());
-    println!("{:>4}  {:<14} {:>5}  interface", "id", "class", "steps");
-    for m in &catalog.ipc {
-        println!(
-            "{:>4}  {:<14} {:>5}  {}",
-            m.fsm_id,
-            m.classifier,
-            m.states.len(),
-            m.interface_name
-        );
-    }
-    let engine = Engine::new(&catalog);
-    if !engine.issues().is_empty() {
-        println!("\n{} problems:", engine.issues().len());
-        for i in engine.issues() {
-            println!("  {i}");
-        }
-    }
+    print!(
+        "{}",
+        render::catalog(&catalog, Engine::new(&catalog).issues())
+    );
     Ok(())
 }
 
@@ -296,32 +185,6 @@ fn show(fsm_id: usize, args: &CatalogArgs) -> anyhow::Result<()> {
             catalog.ipc.len()
         )
     })?;
-    println!(
-        "FSM {} — {} ({}, kind {}, file types {})",
-        m.fsm_id,
-        m.interface_name,
-        m.classifier,
-        m.kind,
-        m.file_types.join(" ")
-    );
-    println!("initial: {:?}", m.initial);
-    for (i, s) in m.states.iter().enumerate() {
-        println!(
-            "  step {} (key {}): {}\n      pattern {:?}  next {:?}",
-            i + 1,
-            s.key,
-            s.description,
-            s.pattern.as_deref().unwrap_or(""),
-            s.next
-        );
-    }
-    let engine = Engine::new(&catalog);
-    for issue in engine
-        .issues()
-        .iter()
-        .filter(|i| i.catalog == "ipc" && i.fsm_id == fsm_id)
-    {
-        println!("  problem: {issue}");
-    }
+    print!("{}", render::machine(m, Engine::new(&catalog).issues()));
     Ok(())
 }
