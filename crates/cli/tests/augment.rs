@@ -16,11 +16,11 @@ use polyeval_client::mock::{MockReply, MockRequest, MockServer};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-use support::{journal_column, ok, polyeval, tree};
+use std::time::Duration;
+use support::{journal_column, kill_once, ok, polyeval, tree};
 
 const TASKS: [&str; 3] = ["OOP/0", "OOP/36", "OOP/83"];
 
@@ -161,25 +161,11 @@ fn three_tasks_get_18_to_20_valid_tests_resume_after_kill_9_and_replay_byte_for_
     let out = tmp.path().join("augmented");
 
     // 1. Killed once an answer is recorded (three calls in round 0, one at a time).
-    let mut child = augment(&server.base_url(), &out, &[])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while answered_in_journal(&out).is_empty() {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "ended before it could be killed"
-        );
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "no answer recorded"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+    kill_once(
+        augment(&server.base_url(), &out, &[]),
+        || !answered_in_journal(&out).is_empty(),
+        Duration::from_secs(30),
+    );
     let before_kill = answered_in_journal(&out);
     assert!(
         (1..3).contains(&before_kill.len()),

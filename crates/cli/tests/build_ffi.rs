@@ -24,11 +24,11 @@ use polyeval_client::mock::{MockReply, MockRequest, MockServer};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-use support::{journal_column, ok, polyeval, tree};
+use std::time::Duration;
+use support::{journal_column, kill_once, ok, polyeval, tree};
 
 const FAMILIES: [&str; 6] = [
     "gsl_sf_exp",
@@ -224,25 +224,11 @@ fn six_families_every_outcome_kill_9_resume_and_offline_replay() {
     let out = root.join("built");
 
     // 1. Killed once a few answers are recorded.
-    let mut child = build(&server.base_url(), &out, &[])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while answered_in_journal(&out).len() < 3 {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the build ended before it could be killed"
-        );
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "no answer recorded"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+    kill_once(
+        build(&server.base_url(), &out, &[]),
+        || answered_in_journal(&out).len() >= 3,
+        Duration::from_secs(60),
+    );
     let before_kill = answered_in_journal(&out);
     assert!(
         (3..13).contains(&before_kill.len()),

@@ -25,10 +25,10 @@ use polyeval_client::mock::{MockReply, MockRequest, MockServer};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-use support::{journal_column, ok, polyeval, tree};
+use std::time::Duration;
+use support::{journal_column, kill_once, ok, polyeval, tree};
 
 const REPOS: [(&str, &str); 3] = [
     ("542089", "bjoern"),
@@ -403,29 +403,11 @@ fn mine_then_build_rebuilds_the_published_tasks_survives_kill_9_and_replays_offl
     let out = s.root.join("built");
 
     // 1. Killed in the middle of judging.
-    let mut child = build(&s, &server.base_url(), &out, "authors-model", &[])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    loop {
-        let judged = judged_in_journal(&out).len();
-        if judged >= 4 {
-            break;
-        }
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the build ended before it could be killed"
-        );
-        assert!(
-            started.elapsed() < Duration::from_secs(120),
-            "no judgement recorded"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+    kill_once(
+        build(&s, &server.base_url(), &out, "authors-model", &[]),
+        || judged_in_journal(&out).len() >= 4,
+        Duration::from_secs(120),
+    );
     let completed = judged_in_journal(&out);
     assert!(
         completed.len() >= 4 && completed.len() < 18,

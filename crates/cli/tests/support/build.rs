@@ -68,3 +68,24 @@ pub fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     }
     out
 }
+
+/// Start `command` and kill it with SIGKILL as soon as `enough()` holds;
+/// it must not end by itself first, and `enough` must hold within `limit`.
+pub fn kill_once(mut command: Command, enough: impl Fn() -> bool, limit: std::time::Duration) {
+    let mut child = command
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !enough() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "it ended before it could be killed"
+        );
+        assert!(started.elapsed() < limit, "nothing recorded in {limit:?}");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+}
