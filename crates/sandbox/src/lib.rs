@@ -544,29 +544,35 @@ impl Engine {
                 }
             }
         };
-        match worker.run(job, &self.marker) {
-            warm::Attempt::Done(outcome) => {
+        let attempt = worker.run(job, &self.marker);
+        match attempt {
+            warm::Attempt::Done { outcome, keep } => {
                 self.counters.warm.fetch_add(1, Relaxed);
-                if let Ok(mut workers) = self.workers.lock() {
-                    workers.push(worker);
-                }
+                self.put_back(worker, keep);
                 outcome
             }
             warm::Attempt::Rerun { keep, why } => {
                 tracing::debug!("re-running a sample cold: {why}");
                 self.counters.rerun_cold.fetch_add(1, Relaxed);
-                if keep {
-                    if let Ok(mut workers) = self.workers.lock() {
-                        workers.push(worker);
-                    }
-                } else {
-                    self.counters.discarded.fetch_add(1, Relaxed);
-                    let uid = worker.uid;
-                    drop(worker);
-                    self.uids.release(uid);
-                }
+                self.put_back(worker, keep);
                 self.execute(job, info, limits)
             }
+        }
+    }
+
+    /// Return `worker` to the idle ones, or discard it (`keep` false).
+    fn put_back(&self, worker: warm::Worker, keep: bool) {
+        if keep {
+            if let Ok(mut workers) = self.workers.lock() {
+                workers.push(worker);
+            }
+        } else {
+            self.counters
+                .discarded
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let uid = worker.uid;
+            drop(worker);
+            self.uids.release(uid);
         }
     }
 

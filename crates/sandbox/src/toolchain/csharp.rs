@@ -12,7 +12,7 @@
 //! `entry_class` is compiled as the entry point (`-main:`), so a solution's
 //! own `Main` is not a second one.
 
-use super::{build_asset_dir, host_command, s, short_hash, Toolchain, ToolchainInfo};
+use super::{build_asset_dir, host_command, s, short_hash, Toolchain, ToolchainInfo, WarmRuntime};
 use crate::{inside, Job, Limits, SandboxPaths};
 use polyeval_core::Language;
 use std::path::PathBuf;
@@ -22,6 +22,10 @@ pub struct CSharp;
 const MCS: &str = "/usr/bin/mcs";
 const MONO: &str = "/usr/bin/mono";
 const LAUNCHER_INSIDE: &str = "/polyeval/cs";
+/// Where the warm worker's compile server is (warm workers only).
+const WARM_INSIDE: &str = "/polyeval/cs-warm";
+/// The warm worker's runtime: mcs in-process, one compile per request.
+const WARM_WORKER_SRC: &str = include_str!("../warm/PolyevalWarmCSharp.cs");
 
 const LAUNCHER_SRC: &str = r#"
 using System;
@@ -42,9 +46,26 @@ class PolyevalFailListener : TraceListener {
 }
 
 static class PolyevalLauncher {
-    static int Main(string[] args) {
+    // Trace.Listeners reads machine.config through System.Configuration on
+    // first use (~45 ms of every run); with the settings marked initialized
+    // the list is set up without it. Any surprise: the documented way.
+    static void InstallFailListener() {
+        var listener = new PolyevalFailListener();
+        try {
+            Type internals = typeof(Trace).Assembly.GetType("System.Diagnostics.TraceInternal", true);
+            const BindingFlags flags = BindingFlags.NonPublic | BindingFlags.Static;
+            internals.GetField("settingsInitialized", flags).SetValue(null, true);
+            var list = (TraceListenerCollection)Activator.CreateInstance(typeof(TraceListenerCollection), true);
+            list.Add(listener);
+            internals.GetField("listeners", flags).SetValue(null, list);
+            if (Trace.Listeners.Count == 1 && Trace.Listeners[0] == listener) return;
+        } catch (Exception) { }
         Trace.Listeners.Clear();
-        Trace.Listeners.Add(new PolyevalFailListener());
+        Trace.Listeners.Add(listener);
+    }
+
+    static int Main(string[] args) {
+        InstallFailListener();
         Assembly program = Assembly.LoadFrom(args[0]);
         MethodInfo entry = program.EntryPoint;
         if (entry == null) { Console.Error.WriteLine("error: the program has no Main method"); return 1; }
@@ -117,7 +138,37 @@ impl Toolchain for CSharp {
             Ok(())
         })?;
         info.add_support_dir(dir, LAUNCHER_INSIDE, "assert-launcher");
+        let warm: PathBuf = paths.cache_dir.join(format!(
+            "cs-warm-{}",
+            short_hash(&[&info.version, WARM_WORKER_SRC])
+        ));
+        build_asset_dir(&warm, |tmp| {
+            std::fs::write(tmp.join("warm.cs"), WARM_WORKER_SRC)?;
+            host_command(&[MCS, "-out:PolyevalWarmCSharp.exe", "warm.cs"], tmp, &[])?;
+            std::fs::remove_file(tmp.join("warm.cs"))?;
+            Ok(())
+        })?;
+        info.warm_binds.push((warm, PathBuf::from(WARM_INSIDE)));
         Ok(info)
+    }
+    /// mcs loaded once in a mono process; each sample still runs in its own
+    /// `mono` process (the cold run's command), so none shares a runtime.
+    fn warm_runtime(&self, _: &ToolchainInfo, _: &Limits) -> Option<WarmRuntime> {
+        Some(WarmRuntime {
+            argv: vec![
+                s(MONO),
+                format!("{WARM_INSIDE}/PolyevalWarmCSharp.exe"),
+                s("/tmp/polyeval-warm-up"),
+            ],
+            runs_samples: false,
+        })
+    }
+    /// The compile step's mcs arguments.
+    fn warm_request(&self, file: &str, job: &Job, info: &ToolchainInfo, limits: &Limits) -> String {
+        let argv = self
+            .compile_command(file, job, info, limits)
+            .unwrap_or_default();
+        argv[1..].join("\t")
     }
     fn compile_command(
         &self,

@@ -4,9 +4,11 @@
 //! [`Interpreted`] (its facts, flags and stderr classifiers) and gets
 //! [`Toolchain`] from the blanket impl below.
 
-use super::{s, Toolchain, ToolchainInfo};
+use super::{build_asset_dir, s, short_hash, Toolchain, ToolchainInfo, WarmRuntime};
+use crate::SandboxPaths;
 use crate::{inside, Job, Limits};
 use polyeval_core::Language;
+use std::path::PathBuf;
 
 /// The fixed facts of an interpreted language.
 pub(crate) struct Interpreter {
@@ -41,7 +43,20 @@ pub(crate) trait Interpreted: Send + Sync {
     fn is_memory_exhaustion(&self, stderr: &str) -> bool;
     /// A program printing `marker` (see [`Toolchain::hello_world`]).
     fn hello_world(&self, marker: &str) -> String;
+    /// A script (file name, text) that, run with the run flags, is a warm
+    /// worker's runtime forking a child per sample (protocol: the
+    /// `warm_php.php` header), or None.
+    fn warm_script(&self) -> Option<(&'static str, &'static str)> {
+        None
+    }
+    /// See [`Toolchain::cold_stderr`].
+    fn cold_stderr(&self, stderr: String) -> String {
+        stderr
+    }
 }
+
+/// Where an interpreted language's warm script is (warm workers only).
+const WARM_SCRIPT_DIR: &str = "/polyeval/warm";
 
 impl<T: Interpreted> Toolchain for T {
     fn language(&self) -> Language {
@@ -76,6 +91,41 @@ impl<T: Interpreted> Toolchain for T {
     }
     fn env(&self, limits: &Limits) -> Vec<(String, String)> {
         Interpreted::env(self, limits)
+    }
+    fn prepare(&self, paths: &SandboxPaths) -> anyhow::Result<ToolchainInfo> {
+        let mut info = ToolchainInfo::new(T::INTERPRETER.language, self.detect_version()?);
+        if let Some((name, text)) = self.warm_script() {
+            let dir: PathBuf = paths.cache_dir.join(format!(
+                "{}-warm-{}",
+                T::INTERPRETER.language.key(),
+                short_hash(&[&info.version, name, text])
+            ));
+            build_asset_dir(&dir, |tmp| Ok(std::fs::write(tmp.join(name), text)?))?;
+            info.warm_binds.push((dir, PathBuf::from(WARM_SCRIPT_DIR)));
+        }
+        Ok(info)
+    }
+    fn cold_stderr(&self, stderr: String) -> String {
+        Interpreted::cold_stderr(self, stderr)
+    }
+    fn warm_runtime(&self, _: &ToolchainInfo, limits: &Limits) -> Option<WarmRuntime> {
+        let (name, _) = self.warm_script()?;
+        let mut argv = vec![s(T::INTERPRETER.binary)];
+        argv.extend(self.run_flags(limits));
+        argv.push(format!("{WARM_SCRIPT_DIR}/{name}"));
+        Some(WarmRuntime {
+            argv,
+            runs_samples: true,
+        })
+    }
+    /// The source path, the CPU limit (s) and the wall-clock limit (ms).
+    fn warm_request(&self, file: &str, _: &Job, _: &ToolchainInfo, limits: &Limits) -> String {
+        format!(
+            "{}\t{}\t{}",
+            inside(file),
+            limits.cpu_secs.max(1),
+            limits.timeout.as_millis()
+        )
     }
     fn syntax_check_command(&self, file: &str) -> Option<Vec<String>> {
         let mut argv = vec![s(T::INTERPRETER.binary)];

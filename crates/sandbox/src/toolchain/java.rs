@@ -11,7 +11,7 @@
 //! every compile and run ([`JUDGE_CLASSES_INSIDE`]): judged programs call it
 //! without carrying its source.
 
-use super::{build_asset_dir, host_command, s, short_hash, Toolchain, ToolchainInfo};
+use super::{build_asset_dir, host_command, s, short_hash, Toolchain, ToolchainInfo, WarmRuntime};
 use crate::{inside, Job, Limits, SandboxPaths};
 use polyeval_core::Language;
 use std::path::PathBuf;
@@ -25,6 +25,13 @@ const JAVA: &str = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java";
 const CDS_DIR_INSIDE: &str = "/polyeval/java";
 /// Where the judge's precompiled observer class is (both steps).
 pub const JUDGE_CLASSES_INSIDE: &str = "/polyeval/java-judge";
+/// Where the warm worker's runtime class is (warm workers only).
+const WARM_CLASSES_INSIDE: &str = "/polyeval/java-warm";
+/// The warm worker's runtime: javac in-process, a class loader per sample.
+const WARM_WORKER_SRC: &str = include_str!("../warm/PolyevalWarmJava.java");
+/// The worker is a named module, so `--add-opens` reaches it and no sample.
+const WARM_MODULE_INFO: &str =
+    "module polyeval.warm {\n    requires java.compiler;\n    requires java.management;\n}\n";
 const FAST_JVM: &[&str] = &[
     "-XX:+UseSerialGC",
     "-XX:TieredStopAtLevel=1",
@@ -187,6 +194,14 @@ fn find_main(code: &str) -> Option<usize> {
     })
 }
 
+/// The class whose `main` runs: the job's, else the one declaring `main`.
+fn entry_class(file: &str, job: &Job) -> String {
+    job.entry_class
+        .clone()
+        .or_else(|| main_class(&job.source))
+        .unwrap_or_else(|| file.trim_end_matches(".java").to_string())
+}
+
 fn jvm_flags_without_share() -> impl Iterator<Item = &'static &'static str> {
     FAST_JVM.iter().filter(|f| !f.starts_with("-Xshare"))
 }
@@ -241,6 +256,31 @@ impl Toolchain for Java {
             Ok(())
         })?;
         info.add_support_dir(judge, JUDGE_CLASSES_INSIDE, "judge-prelude");
+        let warm: PathBuf = paths.cache_dir.join(format!(
+            "java-warm-{}",
+            short_hash(&[&info.version, WARM_MODULE_INFO, WARM_WORKER_SRC])
+        ));
+        build_asset_dir(&warm, |tmp| {
+            std::fs::write(tmp.join("module-info.java"), WARM_MODULE_INFO)?;
+            std::fs::write(tmp.join("PolyevalWarmJava.java"), WARM_WORKER_SRC)?;
+            host_command(
+                &[
+                    JAVAC,
+                    "-nowarn",
+                    "-d",
+                    ".",
+                    "module-info.java",
+                    "PolyevalWarmJava.java",
+                ],
+                tmp,
+                &[],
+            )?;
+            std::fs::remove_file(tmp.join("module-info.java"))?;
+            std::fs::remove_file(tmp.join("PolyevalWarmJava.java"))?;
+            Ok(())
+        })?;
+        info.warm_binds
+            .push((warm, PathBuf::from(WARM_CLASSES_INSIDE)));
         if std::env::var_os("POLYEVAL_NO_JAVAC_CDS").is_some() {
             return Ok(info);
         }
@@ -316,11 +356,7 @@ impl Toolchain for Java {
         _: &ToolchainInfo,
         limits: &Limits,
     ) -> Vec<String> {
-        let main = job
-            .entry_class
-            .clone()
-            .or_else(|| main_class(&job.source))
-            .unwrap_or_else(|| file.trim_end_matches(".java").to_string());
+        let main = entry_class(file, job);
         let mut argv = vec![s(JAVA), s("-ea")];
         argv.extend(FAST_JVM.iter().map(|f| s(f)));
         argv.extend([
@@ -332,6 +368,47 @@ impl Toolchain for Java {
             main,
         ]);
         argv
+    }
+    /// One JVM with the run step's heap and javac's class-data archive,
+    /// warmed up on a program of its own. C1 only, as cold: measured, C2's
+    /// compiler threads cost more than they gain over a batch of samples.
+    fn warm_runtime(&self, info: &ToolchainInfo, limits: &Limits) -> Option<WarmRuntime> {
+        let mut argv = vec![s(JAVA), s("-ea")];
+        argv.extend(jvm_flags_without_share().map(|f| s(f)));
+        if info.has_feature("javac-cds") {
+            argv.push(format!("-XX:SharedArchiveFile={CDS_DIR_INSIDE}/javac.jsa"));
+        }
+        argv.extend([
+            format!("-Xmx{}m", (limits.memory_mb / 2).max(64)),
+            s("-XX:MaxMetaspaceSize=256m"),
+            s("-XX:ReservedCodeCacheSize=64m"),
+            s("--add-opens"),
+            s("java.base/java.lang=polyeval.warm"),
+            s("--add-modules"),
+            s("jdk.compiler"),
+            s("-p"),
+            s(WARM_CLASSES_INSIDE),
+            s("-m"),
+            s("polyeval.warm/polyeval.warm.PolyevalWarmJava"),
+            s("/tmp/polyeval-warm-up"),
+        ]);
+        Some(WarmRuntime {
+            argv,
+            runs_samples: true,
+        })
+    }
+    /// What `compile_command` and `run_command` do, in one request:
+    /// source, entry class, javac's class path, classes dir, run limits.
+    fn warm_request(&self, file: &str, job: &Job, _: &ToolchainInfo, limits: &Limits) -> String {
+        [
+            inside(file),
+            entry_class(file, job),
+            format!(".:{JUDGE_CLASSES_INSIDE}"),
+            inside("classes"),
+            limits.timeout.as_millis().to_string(),
+            (limits.cpu_secs.max(1) * 1000).to_string(),
+        ]
+        .join("\t")
     }
     /// javac stopped after parsing (hidden `should-stop` options): syntax
     /// errors are reported, unresolved imports and types are not.

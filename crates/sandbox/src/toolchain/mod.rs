@@ -29,6 +29,8 @@ pub struct ToolchainInfo {
     /// Read-only binds for the compile step only (precompiled header, javac
     /// archive, Go build cache seed). Nothing shared is ever writable.
     pub compile_binds: Vec<(PathBuf, PathBuf)>,
+    /// Read-only binds of a warm worker's runtime ([`Toolchain::warm_runtime`]).
+    pub warm_binds: Vec<(PathBuf, PathBuf)>,
     /// Compile-time tricks in use, e.g. "pch" (shown by `polyeval doctor`).
     pub features: Vec<String>,
 }
@@ -40,6 +42,7 @@ impl ToolchainInfo {
             version,
             support_binds: Vec::new(),
             compile_binds: Vec::new(),
+            warm_binds: Vec::new(),
             features: Vec::new(),
         }
     }
@@ -72,6 +75,16 @@ impl ToolchainInfo {
             Err(e) => tracing::warn!("{what} unavailable: {e:#}"),
         }
     }
+}
+
+/// A warm worker's long-lived runtime ([`Toolchain::warm_runtime`]).
+#[derive(Debug, Clone)]
+pub struct WarmRuntime {
+    /// Its command inside the sandbox.
+    pub argv: Vec<String>,
+    /// It runs each sample itself (Java); else it only compiles and the
+    /// zygote runs [`Toolchain::run_command`] in a process per sample (C#).
+    pub runs_samples: bool,
 }
 
 /// How one language is compiled and run inside the sandbox. Commands are
@@ -137,6 +150,29 @@ pub trait Toolchain: Send + Sync {
     /// Environment for both steps (added to the minimal base environment).
     fn env(&self, _limits: &Limits) -> Vec<(String, String)> {
         Vec::new()
+    }
+    /// A long-lived runtime that compiles (and maybe runs) many samples in a
+    /// warm worker (the zygote's "vm" mode), or None (the language runs
+    /// warm by forking, or cold). It is started in the worker's sandbox with
+    /// `limits` the per-sample limits.
+    fn warm_runtime(&self, _info: &ToolchainInfo, _limits: &Limits) -> Option<WarmRuntime> {
+        None
+    }
+    /// The request line [`Toolchain::warm_runtime`]'s runtime gets for `job`
+    /// saved as `file` in the work dir.
+    fn warm_request(
+        &self,
+        _file: &str,
+        _job: &Job,
+        _info: &ToolchainInfo,
+        _limits: &Limits,
+    ) -> String {
+        String::new()
+    }
+    /// A warm run's stderr as the cold run's would read (PHP: without the
+    /// runtime's `include` frame in stack traces).
+    fn cold_stderr(&self, stderr: String) -> String {
+        stderr
     }
     /// The language's own check that `file` parses, without running it (no
     /// code of the file executes), or None when polyeval has none. Used by

@@ -8,6 +8,9 @@ use polyeval_core::Language;
 pub struct Php;
 
 const PHP: &str = "/usr/bin/php";
+/// The warm worker's runtime (a script file: `php -r` code would skip a
+/// sample's `set_exception_handler`).
+const WARM_WORKER: &str = include_str!("../warm/warm_php.php");
 
 impl Interpreted for Php {
     const INTERPRETER: Interpreter = Interpreter {
@@ -50,5 +53,48 @@ impl Interpreted for Php {
     }
     fn hello_world(&self, marker: &str) -> String {
         format!("<?php\necho \"{marker}\\n\";\n")
+    }
+    /// One php process forks (pcntl) a child per sample that includes it:
+    /// measured faster than a `php` start per sample (`scripts/bench-warm.sh`).
+    fn warm_script(&self) -> Option<(&'static str, &'static str)> {
+        Some(("warm_php.php", WARM_WORKER))
+    }
+    /// A stack trace's "#n /polyeval/warm/warm_php.php(l): include('...')" then
+    /// "#n+1 {main}" read "#n {main}", as the sample run as the main script.
+    fn cold_stderr(&self, stderr: String) -> String {
+        const FRAME: &str = " /polyeval/warm/warm_php.php(";
+        if !stderr.contains(FRAME) {
+            return stderr;
+        }
+        let lines: Vec<&str> = stderr.split_inclusive('\n').collect();
+        let mut out = String::with_capacity(stderr.len());
+        let mut i = 0;
+        while i < lines.len() {
+            let frame = lines[i].strip_prefix('#').and_then(|rest| {
+                let (n, tail) = rest.split_once(FRAME)?;
+                let n: u32 = n.parse().ok()?;
+                let (line, call) = tail.split_once("): include(")?;
+                let plain =
+                    line.bytes().all(|b| b.is_ascii_digit()) && call.trim_end().ends_with(')');
+                plain.then_some(n)
+            });
+            let next_is_main = |n: u32| {
+                lines
+                    .get(i + 1)
+                    .is_some_and(|l| l.trim_end() == format!("#{} {{main}}", n + 1))
+            };
+            match frame {
+                Some(n) if next_is_main(n) => {
+                    out.push_str(&format!("#{n} {{main}}"));
+                    out.push_str(&lines[i + 1][lines[i + 1].trim_end().len()..]);
+                    i += 2;
+                }
+                _ => {
+                    out.push_str(lines[i]);
+                    i += 1;
+                }
+            }
+        }
+        out
     }
 }

@@ -7,7 +7,13 @@
 //! (numpy …) and runs each sample in the forked child itself; for PHP and
 //! JavaScript the child executes the cold run's own command (measured: one
 //! sandbox per worker with a process per sample beats a sandbox per sample,
-//! see `scripts/bench-warm.sh`). Java, C# and C++ run cold. Per sample
+//! see `scripts/bench-warm.sh`). For Java the zygote starts one JVM
+//! ([`crate::toolchain::Toolchain::warm_runtime`], `PolyevalWarmJava.java`)
+//! that compiles in-process and runs each sample in a fresh class loader,
+//! and relays its output to the sample's pipes; for C# one mono process
+//! with mcs loaded (`PolyevalWarmCSharp.cs`) compiles each sample and the
+//! forked child runs it with the cold run's command. C++ runs cold.
+//! Per sample
 //! the engine sends the source and two fresh pipes over the control socket
 //! (the worker's stdin); the zygote forks a child with its own process
 //! group, work dir, RLIMIT_CPU and wall-clock kill, then kills every other
@@ -21,7 +27,9 @@
 //! Anything else (timeout, signal, output cap, an OOM kill in the worker,
 //! a worker that died, hung or answered garbage) re-runs the sample cold,
 //! so those verdicts are exactly the cold path's; a worker that failed is
-//! discarded. A sample is answered exactly once either way.
+//! discarded. A worker that gave a sound outcome but may carry something of
+//! the sample over (a JVM with threads left, changed JVM-wide settings) is
+//! discarded after it. A sample is answered exactly once either way.
 
 use crate::cgroup::JobCgroup;
 use crate::process::{decode_wait_status, reader, spawn_limited, Event};
@@ -50,18 +58,22 @@ const START_TIMEOUT: Duration = Duration::from_secs(30);
 /// Beyond a sample's own wall-clock limit (enforced by the zygote), how long
 /// we wait for the worker's answer before declaring it hung.
 const ANSWER_GRACE: Duration = Duration::from_secs(5);
+/// Beyond a sample's limits, how long a "vm" runtime may take to answer
+/// (it kills the sample itself at its limit).
+const RUNTIME_MARGIN: Duration = Duration::from_secs(2);
 /// How long a sample's output pipes may stay open after the worker answered.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Whether `job` can run in a warm worker (a language with a zygote, and
 /// nothing per-job in how its sandbox is set up).
 pub(crate) fn eligible(job: &Job) -> bool {
-    matches!(
-        job.language,
-        Language::Python | Language::Php | Language::JavaScript
-    ) && job.ro_binds.is_empty()
-        && job.env.is_empty()
-        && job.entry_class.is_none()
+    let language = match job.language {
+        Language::Python | Language::Php | Language::JavaScript => job.entry_class.is_none(),
+        // The entry class is part of each request.
+        Language::Java | Language::CSharp => true,
+        _ => false,
+    };
+    language && job.ro_binds.is_empty() && job.env.is_empty()
 }
 
 /// Counters of an engine's warm execution (see [`crate::Engine::warm_stats`]).
@@ -100,8 +112,9 @@ impl Counters {
 
 /// What a warm attempt gave.
 pub(crate) enum Attempt {
-    /// The verdict-bearing outcome.
-    Done(Outcome),
+    /// The verdict-bearing outcome; `keep` says whether the worker may serve
+    /// another sample.
+    Done { outcome: Outcome, keep: bool },
     /// Re-run the sample cold; `keep` says whether the worker is still sound.
     Rerun { keep: bool, why: String },
 }
@@ -152,22 +165,30 @@ impl Worker {
             cpu_secs: limits.cpu_secs.max(3600),
             ..limits.clone()
         };
+        let mut argv: Vec<String> = vec![
+            "/usr/bin/python3".into(),
+            "-B".into(),
+            "-c".into(),
+            PYTHON_ZYGOTE.into(),
+            WORKER_TAG.into(),
+        ];
+        let mut ro_binds = vec![(nonce_dir.clone(), nonce_parent.to_path_buf())];
+        match (info.language, tc.warm_runtime(&info, limits)) {
+            (Language::Python, _) => argv.push("python".into()),
+            (_, Some(runtime)) => {
+                argv.push("vm".into());
+                argv.push(serde_json::to_string(&runtime.argv)?);
+                ro_binds.extend(info.support_binds.iter().cloned());
+                ro_binds.extend(info.compile_binds.iter().cloned());
+                ro_binds.extend(info.warm_binds.iter().cloned());
+            }
+            (_, None) => argv.push("exec".into()),
+        }
         let spec = Spec {
-            argv: vec![
-                "/usr/bin/python3".into(),
-                "-B".into(),
-                "-c".into(),
-                PYTHON_ZYGOTE.into(),
-                WORKER_TAG.into(),
-                if info.language == Language::Python {
-                    "python".into()
-                } else {
-                    "exec".into()
-                },
-            ],
+            argv,
             work: WorkMount::Scratch,
             copies: &[],
-            ro_binds: vec![(nonce_dir.clone(), nonce_parent.to_path_buf())],
+            ro_binds,
             env,
             limits: &worker_limits,
             uid,
@@ -254,7 +275,23 @@ impl Worker {
             "cpu": limits.cpu_secs.max(1),
             "timeout": limits.timeout.as_secs_f64(),
         });
-        if job.language != Language::Python {
+        let runtime = tc.warm_runtime(&self.info, limits);
+        // How long the worker has for the sample (compile included).
+        let mut allowed = limits.timeout;
+        if let Some(runtime) = &runtime {
+            // The compile step's time too, as cold runs have it, and a
+            // margin for the runtime's own kill at the sample's limit.
+            if tc.compile_command(&file, job, &self.info, limits).is_some() {
+                allowed += limits.for_compile().timeout;
+            }
+            allowed += RUNTIME_MARGIN;
+            header["vm"] = tc.warm_request(&file, job, &self.info, limits).into();
+            header["timeout"] = allowed.as_secs_f64().into();
+            if !runtime.runs_samples {
+                header["run_timeout"] = limits.timeout.as_secs_f64().into();
+                header["argv"] = tc.run_command(&file, job, &self.info, limits).into();
+            }
+        } else if job.language != Language::Python {
             // The cold run's own command, executed by the forked child.
             header["argv"] = tc.run_command(&file, job, &self.info, limits).into();
         }
@@ -271,7 +308,7 @@ impl Worker {
         let tx2 = tx.clone();
         let out = std::thread::spawn(move || reader(std::fs::File::from(out_read), cap, tx));
         let err = std::thread::spawn(move || reader(std::fs::File::from(err_read), cap, tx2));
-        let deadline = started + limits.timeout + ANSWER_GRACE;
+        let deadline = started + allowed + ANSWER_GRACE;
         let mut line = String::new();
         let answered = loop {
             if rx.try_iter().any(|e| matches!(e, Event::Exceeded)) {
@@ -336,6 +373,25 @@ impl Worker {
                 why: "out of memory in the worker".into(),
             });
         }
+        let keep = !reply["discard"].as_bool().unwrap_or(false);
+        if reply["rerun"].as_bool().unwrap_or(false) {
+            return Ok(Attempt::Rerun {
+                keep,
+                why: "the runtime could not give a cold run's outcome".into(),
+            });
+        }
+        let compile_code = reply["compile_code"].as_i64().unwrap_or(0) as i32;
+        if compile_code != 0 {
+            // As a cold compile step that failed: its diagnostics, no run.
+            let text = reply["compile_output"].as_str().unwrap_or("").to_string();
+            let mut outcome = Outcome::environment_error("");
+            outcome.status = Status::CompileError;
+            outcome.exit_code = Some(compile_code);
+            outcome.compile_ms = reply["compile_ms"].as_u64().unwrap_or(0);
+            outcome.compile_output = text.clone();
+            outcome.stderr = text;
+            return Ok(Attempt::Done { outcome, keep });
+        }
         let (code, signal) = decode_wait_status(status);
         if timed_out || signal.is_some() || code.is_none() || stdout_truncated || stderr_truncated {
             return Ok(Attempt::Rerun {
@@ -344,9 +400,11 @@ impl Worker {
             });
         }
         let mut outcome = Outcome::environment_error("");
-        outcome.run_ms = elapsed.as_millis() as u64;
+        outcome.compile_ms = reply["compile_ms"].as_u64().unwrap_or(0);
+        outcome.compile_output = reply["compile_output"].as_str().unwrap_or("").to_string();
+        outcome.run_ms = (elapsed.as_millis() as u64).saturating_sub(outcome.compile_ms);
         outcome.stdout = String::from_utf8_lossy(&stdout).into_owned();
-        outcome.stderr = String::from_utf8_lossy(&stderr).into_owned();
+        outcome.stderr = tc.cold_stderr(String::from_utf8_lossy(&stderr).into_owned());
         outcome.marker_seen = outcome.stdout.contains(marker);
         outcome.exit_code = code;
         outcome.nonce = report;
@@ -359,7 +417,7 @@ impl Worker {
         } else {
             classify_failure(tc, &outcome.stderr, None)
         };
-        Ok(Attempt::Done(outcome))
+        Ok(Attempt::Done { outcome, keep })
     }
 
     fn kill(&mut self) {

@@ -13,10 +13,13 @@
 # `len` bytes of source. Replies (worker -> host): "ready\n" once, then per
 # request one line of JSON {"status": raw wait status, "cpu_us", "timed_out"}.
 import os, sys, socket, signal, json, time, resource, shutil, types, traceback, select
-import threading, atexit, builtins, io
+import threading, atexit, builtins, io, fcntl
 
 # "python": samples are Python programs run in the forked child itself;
-# "exec": each request names the command the child executes (PHP, node).
+# "exec": each request names the command the child executes (PHP, node);
+# "vm": one long-lived runtime (argv[3], JSON), started once, compiles or
+# runs every sample (PolyevalWarmJava.java, PolyevalWarmCSharp.cs,
+# warm_php.php); see serve_vm.
 MODE = sys.argv[2] if len(sys.argv) > 2 else "python"
 
 # What harness headers import (MultiOOP's Python programs all import numpy).
@@ -256,6 +259,48 @@ def read_request():
     return req, b"".join(chunks), fds
 
 
+def run_child(req, path, out_fd, err_fd, prefix):
+    """Run one sample in a forked child (closing our copies of its output
+    pipes) and wait for it, killing it at its wall-clock limit:
+    (wait status, rusage, timed out)."""
+    started = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            ctl.close()
+            run_sample(req, path, out_fd, err_fd, prefix)
+        finally:
+            os._exit(127)
+    os.close(out_fd)
+    os.close(err_fd)
+    deadline = started + float(req.get("run_timeout", req["timeout"]))
+    timed_out = False
+    try:
+        pidfd = os.pidfd_open(pid)
+    except OSError:
+        pidfd = None
+    while True:
+        wpid, status, usage = os.wait4(pid, os.WNOHANG)
+        if wpid == pid:
+            break
+        left = deadline - time.monotonic()
+        if left <= 0:
+            timed_out = True
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
+            _, status, usage = os.wait4(pid, 0)
+            break
+        if pidfd is not None:
+            select.select([pidfd], [], [], min(left, 1.0))
+        else:
+            time.sleep(0.001)
+    if pidfd is not None:
+        os.close(pidfd)
+    return status, usage, timed_out
+
+
 def serve():
     ctl.sendall(b"ready\n")
     while True:
@@ -276,41 +321,7 @@ def serve():
             prefix = shared_prefix(req["text"], path) if MODE == "python" else (None, 0)
         except (UnicodeDecodeError, RecursionError, MemoryError):
             prefix = (None, 0)
-        started = time.monotonic()
-        pid = os.fork()
-        if pid == 0:
-            try:
-                ctl.close()
-                run_sample(req, path, out_fd, err_fd, prefix)
-            finally:
-                os._exit(127)
-        os.close(out_fd)
-        os.close(err_fd)
-        deadline = started + float(req["timeout"])
-        timed_out = False
-        try:
-            pidfd = os.pidfd_open(pid)
-        except OSError:
-            pidfd = None
-        while True:
-            wpid, status, usage = os.wait4(pid, os.WNOHANG)
-            if wpid == pid:
-                break
-            left = deadline - time.monotonic()
-            if left <= 0:
-                timed_out = True
-                try:
-                    os.killpg(pid, signal.SIGKILL)
-                except OSError:
-                    pass
-                _, status, usage = os.wait4(pid, 0)
-                break
-            if pidfd is not None:
-                select.select([pidfd], [], [], min(left, 1.0))
-            else:
-                time.sleep(0.001)
-        if pidfd is not None:
-            os.close(pidfd)
+        status, usage, timed_out = run_child(req, path, out_fd, err_fd, prefix)
         kill_everything_else()
         wipe()
         cpu_us = int((usage.ru_utime + usage.ru_stime) * 1e6)
@@ -318,4 +329,186 @@ def serve():
         ctl.sendall(json.dumps(reply).encode() + b"\n")
 
 
-serve()
+def kill_everything_but(keep):
+    """Kill every process of the sandbox but PID 1, us and `keep` (the
+    runtime), and wait until they are gone; False if some would not go."""
+    me = os.getpid()
+
+    def others():
+        found = []
+        for name in os.listdir("/proc"):
+            if name.isdigit() and int(name) not in (1, me, keep):
+                try:
+                    with open("/proc/%s/stat" % name, "rb") as f:
+                        state = f.read().rsplit(b")", 1)[1].split()[0]
+                except (OSError, IndexError):
+                    continue
+                if state != b"Z":
+                    found.append(int(name))
+        return found
+
+    deadline = time.monotonic() + 2
+    while True:
+        left = others()
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        # Reap our own (orphans we adopted); the runtime reaps its children.
+        while True:
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                break
+        if not left:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.001)
+
+
+def read_exactly(fd, n):
+    chunks = []
+    while n > 0:
+        data = os.read(fd, min(n, 1 << 20))
+        if not data:
+            return None
+        chunks.append(data)
+        n -= len(data)
+    return b"".join(chunks)
+
+
+def serve_vm():
+    """One runtime process serves every sample. Its stdout and stderr are
+    pipes we relay to the sample's own (a sample's output is everything the
+    runtime wrote between our request and its reply); requests go to its
+    fd 3, replies come from its fd 4, its own diagnostics go to fd 5 (our
+    stderr, the host's worker log). A runtime that dies, or doesn't answer
+    within the request's time, ends us: the host re-runs the sample cold."""
+    argv = json.loads(sys.argv[3])
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    req_r, req_w = os.pipe()
+    rep_r, rep_w = os.pipe()
+    null = os.open("/dev/null", os.O_RDONLY)
+    os.makedirs("/sandbox", exist_ok=True)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            ctl.close()
+            os.chdir("/sandbox")
+            # Out of the way first: a target may be another's source.
+            high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 100)
+                    for fd in (null, out_w, err_w, req_r, rep_w, 2)]
+            for dst, fd in enumerate(high):
+                os.dup2(fd, dst)
+            os.closerange(6, 1 << 16)
+            os.execv(argv[0], argv)
+        finally:
+            os._exit(127)
+    for fd in (null, out_w, err_w, req_r, rep_w):
+        os.close(fd)
+    os.set_blocking(out_r, False)
+    os.set_blocking(err_r, False)
+
+    def relay(fd, dest):
+        """Copy what is in `fd` to `dest`; False at EOF."""
+        while True:
+            try:
+                data = os.read(fd, 65536)
+            except BlockingIOError:
+                return True
+            if not data:
+                return False
+            if dest is not None:
+                view = memoryview(data)
+                while view:
+                    try:
+                        view = view[os.write(dest, view):]
+                    except BrokenPipeError:
+                        dest = None
+                        break
+
+    def read_reply(deadline, out_fd, err_fd):
+        """The runtime's reply line, relaying output meanwhile; None if it
+        died or the deadline passed."""
+        line = b""
+        while not line.endswith(b"\n"):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([rep_r, out_r, err_r], [], [], left)
+            if out_r in ready:
+                relay(out_r, out_fd)
+            if err_r in ready:
+                relay(err_r, err_fd)
+            if rep_r in ready:
+                data = os.read(rep_r, 1)
+                if not data:
+                    return None
+                line += data
+        return line
+
+    # Start-up: the runtime warms itself up; anything it prints is dropped.
+    if read_reply(time.monotonic() + 60, None, None) != b"ready\n":
+        return
+    ctl.sendall(b"ready\n")
+    while True:
+        got = read_request()
+        if got is None:
+            return
+        req, source, fds = got
+        if len(fds) != 2:
+            return
+        out_fd, err_fd = fds
+        workdir = req["dir"]
+        os.makedirs(workdir, exist_ok=True)
+        path = os.path.join(workdir, req["file"])
+        with open(path, "wb") as f:
+            f.write(source)
+        os.write(req_w, req["vm"].encode() + b"\n")
+        head = read_reply(time.monotonic() + float(req["timeout"]), out_fd, err_fd)
+        if head is None:
+            return
+        relay(out_r, out_fd)
+        relay(err_r, err_fd)
+        fields = head.decode().split()
+        if len(fields) != 5:
+            return
+        compiled, code, flags, compile_ms, n = fields
+        text = read_exactly(rep_r, int(n))
+        if text is None:
+            return
+        status, timed_out, discard, rerun = (int(code) & 0xFF) << 8, False, False, False
+        for flag in flags.split(","):
+            if flag == "discard":
+                discard = True
+            elif flag == "rerun":
+                rerun = True
+            elif flag == "timeout":
+                timed_out = True
+            elif flag.startswith("signal="):
+                status = int(flag[7:]) & 0x7F
+        if int(compiled) == 0 and "argv" in req:
+            # The runtime only compiled: run the cold run's command.
+            status, _, timed_out = run_child(req, path, out_fd, err_fd, (None, 0))
+        else:
+            os.close(out_fd)
+            os.close(err_fd)
+        if not kill_everything_but(pid):
+            discard = True
+        wipe()
+        reply = {"status": status, "timed_out": timed_out,
+                 "compile_code": int(compiled), "compile_ms": int(compile_ms),
+                 "compile_output": text.decode("utf-8", "replace"), "discard": discard,
+                 "rerun": rerun}
+        ctl.sendall(json.dumps(reply).encode() + b"\n")
+
+
+if MODE == "vm":
+    serve_vm()
+else:
+    serve()

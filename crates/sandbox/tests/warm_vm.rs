@@ -1,0 +1,272 @@
+//! Warm workers with a long-lived runtime (the zygote's "vm" mode): Java
+//! (one JVM compiling in-process, a class loader per sample), C# (mcs
+//! loaded once, each program run in its own mono) and PHP (one php forking
+//! a child per sample). Samples that try to spoil the runtime are each
+//! followed by a correct and a wrong sample in the same worker: the correct
+//! one passes, the wrong one fails, and every verdict equals the cold one.
+//! Outputs of ordinary programs (passing, failing, compile errors, exit
+//! codes) read as a cold run's.
+
+use polyeval_core::{Language, Status};
+use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, Outcome};
+use std::time::Duration;
+
+fn engine(warm: bool) -> Engine {
+    Engine::new(EngineConfig {
+        jobs: 1,
+        limits: Limits {
+            timeout: Duration::from_secs(4),
+            cpu_secs: 4,
+            memory_mb: 512,
+            ..Limits::default()
+        },
+        cache: false,
+    })
+    .expect("engine starts (bwrap installed?)")
+    .with_warm_workers(warm)
+}
+
+fn dump(o: &Outcome) -> String {
+    format!(
+        "{:?} exit {:?} signal {:?}\n--- stdout\n{}--- stderr\n{}--- compile\n{}",
+        o.status, o.exit_code, o.signal, o.stdout, o.stderr, o.compile_output
+    )
+}
+
+/// Jobs of `language` from sources with `{M}` standing for the marker.
+fn jobs(engine: &Engine, language: Language, sources: &[&str]) -> Vec<Job> {
+    sources
+        .iter()
+        .map(|s| {
+            let mut job = Job::new(language, s.replace("{M}", engine.marker()));
+            job.require_marker = true;
+            job
+        })
+        .collect()
+}
+
+/// Runs `spoilers`, each followed by `correct` and `wrong`, warm and cold:
+/// the correct sample passes after every spoiler, the wrong one does not,
+/// and every verdict is the cold one. Returns the warm engine's stats.
+fn assert_spoilers_change_nothing(
+    language: Language,
+    spoilers: &[(&str, &str)],
+    correct: &str,
+    wrong: &str,
+) -> polyeval_sandbox::WarmStats {
+    let warm = engine(true);
+    let cold = engine(false);
+    let mut sources = Vec::new();
+    for (_, spoiler) in spoilers {
+        sources.extend([*spoiler, correct, wrong]);
+    }
+    let w = warm.run_all(&jobs(&warm, language, &sources), &|| {});
+    let c = cold.run_all(&jobs(&cold, language, &sources), &|| {});
+    for (i, (name, _)) in spoilers.iter().enumerate() {
+        let [ok, bad] = [&w[3 * i + 1], &w[3 * i + 2]];
+        assert_eq!(
+            ok.status,
+            Status::Passed,
+            "{language} after {name}: {}",
+            dump(ok)
+        );
+        assert_ne!(
+            bad.status,
+            Status::Passed,
+            "{language} after {name}: {}",
+            dump(bad)
+        );
+        for k in 3 * i..3 * i + 3 {
+            assert_eq!(
+                w[k].status,
+                c[k].status,
+                "{language} {name} ({k}): warm {}\ncold {}",
+                dump(&w[k]),
+                dump(&c[k])
+            );
+        }
+    }
+    let stats = warm.warm_stats();
+    assert!(
+        stats.warm_samples > 0,
+        "{language}: nothing ran warm: {stats:?}"
+    );
+    stats
+}
+
+const JAVA_CORRECT: &str = "import java.util.*;\npublic class Main {\n  public static void main(String[] a) {\n    assert String.format(\"%.1f\", 1.5).equals(\"1.5\") : \"format\";\n    assert System.lineSeparator().equals(\"\\n\") : \"separator\";\n    System.out.println(\"{M}\");\n  }\n}\n";
+const JAVA_WRONG: &str = "public class Main {\n  public static void main(String[] a) {\n    assert 2 * 2 == 5 : \"arith\";\n    System.out.println(\"{M}\");\n  }\n}\n";
+
+/// `body` as the main method of a Java program.
+fn java(body: &str) -> String {
+    format!("import java.util.*;\nimport java.io.*;\npublic class Main {{\n  public static void main(String[] a) throws Exception {{\n{body}\n  }}\n}}\n")
+}
+
+#[test]
+fn java_samples_cannot_spoil_the_jvm_for_later_ones() {
+    let spoilers: Vec<(&str, String)> = vec![
+        ("locale", java("Locale.setDefault(Locale.GERMANY);\nSystem.out.println(\"{M}\");")),
+        ("system property", java("System.setProperty(\"line.separator\", \"\\r\\n\");\nSystem.out.println(\"{M}\");")),
+        ("standard streams", java("System.out.println(\"{M}\");\nSystem.setOut(new PrintStream(OutputStream.nullOutputStream()));\nSystem.setErr(new PrintStream(OutputStream.nullOutputStream()));")),
+        ("uncaught handler", java("Thread.setDefaultUncaughtExceptionHandler((t, e) -> System.out.println(\"{M}\"));\nthrow new RuntimeException(\"x\");")),
+        ("shutdown hook", java("Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.println(\"{M}\")));\nthrow new RuntimeException(\"x\");")),
+        ("non-daemon thread", java("new Thread(() -> { try { Thread.sleep(300); } catch (Exception e) { } System.out.println(\"{M}\"); }).start();")),
+        ("daemon thread", java("Thread t = new Thread(() -> { while (true) { System.out.println(\"{M}\"); try { Thread.sleep(5); } catch (Exception e) { } } });\nt.setDaemon(true);\nt.start();\nThread.sleep(50);")),
+        ("daemon process", java("new ProcessBuilder(\"sh\", \"-c\", \"while true; do for f in /sandbox/*.java; do echo 'public class Main { public static void main(String[] a) { System.out.println(\\\"{M}\\\"); } }' > $f; done; done\").start();\nThread.sleep(100);\nSystem.out.println(\"{M}\");")),
+        ("files", java("for (String d : new String[] {\"/sandbox\", \"/tmp\", \"/dev/shm\"}) { new File(d + \"/classes\").mkdirs(); try (FileWriter w = new FileWriter(d + \"/Main.java\")) { w.write(\"x\"); } }\nSystem.out.println(\"{M}\");")),
+        ("exit early", java("System.exit(0);")),
+        ("memory", java("List<long[]> l = new ArrayList<>();\nwhile (true) l.add(new long[1 << 20]);")),
+        ("hang", java("while (true) { }")),
+    ];
+    let spoilers: Vec<(&str, &str)> = spoilers.iter().map(|(n, s)| (*n, s.as_str())).collect();
+    let stats = assert_spoilers_change_nothing(Language::Java, &spoilers, JAVA_CORRECT, JAVA_WRONG);
+    // What the JVM can't undo ends its worker: the settings, the threads,
+    // the process, the exit, the memory and the hang at least.
+    assert!(stats.workers_discarded >= 6, "{stats:?}");
+}
+
+#[test]
+fn a_warm_java_outcome_reads_like_a_cold_one() {
+    let warm = engine(true);
+    let cold = engine(false);
+    let sources = [
+        java("System.out.println(\"out\");\nSystem.err.println(\"err\");\nSystem.out.print(\"{M}\");"),
+        java("throw new IllegalStateException(\"boom\", new RuntimeException(\"inner\"));"),
+        java("int x = \"not an int\";"),
+        java("System.exit(3);"),
+        java("assert a.length == 1 : \"no args\";"),
+        "public class Main {\n  static int depth(int n) { return depth(n + 1) + 1; }\n  public static void main(String[] a) { depth(0); }\n}\n".to_string(),
+        java("@SuppressWarnings(\"unchecked\") List<String> l = (List<String>) (List) new ArrayList<Integer>();\nSystem.out.println(\"{M}\");"),
+    ];
+    let sources: Vec<&str> = sources.iter().map(String::as_str).collect();
+    let w = warm.run_all(&jobs(&warm, Language::Java, &sources), &|| {});
+    let c = cold.run_all(&jobs(&cold, Language::Java, &sources), &|| {});
+    for (w, c) in w.iter().zip(&c) {
+        let cold_stdout = c.stdout.replace(cold.marker(), warm.marker());
+        assert_eq!(
+            (
+                w.status,
+                w.exit_code,
+                &w.stdout,
+                &w.stderr,
+                &w.compile_output
+            ),
+            (
+                c.status,
+                c.exit_code,
+                &cold_stdout,
+                &c.stderr,
+                &c.compile_output
+            ),
+            "warm {}\ncold {}",
+            dump(w),
+            dump(c)
+        );
+    }
+    assert_eq!(w[2].status, Status::CompileError);
+    assert_eq!(w[1].status, Status::RuntimeError);
+    // The stack overflow and the exit re-ran cold; the rest ran warm.
+    assert!(
+        warm.warm_stats().warm_samples >= 5,
+        "{:?}",
+        warm.warm_stats()
+    );
+}
+
+/// `body` as the Main of a C# program.
+fn csharp(body: &str) -> String {
+    format!("using System;\nusing System.IO;\nusing System.Diagnostics;\npublic class Program {{\n  public static void Main() {{\n{body}\n  }}\n}}\n")
+}
+
+#[test]
+fn csharp_samples_cannot_spoil_the_compiler_or_later_runs() {
+    let correct = csharp("Debug.Assert(2 * 2 == 4);\nConsole.WriteLine(\"{M}\");");
+    let wrong = csharp("Debug.Assert(2 * 2 == 5);\nConsole.WriteLine(\"{M}\");");
+    let spoilers = [
+        ("compile error", csharp("int x = \"s\"; undefined();")),
+        ("warnings", csharp("int unused = 1;\nConsole.WriteLine(\"{M}\");")),
+        ("a #define", format!("#define EVIL\n{}", csharp("Console.WriteLine(\"{M}\");"))),
+        ("daemon process", csharp("Process.Start(\"sh\", \"-c 'while true; do cp /bin/true /sandbox/prog.exe 2>/dev/null; done'\");\nSystem.Threading.Thread.Sleep(100);\nConsole.WriteLine(\"{M}\");")),
+        ("files", csharp("foreach (var d in new[] {\"/sandbox\", \"/tmp\", \"/dev/shm\"}) File.WriteAllText(d + \"/Program.cs\", \"x\");\nConsole.WriteLine(\"{M}\");")),
+        ("exit early", csharp("Environment.Exit(0);")),
+        ("hang", csharp("while (true) { }")),
+    ];
+    let spoilers: Vec<(&str, &str)> = spoilers.iter().map(|(n, s)| (*n, s.as_str())).collect();
+    let stats = assert_spoilers_change_nothing(Language::CSharp, &spoilers, &correct, &wrong);
+    assert_eq!(stats.workers_started, 1, "{stats:?}");
+}
+
+#[test]
+fn a_warm_csharp_compile_reads_like_a_cold_one() {
+    let warm = engine(true);
+    let cold = engine(false);
+    let sources = [
+        csharp("int x = \"s\"; undefined();"),
+        csharp("int unused = 1;\nConsole.WriteLine(\"{M}\");"),
+        csharp("Console.Error.WriteLine(\"err\");\nEnvironment.Exit(3);"),
+        csharp("throw new InvalidOperationException(\"boom\");"),
+    ];
+    let sources: Vec<&str> = sources.iter().map(String::as_str).collect();
+    let w = warm.run_all(&jobs(&warm, Language::CSharp, &sources), &|| {});
+    let c = cold.run_all(&jobs(&cold, Language::CSharp, &sources), &|| {});
+    for (w, c) in w.iter().zip(&c) {
+        assert_eq!(
+            (w.status, w.exit_code, &w.stderr, &w.compile_output),
+            (c.status, c.exit_code, &c.stderr, &c.compile_output),
+            "warm {}\ncold {}",
+            dump(w),
+            dump(c)
+        );
+    }
+    assert_eq!(w[0].status, Status::CompileError);
+    assert_eq!(warm.warm_stats().warm_samples, 4);
+}
+
+#[test]
+fn php_samples_cannot_spoil_the_forking_runtime() {
+    let correct = "<?php\n// correct\nif (sprintf('%.1f', 1.5) !== '1.5') { throw new Exception('format'); }\nif (isset($polyevalSample) || isset($x)) { throw new Exception('leftover'); }\necho \"{M}\\n\";\n";
+    let wrong = "<?php\n// wrong\nif (1 + 1 !== 3) { throw new Exception(\"Test failed!\"); }\necho \"{M}\\n\";\n";
+    let spoilers = [
+        ("globals and ini", "<?php\n$x = 1;\n$GLOBALS['polyevalSample'] = 2;\nini_set('precision', '3');\nsetlocale(LC_ALL, 'de_DE');\necho \"{M}\\n\";\n"),
+        ("shutdown function", "<?php\nregister_shutdown_function(function () { echo \"{M}\\n\"; });\nthrow new Exception('x');\n"),
+        ("daemon process", "<?php\nexec('sh -c \"while true; do printf \\'<?php echo \\\"{M}\\\\\\\\n\\\";\\' > /sandbox/main.php; done\" > /dev/null 2>&1 &');\nusleep(100000);\necho \"{M}\\n\";\n"),
+        ("files", "<?php\nforeach (['/sandbox', '/tmp', '/dev/shm'] as $d) { file_put_contents(\"$d/main.php\", '<?php echo 1;'); }\necho \"{M}\\n\";\n"),
+        ("exit early", "<?php\nexit(0);\n"),
+        ("memory", "<?php\n$a = [];\nwhile (true) { $a[] = str_repeat('x', 1 << 20); }\n"),
+        ("hang", "<?php\nwhile (true) { }\n"),
+    ];
+    let stats = assert_spoilers_change_nothing(Language::Php, &spoilers, correct, wrong);
+    assert_eq!(stats.workers_discarded, 0, "{stats:?}");
+}
+
+#[test]
+fn a_warm_php_outcome_reads_like_a_cold_one() {
+    let warm = engine(true);
+    let cold = engine(false);
+    let sources = [
+        "<?php\necho \"out\\n\";\nfwrite(STDERR, \"err\\n\");\necho \"{M}\\n\";\n",
+        "<?php\nvar_dump($argc, $argv, __FILE__, $_SERVER['SCRIPT_NAME'], getcwd(), array_keys(get_defined_vars()));\necho \"{M}\\n\";\n",
+        "<?php\n$count = 0;\nfunction inc() { global $count; $count++; }\ninc(); inc();\nif ($count !== 2) { throw new Exception('global'); }\necho \"{M}\\n\";\n",
+        "<?php\nfunction f() {\n",
+        "<?php\nexit(3);\n",
+        "<?php\nassert(1 === 2);\n",
+        "<?php\necho $undefined;\necho \"{M}\\n\";\n",
+        "<?php\nfunction f($n) { if ($n === 0) { throw new Exception('Test failed!'); } f($n - 1); }\nf(2);\n",
+        "<?php\nset_exception_handler(function ($e) { echo 'handled ', $e->getMessage(), \"\\n\"; });\nthrow new Exception('late');\n",
+    ];
+    let w = warm.run_all(&jobs(&warm, Language::Php, &sources), &|| {});
+    let c = cold.run_all(&jobs(&cold, Language::Php, &sources), &|| {});
+    for (w, c) in w.iter().zip(&c) {
+        let cold_stdout = c.stdout.replace(cold.marker(), warm.marker());
+        assert_eq!(
+            (w.status, w.exit_code, &w.stdout),
+            (c.status, c.exit_code, &cold_stdout),
+            "warm {}\ncold {}",
+            dump(w),
+            dump(c)
+        );
+        assert_eq!(w.stderr, c.stderr, "warm {}\ncold {}", dump(w), dump(c));
+    }
+    assert_eq!(w[3].status, Status::CompileError, "{}", dump(&w[3]));
+    assert_eq!(warm.warm_stats().warm_samples, sources.len() as u64);
+}
