@@ -8,4 +8,5 @@
 # Usage: scripts/bench-warm.sh [N samples per language, default 48] [workers, default 2] [languages...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec cargo run --quiet -p polyeval-bench --example oop_throughput -- "${1:-48}" "${2:-2}" "${@:3}"
+# A release build: the figures are the harness's, not a debug build's.
+exec cargo run --quiet --release -p polyeval-bench --example oop_throughput -- "${1:-48}" "${2:-2}" "${@:3}"

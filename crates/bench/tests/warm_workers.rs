@@ -1,9 +1,11 @@
-//! Warm Python workers through the real MultiOOP evaluator (the default;
-//! `--cold` turns them off): samples that try to spoil the worker, each
+//! Warm workers through the real MultiOOP evaluator (the default; `--cold`
+//! turns them off): Python samples that try to spoil the worker, each
 //! followed by a correct and a wrong sample in the same worker, keep the
-//! verdicts the cold path gives; and a sample of the MultiOOP Python
-//! references gets identical verdicts warm and cold (all of them with
-//! `POLYEVAL_ALL_REFERENCES=1`).
+//! verdicts the cold path gives; a sample of the MultiOOP Python references
+//! gets identical verdicts warm and cold (all of them with
+//! `POLYEVAL_ALL_REFERENCES=1`); and so do correct, wrong, throwing and
+//! broken solutions in Java, C#, PHP and JavaScript. (The spoilers of those
+//! languages: `polyeval-sandbox`'s `tests/warm_vm.rs`.)
 
 #[path = "../examples/common/samples.rs"]
 mod samples;
@@ -141,4 +143,69 @@ fn python_references_get_the_same_verdicts_warm_and_cold() {
         stats.warm_samples as usize >= samples.len() - 4,
         "{stats:?}"
     );
+}
+
+/// Java, C#, PHP (one long-lived runtime per worker) and JavaScript: a
+/// correct, a wrong, a throwing and a non-compiling solution, on a plain
+/// and a compound-line task (judged in-process, with the nonce), get the
+/// verdicts the cold path gives, and ran warm.
+#[test]
+fn runtime_languages_get_the_same_verdicts_warm_and_cold() {
+    let throw = |lang: Language| match lang {
+        Language::Java => "throw new RuntimeException(\"boom\");",
+        Language::CSharp => "throw new System.Exception(\"boom\");",
+        Language::Php => "throw new Exception('boom');",
+        _ => "throw new Error('boom');",
+    };
+    let langs = [
+        Language::Java,
+        Language::CSharp,
+        Language::Php,
+        Language::JavaScript,
+    ];
+    let mut samples: Vec<(Task, String)> = Vec::new();
+    for lang in langs {
+        for (k, (task, code)) in [
+            samples::sample(lang, 3),
+            samples::sample_with_compound_line(lang, 4),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let variants = [
+                code.clone(),
+                code.replace("return 2 * ", "return 1 + 2 * "),
+                code.replace("return 2 * ", &format!("{} return 2 * ", throw(lang))),
+                code.trim_end().trim_end_matches('}').to_string(),
+            ];
+            for (v, variant) in variants.into_iter().enumerate() {
+                samples.push((task.clone(), format!("{variant}\n// {lang} {k} {v}\n")));
+            }
+        }
+    }
+    let warm = evaluator(false, 2);
+    let cold = evaluator(true, 2);
+    let warm_v = score(&warm, &samples);
+    let cold_v = score(&cold, &samples);
+    let mut differences = Vec::new();
+    for (((task, code), w), c) in samples.iter().zip(&warm_v).zip(&cold_v) {
+        if (w.status, &w.category) != (c.status, &c.category) {
+            differences.push(format!(
+                "{} {}: warm {} ({}), cold {} ({})",
+                task.key,
+                code.lines().last().unwrap_or(""),
+                w.status,
+                w.detail,
+                c.status,
+                c.detail
+            ));
+        }
+    }
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+    // Every language passes its correct samples and fails the rest.
+    for (i, v) in warm_v.iter().enumerate() {
+        assert_eq!(v.passed(), i % 4 == 0, "{}: {}", samples[i].0.key, v.detail);
+    }
+    let stats = warm.engine().warm_stats();
+    assert_eq!(stats.warm_samples as usize, samples.len(), "{stats:?}");
 }

@@ -17,8 +17,8 @@ fn parent_of(pid: u32) -> Option<u32> {
         .ok()
 }
 
-/// Our descendants whose command line carries the worker tag.
-fn our_workers() -> Vec<u32> {
+/// Our descendants whose command line carries `tag`.
+fn our_descendants(tag: &str) -> Vec<u32> {
     let me = std::process::id();
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
@@ -26,7 +26,7 @@ fn our_workers() -> Vec<u32> {
             continue;
         };
         let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-        if !String::from_utf8_lossy(&cmdline).contains(WORKER_TAG) {
+        if !String::from_utf8_lossy(&cmdline).contains(tag) {
             continue;
         }
         let mut p = pid;
@@ -44,8 +44,10 @@ fn our_workers() -> Vec<u32> {
     found
 }
 
-#[test]
-fn killing_a_worker_reruns_its_in_flight_sample() {
+/// Runs `sources` (the first one slow) on one warm worker, SIGKILLs the
+/// processes tagged `tag` once, `wait` after the start, and checks that the
+/// in-flight sample was re-run cold and every verdict is right.
+fn kill_during_first_sample(language: Language, sources: [String; 3], tag: &str, wait: Duration) {
     let engine = Engine::new(EngineConfig {
         jobs: 1,
         limits: Limits {
@@ -57,23 +59,21 @@ fn killing_a_worker_reruns_its_in_flight_sample() {
     .expect("engine")
     .with_warm_workers(true);
     let m = engine.marker().to_string();
-    let mut jobs = Vec::new();
-    for src in [
-        format!("import time\ntime.sleep(1.5)\nassert 1 + 1 == 2\nprint('{m}')\n"),
-        format!("assert 1 + 1 == 2\nprint('{m}')\n"),
-        format!("assert 1 + 1 == 3\nprint('{m}')\n"),
-    ] {
-        let mut job = Job::new(Language::Python, src);
-        job.require_marker = true;
-        jobs.push(job);
-    }
-    let killed = std::thread::scope(|s| {
+    let jobs: Vec<Job> = sources
+        .iter()
+        .map(|src| {
+            let mut job = Job::new(language, src.replace("{M}", &m));
+            job.require_marker = true;
+            job
+        })
+        .collect();
+    let (killed, out) = std::thread::scope(|s| {
         let run = s.spawn(|| engine.run_all(&jobs, &|| {}));
         let start = Instant::now();
+        std::thread::sleep(wait);
         let mut killed = 0;
         while killed == 0 && start.elapsed() < Duration::from_secs(20) {
-            std::thread::sleep(Duration::from_millis(300));
-            for pid in our_workers() {
+            for pid in our_descendants(tag) {
                 nix::sys::signal::kill(
                     nix::unistd::Pid::from_raw(pid as i32),
                     nix::sys::signal::Signal::SIGKILL,
@@ -81,16 +81,55 @@ fn killing_a_worker_reruns_its_in_flight_sample() {
                 .unwrap();
                 killed += 1;
             }
+            std::thread::sleep(Duration::from_millis(100));
         }
         (killed, run.join().unwrap())
     });
-    let (killed, out) = killed;
-    assert!(killed >= 1, "no worker found to kill");
+    assert!(killed >= 1, "{language}: nothing tagged {tag:?} to kill");
     let statuses: Vec<Status> = out.iter().map(|o| o.status).collect();
-    assert_eq!(statuses, [Status::Passed, Status::Passed, Status::Failed]);
+    assert_eq!(
+        statuses,
+        [Status::Passed, Status::Passed, Status::Failed],
+        "{language}"
+    );
     let stats = engine.warm_stats();
-    assert_eq!(stats.rerun_cold, 1, "{stats:?}");
-    assert_eq!(stats.workers_discarded, 1, "{stats:?}");
-    assert_eq!(stats.workers_started, 2, "{stats:?}");
-    assert_eq!(stats.warm_samples, 2, "{stats:?}");
+    assert_eq!(stats.rerun_cold, 1, "{language}: {stats:?}");
+    assert_eq!(stats.workers_discarded, 1, "{language}: {stats:?}");
+    assert_eq!(stats.workers_started, 2, "{language}: {stats:?}");
+    assert_eq!(stats.warm_samples, 2, "{language}: {stats:?}");
+}
+
+#[test]
+fn killing_a_worker_reruns_its_in_flight_sample() {
+    kill_during_first_sample(
+        Language::Python,
+        [
+            "import time\ntime.sleep(1.5)\nassert 1 + 1 == 2\nprint('{M}')\n".into(),
+            "assert 1 + 1 == 2\nprint('{M}')\n".into(),
+            "assert 1 + 1 == 3\nprint('{M}')\n".into(),
+        ],
+        // Python workers only (tests run in parallel): the mode follows the tag.
+        &format!("{WORKER_TAG}\0python"),
+        Duration::from_millis(300),
+    );
+}
+
+/// The JVM of a Java worker (not its zygote) killed mid-sample.
+#[test]
+fn killing_a_workers_jvm_reruns_its_in_flight_sample() {
+    let main = |body: &str| {
+        format!("public class Main {{\n  public static void main(String[] a) throws Exception {{\n{body}\n  }}\n}}\n")
+    };
+    kill_during_first_sample(
+        Language::Java,
+        [
+            main("Thread.sleep(4000);\nSystem.out.println(\"{M}\");"),
+            main("assert 1 + 1 == 2;\nSystem.out.println(\"{M}\");"),
+            main("assert 1 + 1 == 3;\nSystem.out.println(\"{M}\");"),
+        ],
+        // The JVM alone (the zygote's arguments name it in JSON, not as an
+        // argument of its own).
+        "-m\0polyeval.warm/polyeval.warm.PolyevalWarmJava",
+        Duration::from_millis(2000),
+    );
 }

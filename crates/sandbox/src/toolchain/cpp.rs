@@ -228,7 +228,7 @@ impl Toolchain for Cpp {
         vec![s(GXX), s("--version")]
     }
     fn prepare(&self, paths: &SandboxPaths) -> anyhow::Result<ToolchainInfo> {
-        let mut info = ToolchainInfo::new(Language::Cpp, self.detect_version()?);
+        let mut info = ToolchainInfo::new(Language::Cpp, self.detect_version_cached(paths)?);
         // Everything the judge dir holds is built from these texts.
         let judge_text = judge_header();
         let judge: PathBuf = paths.cache_dir.join(format!(

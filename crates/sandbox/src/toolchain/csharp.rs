@@ -106,7 +106,7 @@ impl Toolchain for CSharp {
         vec![s(MONO), s("--version")]
     }
     fn prepare(&self, paths: &SandboxPaths) -> anyhow::Result<ToolchainInfo> {
-        let mut info = ToolchainInfo::new(Language::CSharp, self.detect_version()?);
+        let mut info = ToolchainInfo::new(Language::CSharp, self.detect_version_cached(paths)?);
         let dir: PathBuf = paths.cache_dir.join(format!(
             "cs-launcher-{}",
             short_hash(&[

@@ -50,7 +50,7 @@ impl Toolchain for Go {
         vec![s(GO), s("version")]
     }
     fn prepare(&self, paths: &SandboxPaths) -> anyhow::Result<ToolchainInfo> {
-        let mut info = ToolchainInfo::new(Language::Go, self.detect_version()?);
+        let mut info = ToolchainInfo::new(Language::Go, self.detect_version_cached(paths)?);
         let seed = paths.cache_dir.join(format!(
             "gocache-seed-{}",
             super::short_hash(&[&info.version])

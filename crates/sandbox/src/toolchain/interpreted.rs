@@ -93,7 +93,8 @@ impl<T: Interpreted> Toolchain for T {
         Interpreted::env(self, limits)
     }
     fn prepare(&self, paths: &SandboxPaths) -> anyhow::Result<ToolchainInfo> {
-        let mut info = ToolchainInfo::new(T::INTERPRETER.language, self.detect_version()?);
+        let mut info =
+            ToolchainInfo::new(T::INTERPRETER.language, self.detect_version_cached(paths)?);
         if let Some((name, text)) = self.warm_script() {
             let dir: PathBuf = paths.cache_dir.join(format!(
                 "{}-warm-{}",

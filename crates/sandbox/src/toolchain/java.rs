@@ -229,7 +229,7 @@ impl Toolchain for Java {
     /// (made once by compiling a sample program) cuts javac's start-up.
     /// Disable with POLYEVAL_NO_JAVAC_CDS=1 (used by the benchmark).
     fn prepare(&self, paths: &SandboxPaths) -> anyhow::Result<ToolchainInfo> {
-        let mut info = ToolchainInfo::new(Language::Java, self.detect_version()?);
+        let mut info = ToolchainInfo::new(Language::Java, self.detect_version_cached(paths)?);
         let judge: PathBuf = paths.cache_dir.join(format!(
             "java-judge-{}",
             short_hash(&[&info.version, polyeval_judge::harness::JAVA_PRELUDE])

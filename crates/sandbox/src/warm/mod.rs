@@ -3,33 +3,38 @@
 //! A worker is one bubblewrap sandbox, set up exactly as a cold run's
 //! (namespaces, seccomp filter, read-only system dirs, size-capped tmpfs,
 //! rlimits, memory cgroup, its own uid), whose program is a zygote
-//! (`zygote.py`). For Python it has already imported what harnesses import
-//! (numpy …) and runs each sample in the forked child itself; for PHP and
-//! JavaScript the child executes the cold run's own command (measured: one
-//! sandbox per worker with a process per sample beats a sandbox per sample,
-//! see `scripts/bench-warm.sh`). For Java the zygote starts one JVM
-//! ([`crate::toolchain::Toolchain::warm_runtime`], `PolyevalWarmJava.java`)
-//! that compiles in-process and runs each sample in a fresh class loader,
-//! and relays its output to the sample's pipes; for C# one mono process
-//! with mcs loaded (`PolyevalWarmCSharp.cs`) compiles each sample and the
-//! forked child runs it with the cold run's command. C++ runs cold.
-//! Per sample
-//! the engine sends the source and two fresh pipes over the control socket
-//! (the worker's stdin); the zygote forks a child with its own process
-//! group, work dir, RLIMIT_CPU and wall-clock kill, then kills every other
-//! process in the sandbox and wipes its writable dirs before answering.
-//! The nonce FIFO ([`crate::NONCE_PATH`]) comes from a host dir bound for
-//! the worker's life; the engine serves one sample at a time per worker, so
-//! each sample gets its own fresh nonce there.
+//! (`zygote.py`). Per sample the engine sends the source and two fresh
+//! pipes over the control socket (the worker's stdin). What runs it:
+//! - Python ("python" mode): the zygote has already imported what
+//!   harnesses import (numpy …) and runs the sample in a forked child;
+//! - JavaScript ("exec"): the forked child executes the cold run's command
+//!   (measured: one sandbox per worker with a process per sample beats a
+//!   sandbox per sample, see `scripts/bench-warm.sh`);
+//! - Java, C#, PHP ("vm"): the zygote starts the language's long-lived
+//!   runtime once ([`crate::toolchain::Toolchain::warm_runtime`]) and
+//!   relays what it writes to the sample's pipes. The JVM
+//!   (`PolyevalWarmJava.java`) compiles in-process and runs the sample in a
+//!   fresh class loader; mono with mcs loaded (`PolyevalWarmCSharp.cs`)
+//!   only compiles, and the forked child runs the program with the cold
+//!   run's command; php (`warm_php.php`) forks a child that includes it.
+//! - C++ and Go run cold.
+//!
+//! Every sample's process has its own process group, work dir, RLIMIT_CPU
+//! and wall-clock kill; after it the zygote kills every other process in
+//! the sandbox (but the runtime) and wipes its writable dirs before
+//! answering. The nonce FIFO ([`crate::NONCE_PATH`]) comes from a host dir
+//! bound for the worker's life; the engine serves one sample at a time per
+//! worker, so each sample gets its own fresh nonce there.
 //!
 //! Verdicts: a warm outcome is kept only when the sample exited on its own
 //! (an exit code, no signal), within its time, output and memory limits.
 //! Anything else (timeout, signal, output cap, an OOM kill in the worker,
 //! a worker that died, hung or answered garbage) re-runs the sample cold,
 //! so those verdicts are exactly the cold path's; a worker that failed is
-//! discarded. A worker that gave a sound outcome but may carry something of
-//! the sample over (a JVM with threads left, changed JVM-wide settings) is
-//! discarded after it. A sample is answered exactly once either way.
+//! discarded. A runtime may also ask for a cold re-run (a JVM whose sample
+//! added a shutdown hook), or give a sound outcome but retire (a JVM with
+//! threads left or changed JVM-wide settings). A sample is answered exactly
+//! once either way.
 
 use crate::cgroup::JobCgroup;
 use crate::process::{decode_wait_status, reader, spawn_limited, Event};
