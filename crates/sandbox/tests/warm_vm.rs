@@ -186,7 +186,9 @@ fn csharp_samples_cannot_spoil_the_compiler_or_later_runs() {
         ("compile error", csharp("int x = \"s\"; undefined();")),
         ("warnings", csharp("int unused = 1;\nConsole.WriteLine(\"{M}\");")),
         ("a #define", format!("#define EVIL\n{}", csharp("Console.WriteLine(\"{M}\");"))),
-        ("daemon process", csharp("Process.Start(\"sh\", \"-c 'while true; do cp /bin/true /sandbox/prog.exe 2>/dev/null; done'\");\nSystem.Threading.Thread.Sleep(100);\nConsole.WriteLine(\"{M}\");")),
+        // Rewrites the next sample's source (not the running program, which
+        // mono may still be reading).
+        ("daemon process", csharp("Process.Start(\"sh\", \"-c 'while true; do echo class Broken { > /sandbox/Program.cs; done'\");\nSystem.Threading.Thread.Sleep(100);\nConsole.WriteLine(\"{M}\");")),
         ("files", csharp("foreach (var d in new[] {\"/sandbox\", \"/tmp\", \"/dev/shm\"}) File.WriteAllText(d + \"/Program.cs\", \"x\");\nConsole.WriteLine(\"{M}\");")),
         ("exit early", csharp("Environment.Exit(0);")),
         ("hang", csharp("while (true) { }")),

@@ -301,21 +301,30 @@ def run_child(req, path, out_fd, err_fd, prefix):
     return status, usage, timed_out
 
 
+def receive_sample():
+    """The next request with its source saved where the cold run has it:
+    (request, source, path, stdout fd, stderr fd), or None at the end."""
+    got = read_request()
+    if got is None:
+        return None
+    req, source, fds = got
+    if len(fds) != 2:
+        return None
+    workdir = req["dir"]
+    os.makedirs(workdir, exist_ok=True)
+    path = os.path.join(workdir, req["file"])
+    with open(path, "wb") as f:
+        f.write(source)
+    return req, source, path, fds[0], fds[1]
+
+
 def serve():
     ctl.sendall(b"ready\n")
     while True:
-        got = read_request()
+        got = receive_sample()
         if got is None:
             return
-        req, source, fds = got
-        if len(fds) != 2:
-            return
-        out_fd, err_fd = fds
-        workdir = req["dir"]
-        os.makedirs(workdir, exist_ok=True)
-        path = os.path.join(workdir, req["file"])
-        with open(path, "wb") as f:
-            f.write(source)
+        req, source, path, out_fd, err_fd = got
         try:
             req["text"] = source.decode("utf-8")
             prefix = shared_prefix(req["text"], path) if MODE == "python" else (None, 0)
@@ -457,18 +466,10 @@ def serve_vm():
         return
     ctl.sendall(b"ready\n")
     while True:
-        got = read_request()
+        got = receive_sample()
         if got is None:
             return
-        req, source, fds = got
-        if len(fds) != 2:
-            return
-        out_fd, err_fd = fds
-        workdir = req["dir"]
-        os.makedirs(workdir, exist_ok=True)
-        path = os.path.join(workdir, req["file"])
-        with open(path, "wb") as f:
-            f.write(source)
+        req, _, path, out_fd, err_fd = got
         os.write(req_w, req["vm"].encode() + b"\n")
         head = read_reply(time.monotonic() + float(req["timeout"]), out_fd, err_fd)
         if head is None:
