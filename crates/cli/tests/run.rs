@@ -353,7 +353,7 @@ fn kill_9_during_evaluation_then_rerun_scores_each_sample_once_and_matches_an_un
     }
 
     // Uninterrupted, and with every sample in a sandbox of its own (the
-    // runs above use warm workers for Python, PHP and JavaScript).
+    // runs above use warm workers for Python, Java, C#, PHP and JavaScript).
     let clean = tmp.path().join("clean");
     let cold: Vec<&str> = extra.iter().copied().chain(["--cold"]).collect();
     run_ok(&run_args("multioop", &data, &server, &clean, &cold));

@@ -108,7 +108,7 @@ pub struct EvalArgs {
     #[arg(long, visible_alias = "eval-chunk")]
     pub chunk: Option<usize>,
     /// Run every sample in a fresh sandbox of its own instead of warm workers
-    /// (Python, PHP, JavaScript: one sandbox per worker forks a child per sample). Same verdicts, slower.
+    /// (one sandbox per worker runs many samples: Python, Java, C#, PHP, JavaScript). Same verdicts, slower.
     #[arg(long)]
     pub cold: bool,
 }
