@@ -254,8 +254,9 @@ pub struct Engine {
     warm: bool,
     /// Idle warm workers, reused across batches (killed with the engine).
     workers: Mutex<Vec<warm::Worker>>,
-    /// Set when a worker failed to start: the rest runs cold.
-    warm_broken: std::sync::atomic::AtomicBool,
+    /// Languages whose worker failed to start: their samples run cold (a
+    /// broken runtime of one language leaves the others warm).
+    warm_broken: Mutex<Vec<Language>>,
     counters: warm::Counters,
 }
 
@@ -314,7 +315,7 @@ impl Engine {
             area,
             warm: false,
             workers: Mutex::new(Vec::new()),
-            warm_broken: std::sync::atomic::AtomicBool::new(false),
+            warm_broken: Mutex::new(Vec::new()),
             counters: warm::Counters::default(),
         })
     }
@@ -511,7 +512,11 @@ impl Engine {
     /// re-run it cold when the worker can't give its verdict.
     fn execute_warm(&self, job: &Job, info: &ToolchainInfo, limits: &Limits) -> Outcome {
         use std::sync::atomic::Ordering::Relaxed;
-        if self.warm_broken.load(Relaxed) {
+        let broken = self
+            .warm_broken
+            .lock()
+            .map_or(true, |langs| langs.contains(&job.language));
+        if broken {
             return self.execute(job, info, limits);
         }
         let idle = self.workers.lock().ok().and_then(|mut workers| {
@@ -537,8 +542,10 @@ impl Engine {
                     }
                     Err(e) => {
                         self.uids.release(uid);
-                        tracing::warn!("warm workers off, running cold: {e:#}");
-                        self.warm_broken.store(true, Relaxed);
+                        tracing::warn!("warm {} workers off, running cold: {e:#}", job.language);
+                        if let Ok(mut langs) = self.warm_broken.lock() {
+                            langs.push(job.language);
+                        }
                         return self.execute(job, info, limits);
                     }
                 }

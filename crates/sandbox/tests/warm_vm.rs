@@ -272,3 +272,22 @@ fn a_warm_php_outcome_reads_like_a_cold_one() {
     assert_eq!(w[3].status, Status::CompileError, "{}", dump(&w[3]));
     assert_eq!(warm.warm_stats().warm_samples, sources.len() as u64);
 }
+
+/// A runtime that cannot start (a JVM allowed 4 threads) sends its
+/// language's samples cold and leaves the other languages warm.
+#[test]
+fn a_runtime_that_cannot_start_turns_off_only_its_language() {
+    let warm = engine(true);
+    let mut java = jobs(&warm, Language::Java, &[JAVA_CORRECT]).remove(0);
+    java.limits = Some(Limits {
+        max_processes: 4,
+        ..Limits::default()
+    });
+    let python = jobs(&warm, Language::Python, &["print('{M}')\n"]).remove(0);
+    let out = warm.run_all(&[java, python.clone()], &|| {});
+    assert_ne!(out[0].status, Status::Passed, "{}", dump(&out[0]));
+    let out = warm.run_all(&[python], &|| {});
+    assert_eq!(out[0].status, Status::Passed, "{}", dump(&out[0]));
+    let stats = warm.warm_stats();
+    assert_eq!(stats.warm_samples, 2, "{stats:?}");
+}
