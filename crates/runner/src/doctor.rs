@@ -41,7 +41,8 @@ pub fn environment(jobs: usize, gsl_dir: Option<&Path>, progress: &Progress) -> 
         }
     };
     if let Some(engine) = &engine {
-        toolchains(engine, &mut checks, progress);
+        let working = toolchains(engine, &mut checks, progress);
+        checks.push(warm_workers(&working, progress));
         // Either mechanism is a working limit; the fallback is weaker (it
         // counts reserved address space, so FFI programs get a large one).
         let mechanism = engine.memory_mechanism();
@@ -89,8 +90,10 @@ pub fn environment(jobs: usize, gsl_dir: Option<&Path>, progress: &Progress) -> 
     checks
 }
 
-/// Every toolchain: present, and its hello-world compiled and run in the sandbox.
-fn toolchains(engine: &Engine, checks: &mut Vec<Check>, progress: &Progress) {
+/// Every toolchain: present, and its hello-world compiled and run in the
+/// sandbox. Returns the languages whose hello-world passed.
+fn toolchains(engine: &Engine, checks: &mut Vec<Check>, progress: &Progress) -> Vec<Language> {
+    let mut working = Vec::new();
     let runnable: Vec<Language> = Language::ALL
         .iter()
         .copied()
@@ -136,6 +139,9 @@ fn toolchains(engine: &Engine, checks: &mut Vec<Check>, progress: &Progress) {
         let features = info.map(|i| i.features.join(", ")).unwrap_or_default();
         let ok = o.status == Status::Passed;
         sandbox_ok |= ok;
+        if ok {
+            working.push(*l);
+        }
         let mut detail = format!(
             "{version}; sandboxed hello-world {} (compile {} ms, run {} ms)",
             o.status, o.compile_ms, o.run_ms
@@ -174,4 +180,74 @@ fn toolchains(engine: &Engine, checks: &mut Vec<Check>, progress: &Progress) {
             "apt-get install -y bubblewrap; user namespaces must be allowed (sysctl kernel.unprivileged_userns_clone=1, and inside docker run with --security-opt seccomp=unconfined or --privileged)".to_string()
         }),
     });
+    working
+}
+
+/// The warm worker of every working language that has one starts and runs
+/// its hello-world (one at a time, so each is known to have run warm).
+fn warm_workers(working: &[Language], progress: &Progress) -> Check {
+    let langs: Vec<Language> = working
+        .iter()
+        .copied()
+        .filter(|&l| polyeval_sandbox::has_warm_worker(l))
+        .collect();
+    let cold: Vec<&str> = Language::ALL
+        .iter()
+        .filter(|l| !polyeval_sandbox::has_warm_worker(**l))
+        .map(|l| l.key())
+        .collect();
+    let engine = match Engine::new(EngineConfig {
+        jobs: 1,
+        cache: false,
+        ..Default::default()
+    }) {
+        Ok(engine) => engine.with_warm_workers(true),
+        Err(e) => {
+            return Check {
+                name: "warm workers".into(),
+                ok: false,
+                detail: format!("{e:#}"),
+                fix: None,
+            }
+        }
+    };
+    let phase = progress.phase("warm workers", Some(langs.len() as u64), "hello-worlds");
+    let mut failed = Vec::new();
+    for &l in &langs {
+        let before = engine.warm_stats().warm_samples;
+        let mut job = Job::new(l, toolchain_for(l).hello_world(engine.marker()));
+        job.require_marker = true;
+        let outcome = engine.run_all(&[job], &|| phase.inc(1)).remove(0);
+        if outcome.status != Status::Passed || engine.warm_stats().warm_samples == before {
+            let why = engine
+                .warm_failures()
+                .into_iter()
+                .find(|(f, _)| *f == l)
+                .map(|(_, why)| why)
+                .unwrap_or_else(|| format!("the hello-world ran cold ({})", outcome.status));
+            failed.push(format!(
+                "{}: {}",
+                l.key(),
+                polyeval_sandbox::tail(&why, 300).trim()
+            ));
+        }
+    }
+    drop(phase);
+    let warm: Vec<&str> = langs.iter().map(|l| l.key()).collect();
+    Check {
+        name: "warm workers".into(),
+        ok: failed.is_empty(),
+        detail: if failed.is_empty() {
+            format!(
+                "{}: one sandbox per worker runs many samples; {} run one sandbox per sample",
+                warm.join(", "),
+                cold.join(", ")
+            )
+        } else {
+            format!("failed to start, so these run cold:\n      {}", failed.join("\n      "))
+        },
+        fix: (!failed.is_empty()).then(|| {
+            "their samples still run, one sandbox each (same verdicts, slower); the warm runtimes need php's pcntl and posix extensions, mono's mcs.exe and the JDK's jdk.compiler module".to_string()
+        }),
+    }
 }

@@ -44,6 +44,12 @@ pub use sandbox::SandboxPaths;
 pub use toolchain::{toolchain_for, Toolchain, ToolchainInfo};
 pub use warm::{WarmStats, WORKER_TAG};
 
+/// Whether `language` runs in warm workers ([`Engine::with_warm_workers`]);
+/// the others always run one sandbox per sample.
+pub fn has_warm_worker(language: Language) -> bool {
+    warm::eligible(&Job::new(language, String::new()))
+}
+
 /// Resource limits of one run (the compile step gets more generous limits,
 /// see [`Limits::for_compile`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -254,9 +260,9 @@ pub struct Engine {
     warm: bool,
     /// Idle warm workers, reused across batches (killed with the engine).
     workers: Mutex<Vec<warm::Worker>>,
-    /// Languages whose worker failed to start: their samples run cold (a
-    /// broken runtime of one language leaves the others warm).
-    warm_broken: Mutex<Vec<Language>>,
+    /// Languages whose worker failed to start, and why: their samples run
+    /// cold (a broken runtime of one language leaves the others warm).
+    warm_broken: Mutex<Vec<(Language, String)>>,
     counters: warm::Counters,
 }
 
@@ -337,6 +343,15 @@ impl Engine {
     /// What warm execution did so far.
     pub fn warm_stats(&self) -> WarmStats {
         self.counters.snapshot()
+    }
+
+    /// The languages whose warm worker failed to start (their samples run
+    /// cold), with the reason.
+    pub fn warm_failures(&self) -> Vec<(Language, String)> {
+        self.warm_broken
+            .lock()
+            .map(|langs| langs.clone())
+            .unwrap_or_default()
     }
 
     /// Per-engine unpredictable success marker; harnesses print it (on its
@@ -515,7 +530,7 @@ impl Engine {
         let broken = self
             .warm_broken
             .lock()
-            .map_or(true, |langs| langs.contains(&job.language));
+            .map_or(true, |langs| langs.iter().any(|(l, _)| *l == job.language));
         if broken {
             return self.execute(job, info, limits);
         }
@@ -544,7 +559,7 @@ impl Engine {
                         self.uids.release(uid);
                         tracing::warn!("warm {} workers off, running cold: {e:#}", job.language);
                         if let Ok(mut langs) = self.warm_broken.lock() {
-                            langs.push(job.language);
+                            langs.push((job.language, format!("{e:#}")));
                         }
                         return self.execute(job, info, limits);
                     }

@@ -290,4 +290,19 @@ fn a_runtime_that_cannot_start_turns_off_only_its_language() {
     assert_eq!(out[0].status, Status::Passed, "{}", dump(&out[0]));
     let stats = warm.warm_stats();
     assert_eq!(stats.warm_samples, 2, "{stats:?}");
+    // What `polyeval doctor` reports.
+    let failures = warm.warm_failures();
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert_eq!(failures[0].0, Language::Java);
+    assert!(failures[0].1.contains("did not start"), "{failures:?}");
+    for l in [
+        Language::Python,
+        Language::Java,
+        Language::CSharp,
+        Language::Php,
+        Language::JavaScript,
+    ] {
+        assert!(polyeval_sandbox::has_warm_worker(l), "{l}");
+    }
+    assert!(!polyeval_sandbox::has_warm_worker(Language::Cpp));
 }
