@@ -1,7 +1,7 @@
 //! JavaScript: arguments inline, the check `assert.deepStrictEqual(call,
 //! expected)` (strict: `"13"` is not `13`).
 
-use super::php::dynamic_support;
+use super::php::{dynamic_support, dynamic_value};
 use super::*;
 
 pub struct JavaScript;
@@ -17,26 +17,7 @@ fn string(s: &str) -> String {
 }
 
 fn value(v: &Value, t: &Ty) -> Result<String, String> {
-    let elem = match t {
-        Ty::List(e) => (**e).clone(),
-        Ty::Optional(inner) => return value(v, inner),
-        _ => Ty::Unknown,
-    };
-    Ok(match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Int(_) | Value::Float(_) => number_text(v, t).unwrap_or_default(),
-        Value::Str(s) => string(s),
-        Value::List(items) | Value::Tuple(items) => format!(
-            "[{}]",
-            items
-                .iter()
-                .map(|x| value(x, &elem))
-                .collect::<Result<Vec<_>, _>>()?
-                .join(", ")
-        ),
-        other => return Err(format!("a {} has no JavaScript literal here", other.kind())),
-    })
+    dynamic_value(v, t, &string, "JavaScript")
 }
 
 fn default_value(t: &Ty) -> &'static str {

@@ -19,9 +19,20 @@ fn string(s: &str) -> String {
 }
 
 fn value(v: &Value, t: &Ty) -> Result<String, String> {
+    dynamic_value(v, t, &string, "PHP")
+}
+
+/// A literal of a dynamic target (PHP, JavaScript): `null`, booleans,
+/// numbers, strings written by `string`, and lists (tuples as lists).
+pub(super) fn dynamic_value(
+    v: &Value,
+    t: &Ty,
+    string: &dyn Fn(&str) -> String,
+    lang: &str,
+) -> Result<String, String> {
     let elem = match t {
         Ty::List(e) => (**e).clone(),
-        Ty::Optional(inner) => return value(v, inner),
+        Ty::Optional(inner) => return dynamic_value(v, inner, string, lang),
         _ => Ty::Unknown,
     };
     Ok(match v {
@@ -33,11 +44,11 @@ fn value(v: &Value, t: &Ty) -> Result<String, String> {
             "[{}]",
             items
                 .iter()
-                .map(|x| value(x, &elem))
+                .map(|x| dynamic_value(x, &elem, string, lang))
                 .collect::<Result<Vec<_>, _>>()?
                 .join(", ")
         ),
-        other => return Err(format!("a {} has no PHP literal here", other.kind())),
+        other => return Err(format!("a {} has no {lang} literal here", other.kind())),
     })
 }
 
