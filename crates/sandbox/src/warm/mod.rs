@@ -39,7 +39,7 @@
 use crate::cgroup::JobCgroup;
 use crate::process::{decode_wait_status, reader, spawn_limited, Event};
 use crate::sandbox::{base_env, launch, Spec, WorkMount};
-use crate::toolchain::{classify_failure, toolchain_for, ToolchainInfo};
+use crate::toolchain::{classify_failure, toolchain_for, ToolchainInfo, WarmRuntime};
 use crate::{Job, Limits, Outcome, SandboxPaths, NONCE_PATH};
 use anyhow::Context;
 use polyeval_core::{Language, Status};
@@ -129,6 +129,8 @@ pub(crate) struct Worker {
     pub language: Language,
     info: std::sync::Arc<ToolchainInfo>,
     pub limits: Limits,
+    /// The long-lived runtime it started ("vm" mode), if any.
+    runtime: Option<WarmRuntime>,
     child: std::process::Child,
     ctl: std::io::BufReader<UnixStream>,
     cgroup: Option<JobCgroup>,
@@ -178,7 +180,8 @@ impl Worker {
             WORKER_TAG.into(),
         ];
         let mut ro_binds = vec![(nonce_dir.clone(), nonce_parent.to_path_buf())];
-        match (info.language, tc.warm_runtime(&info, limits)) {
+        let runtime = tc.warm_runtime(&info, limits);
+        match (info.language, &runtime) {
             (Language::Python, _) => argv.push("python".into()),
             (_, Some(runtime)) => {
                 argv.push("vm".into());
@@ -213,6 +216,7 @@ impl Worker {
             language: info.language,
             info: info.clone(),
             limits: limits.clone(),
+            runtime,
             child,
             ctl: std::io::BufReader::new(host),
             cgroup: launched.cgroup,
@@ -280,10 +284,9 @@ impl Worker {
             "cpu": limits.cpu_secs.max(1),
             "timeout": limits.timeout.as_secs_f64(),
         });
-        let runtime = tc.warm_runtime(&self.info, limits);
         // How long the worker has for the sample (compile included).
         let mut allowed = limits.timeout;
-        if let Some(runtime) = &runtime {
+        if let Some(runtime) = &self.runtime {
             // The compile step's time too, as cold runs have it, and a
             // margin for the runtime's own kill at the sample's limit.
             if tc.compile_command(&file, job, &self.info, limits).is_some() {
