@@ -50,6 +50,10 @@ const SPOILERS: &[(&str, &str)] = &[
         "x = bytearray(1 << 30)\nprint('{M}')\n",
     ),
     ("early exit", "import os\nos._exit(0)\n"),
+    (
+        "output flood",
+        "import sys\nchunk = b'x' * (1 << 20)\nfor _ in range(64):\n    sys.stdout.buffer.write(chunk)\n",
+    ),
     ("hang", "while True: pass\n"),
 ];
 
@@ -80,9 +84,10 @@ fn samples_cannot_spoil_the_samples_after_them_in_one_worker() {
         assert_eq!(s.status, cold_out[3 * i].status, "{name}: warm {s:?}");
     }
     let stats = warm.warm_stats();
-    // One worker served all; the hang and the memory hog were confirmed cold.
-    assert!(stats.warm_samples >= 14, "{stats:?}");
-    assert!(stats.rerun_cold >= 2, "{stats:?}");
+    // Workers served the rest; the hang, the memory hog and the flood were
+    // confirmed cold.
+    assert!(stats.warm_samples >= 16, "{stats:?}");
+    assert!(stats.rerun_cold >= 3, "{stats:?}");
     assert_eq!(cold.warm_stats().warm_samples, 0);
 }
 
@@ -189,6 +194,54 @@ fn a_shared_prefix_changes_nothing_a_sample_can_see() {
         dump(&w[3])
     );
     assert_eq!(warm.warm_stats().warm_samples, tails.len() as u64);
+}
+
+/// Warnings the compiler gives (a `SyntaxWarning` in the shared part) are
+/// the sample's stderr in every sample, as in cold runs, not only in the
+/// first one that compiled it.
+#[test]
+fn compile_warnings_in_a_shared_prefix_reach_every_sample() {
+    let warm = engine(1, true);
+    let prefix = "x = 1\nif x is 1:\n    pass\n";
+    let jobs: Vec<Job> = (0..4)
+        .map(|i| job(&warm, &format!("{prefix}print({i})\nprint('{{M}}')\n")))
+        .collect();
+    let out = warm.run_all(&jobs, &|| {});
+    for (i, o) in out.iter().enumerate() {
+        assert_eq!(o.status, Status::Passed, "{}", dump(o));
+        assert!(
+            o.stderr.contains("SyntaxWarning: \"is\" with a literal"),
+            "sample {i}: {}",
+            dump(o)
+        );
+    }
+    assert_eq!(warm.warm_stats().warm_samples, 4);
+}
+
+/// Each sample draws its own random numbers (a fresh interpreter seeds
+/// `random` and numpy from the OS), though every child is forked from the
+/// same worker.
+#[test]
+fn each_warm_sample_draws_its_own_random_numbers() {
+    let warm = engine(1, true);
+    let src = "import random\nimport numpy as np\nprint(random.random(), np.random.random(), np.random.randint(1 << 30))\nprint('{M}')\n";
+    let jobs: Vec<Job> = (0..5).map(|_| job(&warm, src)).collect();
+    let out = warm.run_all(&jobs, &|| {});
+    let mut draws: Vec<Vec<&str>> = out
+        .iter()
+        .map(|o| {
+            assert_eq!(o.status, Status::Passed, "{}", dump(o));
+            o.stdout.lines().next().unwrap_or("").split(' ').collect()
+        })
+        .collect();
+    for column in 0..3 {
+        let mut seen: Vec<&str> = draws.iter().map(|d| d[column]).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), out.len(), "column {column} repeats: {draws:?}");
+    }
+    draws.clear();
+    assert_eq!(warm.warm_stats().warm_samples, 5);
 }
 
 /// PHP and JavaScript workers (one sandbox per worker, the cold run's own

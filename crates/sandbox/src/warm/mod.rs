@@ -37,7 +37,7 @@
 //! once either way.
 
 use crate::cgroup::JobCgroup;
-use crate::process::{decode_wait_status, reader, spawn_limited, Event};
+use crate::process::{decode_wait_status, spawn_limited};
 use crate::sandbox::{base_env, launch, Spec, WorkMount};
 use crate::toolchain::{classify_failure, toolchain_for, ToolchainInfo, WarmRuntime};
 use crate::{Job, Limits, Outcome, SandboxPaths, NONCE_PATH};
@@ -50,7 +50,6 @@ use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 const PYTHON_ZYGOTE: &str = include_str!("zygote.py");
@@ -311,65 +310,22 @@ impl Worker {
         )?;
         drop((out_write, err_write));
         self.ctl.get_ref().write_all(job.source.as_bytes())?;
-        let (tx, rx) = mpsc::channel();
-        let cap = limits.output_bytes;
-        let tx2 = tx.clone();
-        let out = std::thread::spawn(move || reader(std::fs::File::from(out_read), cap, tx));
-        let err = std::thread::spawn(move || reader(std::fs::File::from(err_read), cap, tx2));
+        let mut out = Capture::new(out_read, limits.output_bytes);
+        let mut err = Capture::new(err_read, limits.output_bytes);
         let deadline = started + allowed + ANSWER_GRACE;
-        let mut line = String::new();
-        let answered = loop {
-            if rx.try_iter().any(|e| matches!(e, Event::Exceeded)) {
-                break Err("output exceeded");
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                break Err("worker hung");
-            }
-            let slice = (deadline - now).min(Duration::from_millis(50));
-            self.ctl.get_ref().set_read_timeout(Some(slice))?;
-            match self.ctl.read_line(&mut line) {
-                Ok(0) => break Err("worker died"),
-                Ok(_) if line.ends_with('\n') => break Ok(()),
-                Ok(_) => {}
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::WouldBlock
-                            | std::io::ErrorKind::TimedOut
-                            | std::io::ErrorKind::Interrupted
-                    ) => {}
-                Err(_) => break Err("worker died"),
+        let line = match self.collect(&mut out, &mut err, deadline) {
+            Ok(line) => line,
+            Err(why) => {
+                self.kill();
+                return Ok(Attempt::Rerun {
+                    keep: false,
+                    why: why.into(),
+                });
             }
         };
         let elapsed = started.elapsed();
-        if let Err(why) = answered {
-            // Kill the sandbox first: the readers end when its processes do.
-            self.kill();
-            let _ = out.join();
-            let _ = err.join();
-            return Ok(Attempt::Rerun {
-                keep: false,
-                why: why.into(),
-            });
-        }
-        // The worker answers after killing every process of the sample, so
-        // the pipes end now; if they don't, the worker is not sound.
-        let drained = Instant::now() + DRAIN_TIMEOUT;
-        while !(out.is_finished() && err.is_finished()) {
-            if Instant::now() >= drained {
-                self.kill();
-                let _ = out.join();
-                let _ = err.join();
-                return Ok(Attempt::Rerun {
-                    keep: false,
-                    why: "the sample's output stayed open after its end".into(),
-                });
-            }
-            std::thread::sleep(Duration::from_micros(200));
-        }
-        let (stdout, stdout_truncated) = out.join().unwrap_or_default();
-        let (stderr, stderr_truncated) = err.join().unwrap_or_default();
+        let (stdout, stdout_truncated) = (out.kept, out.truncated);
+        let (stderr, stderr_truncated) = (err.kept, err.truncated);
         let report = nonce.map(polyeval_judge::nonce::NonceServer::finish);
         let reply: serde_json::Value =
             serde_json::from_str(line.trim()).context("the worker's answer")?;
@@ -428,6 +384,99 @@ impl Worker {
         Ok(Attempt::Done { outcome, keep })
     }
 
+    /// The worker's answer line, reading the sample's output meanwhile and
+    /// until both pipes end (the worker answers after the sample's last
+    /// process is gone, so they end right after). One thread polls all
+    /// three: no reader threads per sample.
+    fn collect(
+        &mut self,
+        out: &mut Capture,
+        err: &mut Capture,
+        deadline: Instant,
+    ) -> Result<String, &'static str> {
+        use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+        let mut line = String::new();
+        let mut answered = false;
+        let mut drained_by = deadline;
+        let mut chunk = vec![0u8; 64 * 1024];
+        loop {
+            if out.truncated || err.truncated {
+                return Err("output exceeded");
+            }
+            if answered && out.eof && err.eof {
+                return Ok(line);
+            }
+            let now = Instant::now();
+            if now >= drained_by {
+                return Err(if answered {
+                    "the sample's output stayed open after its end"
+                } else {
+                    "worker hung"
+                });
+            }
+            // A line the reader already holds is not on the socket any more.
+            let buffered = !answered && !self.ctl.buffer().is_empty();
+            let wait = match buffered {
+                true => PollTimeout::ZERO,
+                false => PollTimeout::try_from(drained_by - now).unwrap_or(PollTimeout::MAX),
+            };
+            let ctl = self.ctl.get_ref().as_fd();
+            let mut fds = Vec::with_capacity(3);
+            if !answered {
+                fds.push(PollFd::new(ctl, PollFlags::POLLIN));
+            }
+            for capture in [&*out, &*err] {
+                if !capture.eof {
+                    fds.push(PollFd::new(capture.pipe.as_fd(), PollFlags::POLLIN));
+                }
+            }
+            match poll(&mut fds, wait) {
+                Ok(_) => {}
+                Err(nix::errno::Errno::EINTR) => continue,
+                Err(_) => return Err("worker died"),
+            }
+            // Readiness in the order pushed: the socket (until answered),
+            // then each pipe not yet ended.
+            let mut ready: Vec<bool> = fds
+                .iter()
+                .map(|fd| fd.revents().is_some_and(|r| !r.is_empty()))
+                .collect();
+            if buffered {
+                ready[0] = true;
+            }
+            let mut next = ready.iter().copied();
+            if !answered && next.next() == Some(true) {
+                // Only the answer line comes on the control socket now; a
+                // worker that stops mid-line is hung, not waited for.
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() || self.ctl.get_ref().set_read_timeout(Some(left)).is_err() {
+                    return Err("worker hung");
+                }
+                match self.ctl.read_line(&mut line) {
+                    Ok(0) => return Err("worker died"),
+                    Ok(_) if line.ends_with('\n') => {
+                        answered = true;
+                        drained_by = Instant::now() + DRAIN_TIMEOUT;
+                    }
+                    Ok(_) => {}
+                    Err(e)
+                        if matches!(
+                            e.kind(),
+                            std::io::ErrorKind::WouldBlock
+                                | std::io::ErrorKind::TimedOut
+                                | std::io::ErrorKind::Interrupted
+                        ) => {}
+                    Err(_) => return Err("worker died"),
+                }
+            }
+            for capture in [&mut *out, &mut *err] {
+                if !capture.eof && next.next() == Some(true) {
+                    capture.read_some(&mut chunk);
+                }
+            }
+        }
+    }
+
     fn kill(&mut self) {
         let pgid = nix::unistd::Pid::from_raw(self.child.id() as i32);
         let _ = nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL);
@@ -441,6 +490,42 @@ impl Drop for Worker {
         // Dropping the cgroup kills stragglers and removes it.
         drop(self.cgroup.take());
         let _ = std::fs::remove_dir_all(&self.nonce_dir);
+    }
+}
+
+/// A sample's stdout or stderr as the worker writes it: at most `cap`
+/// bytes kept; more marks it truncated (the sample then re-runs cold).
+struct Capture {
+    pipe: std::fs::File,
+    cap: usize,
+    kept: Vec<u8>,
+    truncated: bool,
+    eof: bool,
+}
+
+impl Capture {
+    fn new(pipe: OwnedFd, cap: usize) -> Capture {
+        Capture {
+            pipe: std::fs::File::from(pipe),
+            cap,
+            kept: Vec::new(),
+            truncated: false,
+            eof: false,
+        }
+    }
+
+    /// One read of a pipe poll found ready (so it doesn't block).
+    fn read_some(&mut self, chunk: &mut [u8]) {
+        match self.pipe.read(chunk) {
+            Ok(0) => self.eof = true,
+            Ok(n) => {
+                let room = self.cap.saturating_sub(self.kept.len());
+                self.kept.extend_from_slice(&chunk[..n.min(room)]);
+                self.truncated |= n > room;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => self.eof = true,
+        }
     }
 }
 

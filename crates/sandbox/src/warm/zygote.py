@@ -13,7 +13,7 @@
 # `len` bytes of source. Replies (worker -> host): "ready\n" once, then per
 # request one line of JSON {"status": raw wait status, "cpu_us", "timed_out"}.
 import os, sys, socket, signal, json, time, resource, shutil, types, traceback, select
-import threading, atexit, builtins, io, fcntl
+import threading, atexit, builtins, io, fcntl, warnings
 
 # "python": samples are Python programs run in the forked child itself;
 # "exec": each request names the command the child executes (PHP, node);
@@ -22,12 +22,14 @@ import threading, atexit, builtins, io, fcntl
 # warm_php.php); see serve_vm.
 MODE = sys.argv[2] if len(sys.argv) > 2 else "python"
 
-# What harness headers import (MultiOOP's Python programs all import numpy).
+# What harness headers import (MultiOOP's Python programs all import numpy),
+# and cheap modules solutions often do. Not unittest: no harness imports
+# it, and it would add 5 ms to every worker's start.
 for _name in () if MODE != "python" else ("numpy", "math", "collections", "typing", "re", "itertools",
               "functools", "heapq", "bisect", "random", "string", "copy",
               "decimal", "fractions", "datetime", "abc", "dataclasses", "enum",
               "statistics", "operator", "ctypes", "hashlib", "json", "struct",
-              "array", "queue", "time", "unittest"):
+              "array", "queue", "time"):
     try:
         __import__(_name)
     except Exception:
@@ -116,6 +118,8 @@ def shared_prefix(text, path):
         return None, 0
     known = shared["text"]
     if known is not None and text.startswith(known) and statement_starts_at(text, len(known)):
+        if shared["code"] is None:
+            return None, 0
         return shared["code"], len(known)
     prev = previous[0]
     previous[0] = text
@@ -129,11 +133,15 @@ def shared_prefix(text, path):
         cut += 1
         if statement_starts_at(text, cut) and statement_starts_at(prev, cut):
             try:
-                code = compile(text[:cut], path, "exec", dont_inherit=True)
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    code = compile(text[:cut], path, "exec", dont_inherit=True)
             except BaseException:
                 return None, 0
-            shared["text"], shared["code"] = text[:cut], code
-            return code, cut
+            # Compile-time warnings belong on every sample's stderr, as a
+            # cold run prints them: such a prefix is compiled in each child.
+            shared["text"], shared["code"] = text[:cut], None if caught else code
+            return (None, 0) if caught else (code, cut)
         end = cut - 1
     return None, 0
 
@@ -159,15 +167,9 @@ def run_sample(req, path, out_fd, err_fd, prefix):
         except OSError as e:
             os.write(2, ("polyeval warm worker: cannot run %s: %s\n" % (argv[0], e)).encode())
         os._exit(127)
-    # A fresh seed per sample, as a fresh interpreter would have.
-    import random
-    random.seed()
-    np = sys.modules.get("numpy")
-    if np is not None:
-        try:
-            np.random.seed()
-        except Exception:
-            pass
+    # Random generators start from a fresh seed, as in a fresh interpreter:
+    # `random` reseeds itself in a forked child (its at-fork hook), numpy's
+    # global generator was reseeded by the zygote after the previous sample.
     sys.argv = [path]
     sys.path[0] = workdir
     main = types.ModuleType("__main__")
@@ -221,6 +223,19 @@ def run_sample(req, path, out_fd, err_fd, prefix):
             if code == 0:
                 code = 120
     os._exit(code & 0xFF)
+
+
+def reseed_numpy():
+    """Give numpy's global generator a fresh seed from the OS, as importing
+    numpy does, for the next child to inherit. Done here, after a child has
+    ended, it costs half what it does in the child, where every page it
+    touches is a copy-on-write fault."""
+    np = sys.modules.get("numpy")
+    if np is not None:
+        try:
+            np.random.seed()
+        except Exception:
+            pass
 
 
 def exit_code(e):
@@ -336,6 +351,8 @@ def serve():
         cpu_us = int((usage.ru_utime + usage.ru_stime) * 1e6)
         reply = {"status": status, "cpu_us": cpu_us, "timed_out": timed_out}
         ctl.sendall(json.dumps(reply).encode() + b"\n")
+        if MODE == "python":
+            reseed_numpy()
 
 
 def kill_everything_but(keep):
