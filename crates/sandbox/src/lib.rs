@@ -402,10 +402,12 @@ impl Engine {
 
     /// Run one job (cached if the engine has the cache enabled).
     pub fn run(&self, job: &Job) -> Outcome {
-        self.run_with(job, false)
+        self.run_with(job, None)
     }
 
-    fn run_with(&self, job: &Job, warm: bool) -> Outcome {
+    /// Run `job`, in a warm worker when `warm` is given and the job is
+    /// eligible.
+    fn run_with(&self, job: &Job, warm: Option<warm::Hint>) -> Outcome {
         let info = match self.toolchain_info(job.language) {
             Ok(info) => info,
             Err(e) => {
@@ -419,12 +421,9 @@ impl Engine {
             .limits
             .clone()
             .unwrap_or_else(|| self.config.limits.clone());
-        let execute = |job: &Job| {
-            if warm && warm::eligible(job) {
-                self.execute_warm(job, &info, &limits)
-            } else {
-                self.execute(job, &info, &limits)
-            }
+        let execute = |job: &Job| match warm {
+            Some(hint) if warm::eligible(job) => self.execute_warm(job, &info, &limits, hint),
+            _ => self.execute(job, &info, &limits),
         };
         if !self.config.cache {
             return execute(job);
@@ -476,11 +475,12 @@ impl Engine {
             }
         }
         let unique: Vec<usize> = (0..jobs.len()).filter(|&i| source_of[i] == i).collect();
+        let hint = self.warm.then(|| warm::Hint::for_batch(jobs));
         let results: Vec<(usize, Outcome)> = self.pool.install(|| {
             unique
                 .par_iter()
                 .map(|&i| {
-                    let outcome = self.run_with(&jobs[i], self.warm);
+                    let outcome = self.run_with(&jobs[i], hint);
                     progress();
                     (i, outcome)
                 })
@@ -525,7 +525,13 @@ impl Engine {
 
     /// Run `job` in an idle warm worker with these limits (or a new one);
     /// re-run it cold when the worker can't give its verdict.
-    fn execute_warm(&self, job: &Job, info: &ToolchainInfo, limits: &Limits) -> Outcome {
+    fn execute_warm(
+        &self,
+        job: &Job,
+        info: &ToolchainInfo,
+        limits: &Limits,
+        hint: warm::Hint,
+    ) -> Outcome {
         use std::sync::atomic::Ordering::Relaxed;
         let broken = self
             .warm_broken
@@ -566,7 +572,7 @@ impl Engine {
                 }
             }
         };
-        let attempt = worker.run(job, &self.marker);
+        let attempt = worker.run(job, &self.marker, hint);
         match attempt {
             warm::Attempt::Done { outcome, keep } => {
                 self.counters.warm.fetch_add(1, Relaxed);

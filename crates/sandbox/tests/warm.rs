@@ -173,27 +173,34 @@ fn a_shared_prefix_changes_nothing_a_sample_can_see() {
         "if True:\n    print('{M}')\nelse:\n    pass\n",
         "print(helper.__code__.co_filename, helper.__code__.co_firstlineno, __file__)\nprint('{M}')\n",
     ];
-    let run = |engine: &Engine| {
-        let jobs: Vec<Job> = tails
+    let jobs = |engine: &Engine| -> Vec<Job> {
+        tails
             .iter()
             .map(|t| job(engine, &format!("{prefix}{t}")))
-            .collect();
-        engine.run_all(&jobs, &|| {})
+            .collect()
     };
-    let w = run(&warm);
-    let c = run(&cold);
-    for (i, (w, c)) in w.iter().zip(&c).enumerate() {
-        assert_eq!(w.status, c.status, "tail {i}: {} / {}", dump(w), dump(c));
-        let strip = |o: &Outcome, m: &str| o.stdout.replace(m, "M");
-        assert_eq!(strip(w, warm.marker()), strip(c, cold.marker()), "tail {i}");
-        assert_eq!(w.stderr, c.stderr, "tail {i}");
+    let c = cold.run_all(&jobs(&cold), &|| {});
+    // In one batch the worker is told the prefix the batch shares; one job
+    // per batch, it learns the prefix from two consecutive samples.
+    let batch = warm.run_all(&jobs(&warm), &|| {});
+    let one_by_one: Vec<Outcome> = jobs(&warm)
+        .into_iter()
+        .map(|j| warm.run_all(&[j], &|| {}).remove(0))
+        .collect();
+    for w in [&batch, &one_by_one] {
+        for (i, (w, c)) in w.iter().zip(&c).enumerate() {
+            assert_eq!(w.status, c.status, "tail {i}: {} / {}", dump(w), dump(c));
+            let strip = |o: &Outcome, m: &str| o.stdout.replace(m, "M");
+            assert_eq!(strip(w, warm.marker()), strip(c, cold.marker()), "tail {i}");
+            assert_eq!(w.stderr, c.stderr, "tail {i}");
+        }
+        assert!(
+            w[3].stdout.is_empty(),
+            "a syntax error ran code: {}",
+            dump(&w[3])
+        );
     }
-    assert!(
-        w[3].stdout.is_empty(),
-        "a syntax error ran code: {}",
-        dump(&w[3])
-    );
-    assert_eq!(warm.warm_stats().warm_samples, tails.len() as u64);
+    assert_eq!(warm.warm_stats().warm_samples, 2 * tails.len() as u64);
 }
 
 /// Warnings the compiler gives (a `SyntaxWarning` in the shared part) are

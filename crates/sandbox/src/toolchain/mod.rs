@@ -249,10 +249,9 @@ pub(crate) fn classify_failure(tc: &dyn Toolchain, stderr: &str, signal: Option<
     }
 }
 
-/// sha256 prefix used to name prepared-asset directories.
 /// What identifies an installed binary's build: its resolved path, size,
 /// modification time and inode (None if it can't be read).
-fn binary_stamp(binary: &Path) -> Option<String> {
+pub(crate) fn binary_stamp(binary: &Path) -> Option<String> {
     use std::os::unix::fs::MetadataExt;
     let real = std::fs::canonicalize(binary).ok()?;
     let meta = std::fs::metadata(&real).ok()?;
@@ -267,6 +266,7 @@ fn binary_stamp(binary: &Path) -> Option<String> {
     ))
 }
 
+/// sha256 prefix used to name prepared-asset directories.
 pub(crate) fn short_hash(parts: &[&str]) -> String {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();

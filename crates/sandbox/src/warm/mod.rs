@@ -39,7 +39,10 @@
 use crate::cgroup::JobCgroup;
 use crate::process::{decode_wait_status, spawn_limited};
 use crate::sandbox::{base_env, launch, Spec, WorkMount};
-use crate::toolchain::{classify_failure, toolchain_for, ToolchainInfo, WarmRuntime};
+use crate::toolchain::{
+    binary_stamp, build_asset_dir, classify_failure, host_command, short_hash, toolchain_for,
+    ToolchainInfo, WarmRuntime,
+};
 use crate::{Job, Limits, Outcome, SandboxPaths, NONCE_PATH};
 use anyhow::Context;
 use polyeval_core::{Language, Status};
@@ -53,6 +56,42 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 const PYTHON_ZYGOTE: &str = include_str!("zygote.py");
+const PYTHON: &str = "/usr/bin/python3";
+/// Where a worker finds the zygote's bytecode, and its file name.
+const ZYGOTE_INSIDE: &str = "/polyeval/zygote";
+const ZYGOTE_PYC: &str = "zygote.pyc";
+
+/// A cache dir holding the zygote compiled to bytecode, built once per
+/// interpreter build and zygote text: compiling the source costs every
+/// worker start about 2 ms. None if it can't be built (the worker then
+/// runs the source).
+fn zygote_bytecode(paths: &SandboxPaths) -> Option<PathBuf> {
+    let stamp = binary_stamp(Path::new(PYTHON))?;
+    let dir = paths
+        .cache_dir
+        .join(format!("zygote-{}", short_hash(&[&stamp, PYTHON_ZYGOTE])));
+    let built = build_asset_dir(&dir, |tmp| {
+        std::fs::write(tmp.join("zygote.py"), PYTHON_ZYGOTE)?;
+        host_command(
+            &[
+                PYTHON,
+                "-c",
+                "import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)",
+                "zygote.py",
+                ZYGOTE_PYC,
+            ],
+            tmp,
+            &[],
+        )
+    });
+    match built {
+        Ok(()) => Some(dir),
+        Err(e) => {
+            tracing::debug!("warm workers run the zygote's source: {e:#}");
+            None
+        }
+    }
+}
 
 /// The argv tag that names a warm worker's process (`ps`, tests).
 pub const WORKER_TAG: &str = "polyeval-warm-worker";
@@ -114,6 +153,46 @@ impl Counters {
     }
 }
 
+/// What a batch tells its warm workers beyond each job.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Hint {
+    /// How many leading characters every Python source of the batch
+    /// shares (a harness prefix): the zygote compiles that part once, from
+    /// the first sample on, instead of learning it from two samples.
+    pub python_shared_chars: usize,
+}
+
+impl Hint {
+    pub fn for_batch(jobs: &[Job]) -> Hint {
+        let mut sources = jobs
+            .iter()
+            .filter(|j| j.language == Language::Python)
+            .map(|j| j.source.as_str());
+        let Some(first) = sources.next() else {
+            return Hint::default();
+        };
+        let mut shared = first.len();
+        let mut others = 0;
+        for source in sources {
+            others += 1;
+            shared = first.as_bytes()[..shared]
+                .iter()
+                .zip(source.as_bytes())
+                .take_while(|(a, b)| a == b)
+                .count();
+        }
+        if others == 0 {
+            return Hint::default();
+        }
+        while !first.is_char_boundary(shared) {
+            shared -= 1;
+        }
+        Hint {
+            python_shared_chars: first[..shared].chars().count(),
+        }
+    }
+}
+
 /// What a warm attempt gave.
 pub(crate) enum Attempt {
     /// The verdict-bearing outcome; `keep` says whether the worker may serve
@@ -171,14 +250,16 @@ impl Worker {
             cpu_secs: limits.cpu_secs.max(3600),
             ..limits.clone()
         };
-        let mut argv: Vec<String> = vec![
-            "/usr/bin/python3".into(),
-            "-B".into(),
-            "-c".into(),
-            PYTHON_ZYGOTE.into(),
-            WORKER_TAG.into(),
-        ];
+        let mut argv: Vec<String> = vec![PYTHON.into(), "-B".into()];
         let mut ro_binds = vec![(nonce_dir.clone(), nonce_parent.to_path_buf())];
+        match zygote_bytecode(paths) {
+            Some(dir) => {
+                argv.push(format!("{ZYGOTE_INSIDE}/{ZYGOTE_PYC}"));
+                ro_binds.push((dir, PathBuf::from(ZYGOTE_INSIDE)));
+            }
+            None => argv.extend(["-c".into(), PYTHON_ZYGOTE.into()]),
+        }
+        argv.push(WORKER_TAG.into());
         let runtime = tc.warm_runtime(&info, limits);
         match (info.language, &runtime) {
             (Language::Python, _) => argv.push("python".into()),
@@ -246,8 +327,8 @@ impl Worker {
     }
 
     /// Run one sample; see [`Attempt`].
-    pub fn run(&mut self, job: &Job, marker: &str) -> Attempt {
-        match self.try_run(job, marker) {
+    pub fn run(&mut self, job: &Job, marker: &str, hint: Hint) -> Attempt {
+        match self.try_run(job, marker, hint) {
             Ok(attempt) => attempt,
             Err(e) => Attempt::Rerun {
                 keep: false,
@@ -256,7 +337,7 @@ impl Worker {
         }
     }
 
-    fn try_run(&mut self, job: &Job, marker: &str) -> anyhow::Result<Attempt> {
+    fn try_run(&mut self, job: &Job, marker: &str, hint: Hint) -> anyhow::Result<Attempt> {
         let tc = toolchain_for(job.language);
         let file = job
             .file_name
@@ -301,6 +382,8 @@ impl Worker {
         } else if job.language != Language::Python {
             // The cold run's own command, executed by the forked child.
             header["argv"] = tc.run_command(&file, job, &self.info, limits).into();
+        } else if hint.python_shared_chars > 0 {
+            header["shared"] = hint.python_shared_chars.into();
         }
         let started = Instant::now();
         send_with_fds(
@@ -554,4 +637,29 @@ fn send_with_fds(
         rest = &rest[n..];
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn python(source: &str) -> Job {
+        Job::new(Language::Python, source)
+    }
+
+    #[test]
+    fn a_batch_hint_counts_the_characters_every_python_source_shares() {
+        // "é" is two bytes; the shared part ends inside the next character.
+        let jobs = [
+            python("# é\nx = 1\n"),
+            Job::new(Language::JavaScript, "unrelated"),
+            python("# é\nx = 2\n"),
+            python("# é\nx = 3\n"),
+        ];
+        assert_eq!(Hint::for_batch(&jobs).python_shared_chars, 8);
+        let multibyte = [python("aé"), python("aè")];
+        assert_eq!(Hint::for_batch(&multibyte).python_shared_chars, 1);
+        assert_eq!(Hint::for_batch(&jobs[..2]).python_shared_chars, 0);
+        assert_eq!(Hint::for_batch(&[]).python_shared_chars, 0);
+    }
 }

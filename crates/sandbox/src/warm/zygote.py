@@ -9,7 +9,8 @@
 # directories, so nothing of one sample reaches the next.
 #
 # Requests (host -> worker): one line of JSON {"len", "dir", "file", "cpu",
-# "timeout"[, "argv"]} sent with two descriptors (stdout and stderr write ends), then
+# "timeout"[, "argv"][, "shared"]} sent with two descriptors (stdout and
+# stderr write ends; "shared": see shared_prefix), then
 # `len` bytes of source. Replies (worker -> host): "ready\n" once, then per
 # request one line of JSON {"status": raw wait status, "cpu_us", "timed_out"}.
 import os, sys, socket, signal, json, time, resource, shutil, types, traceback, select
@@ -112,8 +113,11 @@ def common_length(a, b):
     return lo
 
 
-def shared_prefix(text, path):
-    """(prefix code, prefix length) for `text`, or (None, 0)."""
+def shared_prefix(text, path, batch_shared):
+    """(prefix code, prefix length) for `text`, or (None, 0). The prefix is
+    what `text` shares with the previous sample, or, before there is one,
+    the `batch_shared` characters the host says every sample of its batch
+    shares."""
     if not splittable(text):
         return None, 0
     known = shared["text"]
@@ -123,9 +127,12 @@ def shared_prefix(text, path):
         return shared["code"], len(known)
     prev = previous[0]
     previous[0] = text
-    if prev is None or not splittable(prev):
+    if (prev is None or not splittable(prev)) and known is None and batch_shared > 0:
+        prev, end = text, min(batch_shared, len(text))
+    elif prev is None or not splittable(prev):
         return None, 0
-    end = common_length(text, prev)
+    else:
+        end = common_length(text, prev)
     for _ in range(8):
         cut = text.rfind("\n", 0, end)
         if cut <= 0:
@@ -342,7 +349,8 @@ def serve():
         req, source, path, out_fd, err_fd = got
         try:
             req["text"] = source.decode("utf-8")
-            prefix = shared_prefix(req["text"], path) if MODE == "python" else (None, 0)
+            prefix = (shared_prefix(req["text"], path, int(req.get("shared", 0)))
+                      if MODE == "python" else (None, 0))
         except (UnicodeDecodeError, RecursionError, MemoryError):
             prefix = (None, 0)
         status, usage, timed_out = run_child(req, path, out_fd, err_fd, prefix)
