@@ -9,9 +9,10 @@
 //! All use the same number of workers.
 //! (The judge's own cost against the in-process scheme: `judge_overhead`.)
 //!
-//! `cargo run -p polyeval-bench --example oop_throughput -- [N] [WORKERS] [LANG…]`
+//! `cargo run -p polyeval-bench --example oop_throughput -- [N] [WORKERS] [LANG…] [--rounds K]`
 //! (N distinct samples per language, default 48; WORKERS default 2;
-//! languages default to all six). Used by `scripts/bench-warm.sh`.
+//! languages default to all six; each figure the median of K rounds,
+//! default 1). Used by `scripts/bench-warm.sh`.
 
 #[path = "common/samples.rs"]
 mod samples;
@@ -151,6 +152,18 @@ fn run_upstream(
     passed.into_inner()
 }
 
+/// The median of `rounds` runs of `measure` (seconds).
+fn median_of(
+    rounds: usize,
+    mut measure: impl FnMut() -> anyhow::Result<f64>,
+) -> anyhow::Result<f64> {
+    let mut secs = (0..rounds)
+        .map(|_| measure())
+        .collect::<anyhow::Result<Vec<f64>>>()?;
+    secs.sort_by(f64::total_cmp);
+    Ok(secs[secs.len() / 2])
+}
+
 fn loadavg() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
@@ -158,7 +171,21 @@ fn loadavg() -> String {
 }
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // `--rounds K`: every measurement K times, the median kept (a VM's
+    // neighbours make single runs vary by ±10 %).
+    let rounds = match args.iter().position(|a| a == "--rounds") {
+        Some(i) => {
+            let k = args
+                .get(i + 1)
+                .and_then(|k| k.parse::<usize>().ok())
+                .filter(|&k| k > 0)
+                .ok_or_else(|| anyhow::anyhow!("--rounds takes a positive number"))?;
+            args.drain(i..i + 2);
+            k
+        }
+        None => 1,
+    };
     let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(48);
     let workers: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(2);
     let langs: Vec<Language> = {
@@ -184,7 +211,7 @@ fn main() -> anyhow::Result<()> {
         .map(|c| c.get())
         .unwrap_or(1);
     println!(
-        "MultiOOP throughput: {n} distinct samples per language, {workers} workers each, {cores} cores, load {}",
+        "MultiOOP throughput: {n} distinct samples per language, {workers} workers each, {cores} cores, median of {rounds} round(s), load {}",
         loadavg()
     );
     println!(
@@ -200,22 +227,25 @@ fn main() -> anyhow::Result<()> {
             .collect();
         let mut secs = Vec::new();
         for cold in [false, true] {
-            // A fresh evaluator per mode: nothing cached, workers started in the run.
-            let start = Instant::now();
-            let eval = OopEvaluator::new(
-                Bench::MultiOop,
-                &EvalOptions {
-                    jobs: Some(workers),
-                    cold,
-                    ..EvalOptions::default()
-                },
-            )?;
-            let verdicts = eval.evaluate_batch(&items, &|| {});
-            secs.push(start.elapsed().as_secs_f64());
-            let passed = verdicts.iter().filter(|v| v.passed()).count();
-            if passed != n {
-                eprintln!("warning: {lang} (cold: {cold}): polyeval passed {passed}/{n}");
-            }
+            secs.push(median_of(rounds, || {
+                // A fresh evaluator per mode: nothing cached, workers started in the run.
+                let start = Instant::now();
+                let eval = OopEvaluator::new(
+                    Bench::MultiOop,
+                    &EvalOptions {
+                        jobs: Some(workers),
+                        cold,
+                        ..EvalOptions::default()
+                    },
+                )?;
+                let verdicts = eval.evaluate_batch(&items, &|| {});
+                let secs = start.elapsed().as_secs_f64();
+                let passed = verdicts.iter().filter(|v| v.passed()).count();
+                if passed != n {
+                    eprintln!("warning: {lang} (cold: {cold}): polyeval passed {passed}/{n}");
+                }
+                Ok(secs)
+            })?);
         }
         let marker = "PLAIN_MARKER_OK";
         let programs = samples
@@ -233,12 +263,15 @@ fn main() -> anyhow::Result<()> {
         }
         let mut up_secs = 0.0;
         for (name, fork) in baselines {
-            let start = Instant::now();
-            let up_passed = run_upstream(&programs, marker, workers, fork);
-            let secs_up = start.elapsed().as_secs_f64();
-            if up_passed != n {
-                eprintln!("warning: {name}: upstream passed {up_passed}/{n}");
-            }
+            let secs_up = median_of(rounds, || {
+                let start = Instant::now();
+                let up_passed = run_upstream(&programs, marker, workers, fork);
+                let secs = start.elapsed().as_secs_f64();
+                if up_passed != n {
+                    eprintln!("warning: {name}: upstream passed {up_passed}/{n}");
+                }
+                Ok(secs)
+            })?;
             println!(
                 "{:<11} {:>10.2} {:>10.2} {:>10.2} {:>9.2}x {:>9.2}x",
                 name,
