@@ -163,6 +163,8 @@ pub(crate) struct Hint {
 }
 
 impl Hint {
+    /// The hint for a batch of `jobs` (nothing to share with fewer than two
+    /// Python sources).
     pub fn for_batch(jobs: &[Job]) -> Hint {
         let mut sources = jobs
             .iter()
