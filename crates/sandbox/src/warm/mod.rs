@@ -182,6 +182,9 @@ impl Hint {
                 .zip(source.as_bytes())
                 .take_while(|(a, b)| a == b)
                 .count();
+            if shared == 0 {
+                break;
+            }
         }
         if others == 0 {
             return Hint::default();
