@@ -69,29 +69,54 @@ fn io_err(e: nix::Error) -> std::io::Error {
     std::io::Error::from_raw_os_error(e as i32)
 }
 
-/// Read a pipe keeping at most `cap` bytes; report when more arrives.
-pub(crate) fn reader(mut pipe: impl Read, cap: usize, tx: mpsc::Sender<Event>) -> (Vec<u8>, bool) {
-    let mut kept = Vec::new();
-    let mut buf = vec![0u8; 64 * 1024];
-    let mut truncated = false;
-    loop {
-        match pipe.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => {
-                let room = cap.saturating_sub(kept.len());
-                kept.extend_from_slice(&buf[..n.min(room)]);
-                if n > room {
-                    truncated = true;
-                    let _ = tx.send(Event::Exceeded);
-                    break;
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => break,
+/// A pipe's output as it is read: at most `cap` bytes kept; more marks it
+/// truncated.
+pub(crate) struct Capture<R> {
+    pub pipe: R,
+    cap: usize,
+    pub kept: Vec<u8>,
+    pub truncated: bool,
+    pub eof: bool,
+}
+
+impl<R: Read> Capture<R> {
+    pub fn new(pipe: R, cap: usize) -> Capture<R> {
+        Capture {
+            pipe,
+            cap,
+            kept: Vec::new(),
+            truncated: false,
+            eof: false,
         }
     }
+
+    /// One read of the pipe (it blocks unless the pipe is ready).
+    pub fn read_some(&mut self, chunk: &mut [u8]) {
+        match self.pipe.read(chunk) {
+            Ok(0) => self.eof = true,
+            Ok(n) => {
+                let room = self.cap.saturating_sub(self.kept.len());
+                self.kept.extend_from_slice(&chunk[..n.min(room)]);
+                self.truncated |= n > room;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => self.eof = true,
+        }
+    }
+}
+
+/// Read a pipe keeping at most `cap` bytes; report when more arrives.
+pub(crate) fn reader(pipe: impl Read, cap: usize, tx: mpsc::Sender<Event>) -> (Vec<u8>, bool) {
+    let mut capture = Capture::new(pipe, cap);
+    let mut chunk = vec![0u8; 64 * 1024];
+    while !capture.eof && !capture.truncated {
+        capture.read_some(&mut chunk);
+    }
+    if capture.truncated {
+        let _ = tx.send(Event::Exceeded);
+    }
     let _ = tx.send(Event::Eof);
-    (kept, truncated)
+    (capture.kept, capture.truncated)
 }
 
 /// Spawn `cmd` in its own process group with `limits` applied between fork

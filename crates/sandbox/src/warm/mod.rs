@@ -37,7 +37,7 @@
 //! once either way.
 
 use crate::cgroup::JobCgroup;
-use crate::process::{decode_wait_status, spawn_limited};
+use crate::process::{decode_wait_status, spawn_limited, Capture};
 use crate::sandbox::{base_env, launch, Spec, WorkMount};
 use crate::toolchain::{
     binary_stamp, build_asset_dir, classify_failure, host_command, short_hash, toolchain_for,
@@ -398,8 +398,9 @@ impl Worker {
         )?;
         drop((out_write, err_write));
         self.ctl.get_ref().write_all(job.source.as_bytes())?;
-        let mut out = Capture::new(out_read, limits.output_bytes);
-        let mut err = Capture::new(err_read, limits.output_bytes);
+        let cap = limits.output_bytes;
+        let mut out = Capture::new(std::fs::File::from(out_read), cap);
+        let mut err = Capture::new(std::fs::File::from(err_read), cap);
         let deadline = started + allowed + ANSWER_GRACE;
         let line = match self.collect(&mut out, &mut err, deadline) {
             Ok(line) => line,
@@ -478,8 +479,8 @@ impl Worker {
     /// three: no reader threads per sample.
     fn collect(
         &mut self,
-        out: &mut Capture,
-        err: &mut Capture,
+        out: &mut Capture<std::fs::File>,
+        err: &mut Capture<std::fs::File>,
         deadline: Instant,
     ) -> Result<String, &'static str> {
         use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
@@ -578,42 +579,6 @@ impl Drop for Worker {
         // Dropping the cgroup kills stragglers and removes it.
         drop(self.cgroup.take());
         let _ = std::fs::remove_dir_all(&self.nonce_dir);
-    }
-}
-
-/// A sample's stdout or stderr as the worker writes it: at most `cap`
-/// bytes kept; more marks it truncated (the sample then re-runs cold).
-struct Capture {
-    pipe: std::fs::File,
-    cap: usize,
-    kept: Vec<u8>,
-    truncated: bool,
-    eof: bool,
-}
-
-impl Capture {
-    fn new(pipe: OwnedFd, cap: usize) -> Capture {
-        Capture {
-            pipe: std::fs::File::from(pipe),
-            cap,
-            kept: Vec::new(),
-            truncated: false,
-            eof: false,
-        }
-    }
-
-    /// One read of a pipe poll found ready (so it doesn't block).
-    fn read_some(&mut self, chunk: &mut [u8]) {
-        match self.pipe.read(chunk) {
-            Ok(0) => self.eof = true,
-            Ok(n) => {
-                let room = self.cap.saturating_sub(self.kept.len());
-                self.kept.extend_from_slice(&chunk[..n.min(room)]);
-                self.truncated |= n > room;
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => self.eof = true,
-        }
     }
 }
 
