@@ -4,8 +4,10 @@
 //! verdicts the cold path gives; a sample of the MultiOOP Python references
 //! gets identical verdicts warm and cold (all of them with
 //! `POLYEVAL_ALL_REFERENCES=1`); and so do correct, wrong, throwing and
-//! broken solutions in Java, C#, PHP and JavaScript. (The spoilers of those
-//! languages: `polyeval-sandbox`'s `tests/warm_vm.rs`.)
+//! broken solutions in Java, C#, PHP and JavaScript, and the repository's
+//! own answer sets (the demo's) in every language. (The spoilers and
+//! attacks of those languages: `polyeval-sandbox`'s `tests/warm_vm.rs` and
+//! `tests/warm_attacks.rs`.)
 
 #[path = "../examples/common/samples.rs"]
 mod samples;
@@ -208,4 +210,52 @@ fn runtime_languages_get_the_same_verdicts_warm_and_cold() {
     }
     let stats = warm.engine().warm_stats();
     assert_eq!(stats.warm_samples as usize, samples.len(), "{stats:?}");
+}
+
+/// The repository's own answer sets (the demo's reference and flawed
+/// MultiOOP answers, in every language) get the same verdicts warm and
+/// cold, in one worker per language after the samples before it.
+#[test]
+fn the_repository_answer_sets_get_the_same_verdicts_warm_and_cold() {
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../runner/demo");
+    let taskset = polyeval_bench::loaders::load(Bench::MultiOop, &demo.join("multioop"))
+        .expect("load the demo tasks");
+    let mut samples: Vec<(Task, String)> = Vec::new();
+    for set in ["reference-multioop", "flawed-multioop"] {
+        let path = demo.join("answers").join(format!("{set}.jsonl"));
+        let text = std::fs::read_to_string(&path).expect("the demo answers");
+        for line in text.lines() {
+            let answer: serde_json::Value = serde_json::from_str(line).expect("an answer");
+            let language = Language::parse(answer["language"].as_str().unwrap_or(""))
+                .expect("the answer's language");
+            let task = taskset
+                .tasks
+                .iter()
+                .find(|t| t.task_id == answer["task_id"] && t.language == language)
+                .expect("the answer's task");
+            let code = answer["completion"].as_str().expect("a completion");
+            samples.push((task.clone(), code.to_string()));
+        }
+    }
+    let warm = evaluator(false, 1);
+    let cold = evaluator(true, 1);
+    let warm_v = score(&warm, &samples);
+    let cold_v = score(&cold, &samples);
+    let mut differences = Vec::new();
+    for (((task, _), w), c) in samples.iter().zip(&warm_v).zip(&cold_v) {
+        if (w.status, &w.category) != (c.status, &c.category) {
+            differences.push(format!(
+                "{}: warm {} ({}), cold {} ({})",
+                task.key, w.status, w.detail, c.status, c.detail
+            ));
+        }
+    }
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+    let passed = warm_v.iter().filter(|v| v.passed()).count();
+    assert!(
+        passed > 0 && passed < samples.len(),
+        "{passed}/{}",
+        samples.len()
+    );
+    assert!(warm.engine().warm_stats().warm_samples > 0);
 }

@@ -420,34 +420,35 @@ pub(crate) struct Spec<'a> {
     pub limits: &'a Limits,
     pub uid: Option<u32>,
     pub umask: u32,
+    /// Ask bubblewrap for the host pid of the sandbox's first process
+    /// ([`Launch::info`]).
+    pub info: bool,
 }
 
 /// Descriptor numbers inside the sandbox: the supervisor's report pipe, the
 /// supervisor executable, then what bwrap reads and closes: the seccomp
 /// program, bwrap's own arguments (passed this way so that they, host paths
-/// included, don't show in the sandbox's /proc/1/cmdline), scratch files.
+/// included, don't show in the sandbox's /proc/1/cmdline), what bwrap
+/// writes (its info), scratch files.
 const STATUS_FD: RawFd = 3;
 const INIT_FD: RawFd = 4;
 const SECCOMP_FD: RawFd = 5;
 const ARGS_FD: RawFd = 6;
-const FIRST_FILE_FD: RawFd = 7;
+const INFO_FD: RawFd = 7;
+const FIRST_FILE_FD: RawFd = 8;
 
-/// Sizes of the writable tmpfs mounts: together at most the memory limit,
+/// The writable tmpfs mounts of a sandbox (mount point, size in bytes; the
+/// work dir's only when it is scratch): together at most the memory limit,
 /// so without a memory cgroup (which counts tmpfs pages itself) a program
-/// can store at most that much besides its RLIMIT_DATA.
-struct ScratchSizes {
-    work: u64,
-    tmp: u64,
-    shm: u64,
-}
-
-fn scratch_sizes(limits: &Limits) -> ScratchSizes {
+/// can store at most that much besides its RLIMIT_DATA. Bubblewrap mounts
+/// them with mode 0755, nosuid, nodev (as [`crate::warm`] remounts them).
+pub(crate) fn scratch_mounts(limits: &Limits) -> [(&'static str, u64); 3] {
     let total = limits.memory_mb.max(32).saturating_mul(1 << 20);
-    ScratchSizes {
-        work: total / 2,
-        tmp: total / 4,
-        shm: total / 4,
-    }
+    [
+        ("/dev/shm", total / 4),
+        ("/tmp", total / 4),
+        (WORK_DIR, total / 2),
+    ]
 }
 
 /// Which sandbox paths are read-only system binds (targets under them need
@@ -495,14 +496,17 @@ pub(crate) fn bwrap_args(spec: &Spec) -> Vec<OsString> {
     for entry in ETC_ENTRIES {
         push(&[&"--ro-bind-try", entry, entry]);
     }
-    let sizes = scratch_sizes(spec.limits);
-    let size = |bytes: u64| bytes.to_string();
     push(&[&"--proc", &"/proc", &"--dev", &"/dev"]);
-    push(&[&"--size", &size(sizes.shm), &"--tmpfs", &"/dev/shm"]);
-    push(&[&"--size", &size(sizes.tmp), &"--tmpfs", &"/tmp"]);
-    match spec.work {
-        WorkMount::Host(dir) => push(&[&"--bind", &dir, &WORK_DIR]),
-        WorkMount::Scratch => push(&[&"--size", &size(sizes.work), &"--tmpfs", &WORK_DIR]),
+    // The namespaces' settings (IPC limits, message queue sizes) are the
+    // sandbox uid's to write otherwise, and a warm worker's samples share
+    // its namespaces. (The source is the host's procfs; what it shows is
+    // the reader's namespaces.)
+    push(&[&"--ro-bind", &"/proc/sys", &"/proc/sys"]);
+    for (target, bytes) in scratch_mounts(spec.limits) {
+        match spec.work {
+            WorkMount::Host(dir) if target == WORK_DIR => push(&[&"--bind", &dir, &WORK_DIR]),
+            _ => push(&[&"--size", &bytes.to_string(), &"--tmpfs", &target]),
+        }
     }
     for (i, entry) in spec.copies.iter().enumerate() {
         let target = &entry.path;
@@ -573,6 +577,9 @@ pub(crate) fn bwrap_args(spec: &Spec) -> Vec<OsString> {
     push(&[&"--remount-ro", &"/dev", &"--remount-ro", &"/"]);
     if seccomp::filter().is_ok() {
         push(&[&"--seccomp", &SECCOMP_FD.to_string()]);
+    }
+    if spec.info {
+        push(&[&"--info-fd", &INFO_FD.to_string()]);
     }
     a
 }
@@ -680,6 +687,9 @@ pub(crate) struct Launch {
     pub limits: ChildLimits,
     pub status_read: OwnedFd,
     pub cgroup: Option<JobCgroup>,
+    /// Where bubblewrap writes its info (JSON with "child-pid"), when the
+    /// spec asked for it.
+    pub info: Option<OwnedFd>,
 }
 
 pub(crate) fn launch(paths: &SandboxPaths, spec: &Spec) -> anyhow::Result<Launch> {
@@ -707,6 +717,14 @@ pub(crate) fn launch(paths: &SandboxPaths, spec: &Spec) -> anyhow::Result<Launch
     if let Ok(program) = seccomp::filter() {
         pass_fds.push((memory_file(program)?, SECCOMP_FD));
     }
+    let info = match spec.info {
+        true => {
+            let (read, write) = pipe()?;
+            pass_fds.push((write, INFO_FD));
+            Some(read)
+        }
+        false => None,
+    };
     for (i, entry) in spec.copies.iter().enumerate() {
         if let ScratchContent::File { data, .. } = &entry.content {
             pass_fds.push((data.try_clone()?, FIRST_FILE_FD + i as RawFd));
@@ -737,6 +755,7 @@ pub(crate) fn launch(paths: &SandboxPaths, spec: &Spec) -> anyhow::Result<Launch
         limits,
         status_read,
         cgroup,
+        info,
     })
 }
 
@@ -746,6 +765,7 @@ fn run_sandboxed_once(paths: &SandboxPaths, spec: &Spec) -> anyhow::Result<(Capt
         limits,
         status_read,
         cgroup,
+        ..
     } = launch(paths, spec)?;
     let mut captured = run_captured(cmd, limits, spec.limits.timeout, spec.limits.output_bytes)
         .with_context(|| format!("starting {}", paths.bwrap.display()))?;
@@ -786,6 +806,7 @@ pub(crate) fn run_raw(
         limits,
         uid,
         umask: 0o022,
+        info: false,
     };
     let (cap, ending) = run_sandboxed(paths, &spec)?;
     if ending == Ending::NotStarted && !cap.timed_out && !cap.output_exceeded {
@@ -853,6 +874,7 @@ pub(crate) fn check_syntax(
         limits,
         uid,
         umask: 0o022,
+        info: false,
     };
     let (cap, ending) = run_sandboxed(paths, &spec)?;
     if ending == Ending::NotStarted && !cap.timed_out && !cap.output_exceeded {
@@ -929,6 +951,7 @@ pub(crate) fn execute(
                 limits: &compile_limits,
                 uid,
                 umask: 0o022,
+                info: false,
             };
             let (cap, ending) = run_sandboxed(paths, &spec)?;
             if ending == Ending::NotStarted && !cap.timed_out && !cap.output_exceeded {
@@ -1000,6 +1023,7 @@ pub(crate) fn execute(
         limits,
         uid,
         umask: 0o022,
+        info: false,
     };
     let ran = run_sandboxed(paths, &spec);
     // Every process of the run is gone: what the server saw is final.

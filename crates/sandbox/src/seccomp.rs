@@ -6,7 +6,9 @@
 //! refuses only what a test program never needs and what widens the kernel's
 //! attack surface or reaches outside the sandbox: debugging other processes,
 //! nested user namespaces, kernel keyrings, eBPF, perf events, kernel modules,
-//! mounts, kexec/reboot, swap, userfaultfd, file handles, io_uring. Refused
+//! mounts, kexec/reboot, swap, userfaultfd, file handles, io_uring, POSIX
+//! message queues (they outlive their process in the IPC namespace, which
+//! a warm worker's samples share, and can't be listed to be removed). Refused
 //! calls fail with EPERM, so a program sees an ordinary error. Most of these
 //! already fail for lack of capabilities; the filter keeps kernel code behind
 //! them out of reach altogether. `clone3` cannot be filtered on its flags (they
@@ -75,6 +77,7 @@ pub const DENIED: &[(&str, i64)] = &[
     ("clock_adjtime", libc::SYS_clock_adjtime),
     ("adjtimex", libc::SYS_adjtimex),
     ("vhangup", libc::SYS_vhangup),
+    ("mq_open", libc::SYS_mq_open),
 ];
 
 /// Syscalls refused when their first argument (flags) asks for a new user

@@ -1,7 +1,7 @@
 //! Warm workers with a long-lived runtime (the zygote's "vm" mode): Java
-//! (one JVM compiling in-process, a class loader per sample), C# (mcs
-//! loaded once, each program run in its own mono) and PHP (one php forking
-//! a child per sample). Samples that try to spoil the runtime are each
+//! (one JVM compiling in-process, each program run in its own JVM), C#
+//! (mcs loaded once, each program run in its own mono) and PHP (one php
+//! forking a child per sample). Samples that try to spoil the runtime are each
 //! followed by a correct and a wrong sample in the same worker: the correct
 //! one passes, the wrong one fails, and every verdict equals the cold one.
 //! Outputs of ordinary programs (passing, failing, compile errors, exit
@@ -120,9 +120,11 @@ fn java_samples_cannot_spoil_the_jvm_for_later_ones() {
     ];
     let spoilers: Vec<(&str, &str)> = spoilers.iter().map(|(n, s)| (*n, s.as_str())).collect();
     let stats = assert_spoilers_change_nothing(Language::Java, &spoilers, JAVA_CORRECT, JAVA_WRONG);
-    // What the JVM can't undo ends its worker: the settings, the threads,
-    // the process, the exit, the memory and the hang at least.
-    assert!(stats.workers_discarded >= 6, "{stats:?}");
+    // Each sample runs in a JVM of its own: none reaches the compiling JVM,
+    // which serves them all (the memory hog may push the worker's memory
+    // cgroup over, which replaces it).
+    assert!(stats.workers_discarded <= 1, "{stats:?}");
+    assert!(stats.warm_samples >= 30, "{stats:?}");
 }
 
 #[test]
@@ -165,9 +167,10 @@ fn a_warm_java_outcome_reads_like_a_cold_one() {
     }
     assert_eq!(w[2].status, Status::CompileError);
     assert_eq!(w[1].status, Status::RuntimeError);
-    // The stack overflow and the exit re-ran cold; the rest ran warm.
-    assert!(
-        warm.warm_stats().warm_samples >= 5,
+    // Each program runs in a JVM of its own, exits and overflows included.
+    assert_eq!(
+        warm.warm_stats().warm_samples,
+        sources.len() as u64,
         "{:?}",
         warm.warm_stats()
     );

@@ -157,6 +157,8 @@ impl Toolchain for CSharp {
         Some(WarmRuntime {
             argv: vec![
                 s(MONO),
+                // No attach agent: no sample may load code into it.
+                s("--attach=disable"),
                 format!("{WARM_INSIDE}/PolyevalWarmCSharp.exe"),
                 s("/tmp/polyeval-warm-up"),
             ],

@@ -27,11 +27,12 @@ const CDS_DIR_INSIDE: &str = "/polyeval/java";
 pub const JUDGE_CLASSES_INSIDE: &str = "/polyeval/java-judge";
 /// Where the warm worker's runtime class is (warm workers only).
 const WARM_CLASSES_INSIDE: &str = "/polyeval/java-warm";
-/// The warm worker's runtime: javac in-process, a class loader per sample.
+/// The warm worker's runtime: javac in-process (samples run in JVMs of
+/// their own).
 const WARM_WORKER_SRC: &str = include_str!("../warm/PolyevalWarmJava.java");
-/// The worker is a named module, so `--add-opens` reaches it and no sample.
+/// A named module, so that native access (its prctl) is granted to it alone.
 const WARM_MODULE_INFO: &str =
-    "module polyeval.warm {\n    requires java.compiler;\n    requires java.management;\n}\n";
+    "module polyeval.warm {\n    requires java.compiler;\n    requires jdk.incubator.foreign;\n}\n";
 const FAST_JVM: &[&str] = &[
     "-XX:+UseSerialGC",
     "-XX:TieredStopAtLevel=1",
@@ -369,23 +370,26 @@ impl Toolchain for Java {
         ]);
         argv
     }
-    /// One JVM with the run step's heap and javac's class-data archive,
-    /// warmed up on a program of its own. C1 only, as cold: measured, C2's
-    /// compiler threads cost more than they gain over a batch of samples.
+    /// One JVM with the run step's heap (it shares the worker's memory
+    /// limit with the sample's own JVM) and javac's class-data archive,
+    /// compiling every sample, warmed up on a program of its own. C1 only,
+    /// as cold: measured, C2's compiler threads cost more than they gain
+    /// over a batch of samples. Out of the samples' reach: no attach
+    /// listener, no signal handlers of its own (a signal ends it), native
+    /// access for its prctl.
     fn warm_runtime(&self, info: &ToolchainInfo, limits: &Limits) -> Option<WarmRuntime> {
-        let mut argv = vec![s(JAVA), s("-ea")];
+        let mut argv = vec![s(JAVA)];
         argv.extend(jvm_flags_without_share().map(|f| s(f)));
         if info.has_feature("javac-cds") {
             argv.push(format!("-XX:SharedArchiveFile={CDS_DIR_INSIDE}/javac.jsa"));
         }
         argv.extend([
             format!("-Xmx{}m", (limits.memory_mb / 2).max(64)),
-            s("-XX:MaxMetaspaceSize=256m"),
-            s("-XX:ReservedCodeCacheSize=64m"),
-            s("--add-opens"),
-            s("java.base/java.lang=polyeval.warm"),
+            s("-XX:+DisableAttachMechanism"),
+            s("-Xrs"),
             s("--add-modules"),
-            s("jdk.compiler"),
+            s("jdk.compiler,jdk.incubator.foreign"),
+            s("--enable-native-access=polyeval.warm"),
             s("-p"),
             s(WARM_CLASSES_INSIDE),
             s("-m"),
@@ -394,19 +398,16 @@ impl Toolchain for Java {
         ]);
         Some(WarmRuntime {
             argv,
-            runs_samples: true,
+            runs_samples: false,
         })
     }
-    /// What `compile_command` and `run_command` do, in one request:
-    /// source, entry class, javac's class path, classes dir, run limits.
-    fn warm_request(&self, file: &str, job: &Job, _: &ToolchainInfo, limits: &Limits) -> String {
+    /// What `compile_command` does: source, javac's class path (the work
+    /// dir, named absolutely: the worker's own is elsewhere), classes dir.
+    fn warm_request(&self, file: &str, _: &Job, _: &ToolchainInfo, _: &Limits) -> String {
         [
             inside(file),
-            entry_class(file, job),
-            format!(".:{JUDGE_CLASSES_INSIDE}"),
+            format!("{}:{JUDGE_CLASSES_INSIDE}", crate::sandbox::WORK_DIR),
             inside("classes"),
-            limits.timeout.as_millis().to_string(),
-            (limits.cpu_secs.max(1) * 1000).to_string(),
         ]
         .join("\t")
     }

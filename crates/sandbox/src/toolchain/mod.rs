@@ -82,8 +82,10 @@ impl ToolchainInfo {
 pub struct WarmRuntime {
     /// Its command inside the sandbox.
     pub argv: Vec<String>,
-    /// It runs each sample itself (Java); else it only compiles and the
-    /// zygote runs [`Toolchain::run_command`] in a process per sample (C#).
+    /// It runs each sample itself, in a child process of its own per
+    /// sample (PHP); else it only compiles (Java, C#) and the zygote runs
+    /// [`Toolchain::run_command`] in a process per sample. Sample code never
+    /// runs in the runtime's own process.
     pub runs_samples: bool,
 }
 

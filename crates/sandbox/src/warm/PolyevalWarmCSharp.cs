@@ -3,24 +3,36 @@
 // in-process (the compiler of /usr/bin/mcs, loaded once and reset per
 // compile); the zygote then runs the compiled program with the cold run's
 // own command, in a process of its own. Samples never run in this process,
-// so nothing of one can reach the next through it.
+// and it is not dumpable (prctl), so no sample can reach its memory or
+// descriptors either.
 //
-// Protocol: requests on fd 3, one line each: mcs's arguments separated by
-// tabs; replies on fd 4: "ready\n" once, then per request one line
-// "<mcs exit code> 0 - <compile ms> <n>\n" followed by n bytes of what mcs
-// would have printed (its summary line, then its diagnostics).
+// Protocol: requests on fd 3, one line each: "<token>\t" then mcs's
+// arguments separated by tabs, or "<token>\tsync"; replies on fd 4:
+// "ready\n" once, then per request one line "<token> <mcs exit code> 0 -
+// <compile ms> <n>\n" followed by n bytes of what mcs would have printed
+// (its summary line, then its diagnostics); "<token> 0 0 - 0 0\n" to a
+// sync.
 
 using System;
 using System.Diagnostics;
 using System.IO;
 using System.Reflection;
+using System.Runtime.InteropServices;
 using System.Text;
 using System.Text.RegularExpressions;
 
 static class PolyevalWarmCSharp {
     const string Mcs = "/usr/lib/mono/4.5/mcs.exe";
+    const int PR_SET_DUMPABLE = 4;
+
+    [DllImport("libc", SetLastError = true)]
+    static extern int prctl(int option, ulong arg2, ulong arg3, ulong arg4, ulong arg5);
 
     static int Main(string[] args) {
+        if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) {
+            Console.Error.WriteLine("polyeval warm worker: cannot make this process non-dumpable");
+            return 2;
+        }
         var requests = new StreamReader(new FileStream("/proc/self/fd/3", FileMode.Open, FileAccess.Read), new UTF8Encoding(false));
         var replies = new FileStream("/proc/self/fd/4", FileMode.Open, FileAccess.Write);
         MethodInfo invoke = Assembly.LoadFrom(Mcs)
@@ -36,7 +48,14 @@ static class PolyevalWarmCSharp {
         Write(replies, Encoding.ASCII.GetBytes("ready\n"));
         string line;
         while ((line = requests.ReadLine()) != null) {
-            string[] mcsArgs = line.Split('\t');
+            string[] fields = line.Split('\t');
+            string token = fields[0];
+            if (fields.Length == 2 && fields[1] == "sync") {
+                Write(replies, Encoding.ASCII.GetBytes(token + " 0 0 - 0 0\n"));
+                continue;
+            }
+            string[] mcsArgs = new string[fields.Length - 1];
+            Array.Copy(fields, 1, mcsArgs, 0, mcsArgs.Length);
             var diagnostics = new StringWriter();
             var clock = Stopwatch.StartNew();
             bool ok = (bool)invoke.Invoke(null, new object[] { mcsArgs, diagnostics });
@@ -49,7 +68,7 @@ static class PolyevalWarmCSharp {
                 ? string.Format("Compilation failed: {0} error(s), {1} warnings\n", errors, warnings)
                 : warnings > 0 ? string.Format("Compilation succeeded - {0} warning(s)\n", warnings) : "";
             byte[] body = new UTF8Encoding(false).GetBytes(summary + text);
-            string head = string.Format("{0} 0 - {1} {2}\n", ok ? 0 : 1, ms, body.Length);
+            string head = string.Format("{0} {1} 0 - {2} {3}\n", token, ok ? 0 : 1, ms, body.Length);
             var reply = new MemoryStream();
             byte[] h = Encoding.ASCII.GetBytes(head);
             reply.Write(h, 0, h.Length);

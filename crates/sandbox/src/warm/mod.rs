@@ -11,30 +11,32 @@
 //!   (measured: one sandbox per worker with a process per sample beats a
 //!   sandbox per sample, see `scripts/bench-warm.sh`);
 //! - Java, C#, PHP ("vm"): the zygote starts the language's long-lived
-//!   runtime once ([`crate::toolchain::Toolchain::warm_runtime`]) and
-//!   relays what it writes to the sample's pipes. The JVM
-//!   (`PolyevalWarmJava.java`) compiles in-process and runs the sample in a
-//!   fresh class loader; mono with mcs loaded (`PolyevalWarmCSharp.cs`)
-//!   only compiles, and the forked child runs the program with the cold
-//!   run's command; php (`warm_php.php`) forks a child that includes it.
+//!   runtime once ([`crate::toolchain::Toolchain::warm_runtime`]). The JVM
+//!   (`PolyevalWarmJava.java`) and mono with mcs loaded
+//!   (`PolyevalWarmCSharp.cs`) only compile, and the forked child runs the
+//!   program with the cold run's command; php (`warm_php.php`) forks a
+//!   child that includes it. No sample code runs in a runtime's process.
 //! - C++ and Go run cold.
 //!
-//! Every sample's process has its own process group, work dir, RLIMIT_CPU
-//! and wall-clock kill; after it the zygote kills every other process in
-//! the sandbox (but the runtime) and wipes its writable dirs before
-//! answering. The nonce FIFO ([`crate::NONCE_PATH`]) comes from a host dir
-//! bound for the worker's life; the engine serves one sample at a time per
-//! worker, so each sample gets its own fresh nonce there.
+//! No sample can change what the next one sees (`zygote.py` has the
+//! details): each gets new, empty writable file systems, mounted by us
+//! from outside between samples ([`scratch`]); the zygote and the runtime
+//! are out of its reach (not dumpable, their descriptors closed to it,
+//! signals blocked or fatal to the worker); after each sample the zygote
+//! kills everything of it and checks that the worker is as it started
+//! (processes, IPC objects, sockets, rlimits…), and that the runtime's
+//! reply channel carries nothing but its answer. Whatever fails there
+//! discards the worker. The nonce FIFO ([`crate::NONCE_PATH`]) comes from a
+//! host dir bound for the worker's life; the engine serves one sample at a
+//! time per worker, so each sample gets its own fresh nonce there.
 //!
 //! Verdicts: a warm outcome is kept only when the sample exited on its own
 //! (an exit code, no signal), within its time, output and memory limits.
 //! Anything else (timeout, signal, output cap, an OOM kill in the worker,
-//! a worker that died, hung or answered garbage) re-runs the sample cold,
-//! so those verdicts are exactly the cold path's; a worker that failed is
-//! discarded. A runtime may also ask for a cold re-run (a JVM whose sample
-//! added a shutdown hook), or give a sound outcome but retire (a JVM with
-//! threads left or changed JVM-wide settings). A sample is answered exactly
-//! once either way.
+//! a worker that died, hung, answered garbage or found itself changed) re-
+//! runs the sample cold, so those verdicts are exactly the cold path's; a
+//! worker that failed is discarded. A sample is answered exactly once
+//! either way.
 
 use crate::cgroup::JobCgroup;
 use crate::process::{decode_wait_status, spawn_limited, Capture};
@@ -54,6 +56,8 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+mod scratch;
 
 const PYTHON_ZYGOTE: &str = include_str!("zygote.py");
 const PYTHON: &str = "/usr/bin/python3";
@@ -220,6 +224,9 @@ pub(crate) struct Worker {
     _status_read: OwnedFd,
     stderr: std::fs::File,
     nonce_dir: PathBuf,
+    /// How it gets new scratch file systems between samples (set once it
+    /// started).
+    scratch: Option<scratch::FreshScratch>,
     /// The uid it runs under (returned to the engine's pool on drop).
     pub uid: Option<u32>,
     served: u64,
@@ -271,6 +278,14 @@ impl Worker {
             (_, Some(runtime)) => {
                 argv.push("vm".into());
                 argv.push(serde_json::to_string(&runtime.argv)?);
+                argv.push(
+                    if runtime.runs_samples {
+                        "runs"
+                    } else {
+                        "compiles"
+                    }
+                    .into(),
+                );
                 ro_binds.extend(info.support_binds.iter().cloned());
                 ro_binds.extend(info.compile_binds.iter().cloned());
                 ro_binds.extend(info.warm_binds.iter().cloned());
@@ -286,8 +301,10 @@ impl Worker {
             limits: &worker_limits,
             uid,
             umask: 0o022,
+            info: true,
         };
         let mut launched = launch(paths, &spec)?;
+        let info_pipe = launched.info.take().context("bubblewrap's info pipe")?;
         let (host, inside) = UnixStream::pair()?;
         let stderr = tempfile::tempfile()?;
         launched
@@ -308,6 +325,7 @@ impl Worker {
             _status_read: launched.status_read,
             stderr,
             nonce_dir,
+            scratch: None,
             uid,
             served: 0,
         };
@@ -321,6 +339,12 @@ impl Worker {
                 worker.stderr_text().trim()
             );
         }
+        let scratch = sandbox_pid(info_pipe)
+            .and_then(|pid| scratch::FreshScratch::open(pid, &worker_limits, uid))
+            .with_context(|| format!("the warm {} worker's scratch mounts", info.language))?;
+        // What the runtime wrote while it warmed up goes too.
+        scratch.refresh()?;
+        worker.scratch = Some(scratch);
         Ok(worker)
     }
 
@@ -333,13 +357,27 @@ impl Worker {
 
     /// Run one sample; see [`Attempt`].
     pub fn run(&mut self, job: &Job, marker: &str, hint: Hint) -> Attempt {
-        match self.try_run(job, marker, hint) {
+        let mut attempt = match self.try_run(job, marker, hint) {
             Ok(attempt) => attempt,
             Err(e) => Attempt::Rerun {
                 keep: false,
                 why: format!("{e:#}"),
             },
+        };
+        // The next sample's world: new scratch file systems, or no next
+        // sample here.
+        let (Attempt::Done { keep, .. } | Attempt::Rerun { keep, .. }) = &mut attempt;
+        if *keep {
+            let refreshed = match &self.scratch {
+                Some(scratch) => scratch.refresh(),
+                None => Err(anyhow::anyhow!("no scratch mounts")),
+            };
+            if let Err(e) = refreshed {
+                tracing::warn!("discarding a warm {} worker: {e:#}", self.language);
+                *keep = false;
+            }
         }
+        attempt
     }
 
     fn try_run(&mut self, job: &Job, marker: &str, hint: Hint) -> anyhow::Result<Attempt> {
@@ -387,8 +425,12 @@ impl Worker {
         } else if job.language != Language::Python {
             // The cold run's own command, executed by the forked child.
             header["argv"] = tc.run_command(&file, job, &self.info, limits).into();
-        } else if hint.python_shared_chars > 0 {
-            header["shared"] = hint.python_shared_chars.into();
+        } else {
+            // What the program's `sys.orig_argv` says in a cold run.
+            header["cold_argv"] = tc.run_command(&file, job, &self.info, limits).into();
+            if hint.python_shared_chars > 0 {
+                header["shared"] = hint.python_shared_chars.into();
+            }
         }
         let started = Instant::now();
         send_with_fds(
@@ -426,11 +468,15 @@ impl Worker {
                 why: "out of memory in the worker".into(),
             });
         }
-        let keep = !reply["discard"].as_bool().unwrap_or(false);
-        if reply["rerun"].as_bool().unwrap_or(false) {
+        let keep = !reply["discard"].as_bool().unwrap_or(true);
+        let why = reply["why"].as_str().unwrap_or("");
+        if !keep {
+            tracing::debug!("discarding a warm {} worker: {why}", self.language);
+        }
+        if reply["rerun"].as_bool().unwrap_or(true) {
             return Ok(Attempt::Rerun {
                 keep,
-                why: "the runtime could not give a cold run's outcome".into(),
+                why: format!("the worker could not vouch for the outcome: {why}"),
             });
         }
         let compile_code = reply["compile_code"].as_i64().unwrap_or(0) as i32;
@@ -448,7 +494,7 @@ impl Worker {
         let (code, signal) = decode_wait_status(status);
         if timed_out || signal.is_some() || code.is_none() || stdout_truncated || stderr_truncated {
             return Ok(Attempt::Rerun {
-                keep: true,
+                keep,
                 why: format!("abnormal ending (status {status}, timed out: {timed_out})"),
             });
         }
@@ -579,6 +625,42 @@ impl Drop for Worker {
         // Dropping the cgroup kills stragglers and removes it.
         drop(self.cgroup.take());
         let _ = std::fs::remove_dir_all(&self.nonce_dir);
+    }
+}
+
+/// The host pid of a sandbox's first process, from what bubblewrap wrote
+/// on its info pipe (`{"child-pid": N, ...}`), read once it is complete.
+fn sandbox_pid(info: OwnedFd) -> anyhow::Result<u32> {
+    use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+    let deadline = Instant::now() + START_TIMEOUT;
+    let mut pipe = std::fs::File::from(info);
+    let mut text = Vec::new();
+    loop {
+        if let Ok(info) = serde_json::from_slice::<serde_json::Value>(&text) {
+            return info["child-pid"]
+                .as_u64()
+                .and_then(|pid| u32::try_from(pid).ok())
+                .context("no child-pid in bubblewrap's info");
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        let wait = PollTimeout::try_from(left).unwrap_or(PollTimeout::MAX);
+        let mut fds = [PollFd::new(pipe.as_fd(), PollFlags::POLLIN)];
+        match poll(&mut fds, wait) {
+            Ok(0) => anyhow::bail!("bubblewrap's info did not come"),
+            Ok(_) => {}
+            Err(nix::errno::Errno::EINTR) => continue,
+            Err(e) => return Err(e).context("waiting for bubblewrap's info"),
+        }
+        let mut chunk = [0u8; 4096];
+        match pipe.read(&mut chunk) {
+            Ok(0) => anyhow::bail!(
+                "bubblewrap's info ended early: {:?}",
+                String::from_utf8_lossy(&text)
+            ),
+            Ok(n) => text.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e).context("reading bubblewrap's info"),
+        }
     }
 }
 

@@ -1,18 +1,28 @@
 <?php
 // polyeval warm PHP worker, run as `php <the cold run's -d flags> <this>`
-// by the warm zygote (zygote.py, mode "vm") inside the sandbox. Per request
-// it forks (pcntl) a child that becomes the sample's process, as `php
-// main.php` would be: its own process group, RLIMIT_CPU, the work dir as
-// cwd, $argv and $_SERVER naming the sample, and the sample included at the
-// global scope (this script declares no function, class or constant, and
-// the child unsets its variables first). The parent waits, kills the
-// child's group at the wall-clock limit, and answers; the zygote relays
-// the output (the child's fd 1 and 2) and removes anything left behind.
+// by the warm zygote (zygote.py, mode "vm", role "runs") inside the
+// sandbox. Per request it forks (pcntl) a child that becomes the sample's
+// process, as `php main.php` would be: its own process group, RLIMIT_CPU,
+// the work dir as cwd, $argv and $_SERVER naming the sample, dumpable, and
+// the sample included at the global scope (this script declares no
+// function, class or constant, and the child unsets its variables first).
+// The parent waits, kills the child's group at the wall-clock limit, and
+// answers; the zygote relays the output (the child's fd 1 and 2) and
+// removes anything left behind.
 //
-// Protocol: requests on fd 3, one line each: "<source path>\t<cpu
-// seconds>\t<timeout ms>"; replies on fd 4: "ready\n" once, then per
-// request "0 <exit code> <flags> 0 0\n", flags "-", "timeout" or
-// "signal=<n>".
+// This process is not dumpable (FFI prctl), so a sample can neither trace
+// it nor reach its memory or descriptors through /proc; the child closes
+// the request, reply and diagnostics descriptors (3, 4, 5) before the
+// sample runs.
+//
+// Protocol: requests on fd 3, one line each: "<token>\t<source path>\t<cpu
+// seconds>\t<timeout ms>", or "<token>\tsync"; replies on fd 4: "ready\n"
+// once, then per request "<token> 0 <exit code> <flags> 0 0\n", flags "-",
+// "timeout" or "signal=<n>".
+$polyevalLibc = FFI::cdef('int prctl(int option, unsigned long a, unsigned long b, unsigned long c, unsigned long d); int close(int fd);', 'libc.so.6');
+if ($polyevalLibc->prctl(4, 0, 0, 0, 0) !== 0) {
+    exit(2);
+}
 $polyevalRequests = fopen('php://fd/3', 'r');
 $polyevalReplies = fopen('php://fd/4', 'a');
 pcntl_sigprocmask(SIG_BLOCK, [SIGCHLD]);
@@ -20,13 +30,25 @@ fwrite($polyevalReplies, "ready\n");
 fflush($polyevalReplies);
 while (($polyevalLine = fgets($polyevalRequests)) !== false) {
     $polyevalRequest = explode("\t", rtrim($polyevalLine, "\n"));
-    if (count($polyevalRequest) !== 3) {
+    if (count($polyevalRequest) === 2 && $polyevalRequest[1] === 'sync') {
+        fwrite($polyevalReplies, "$polyevalRequest[0] 0 0 - 0 0\n");
+        fflush($polyevalReplies);
+        continue;
+    }
+    if (count($polyevalRequest) !== 4) {
         exit(2);
     }
+    $polyevalToken = array_shift($polyevalRequest);
     $polyevalPid = pcntl_fork();
     if ($polyevalPid === 0) {
         fclose($polyevalRequests);
         fclose($polyevalReplies);
+        foreach ([3, 4, 5] as $polyevalFd) {
+            $polyevalLibc->close($polyevalFd);
+        }
+        if ($polyevalLibc->prctl(4, 1, 0, 0, 0) !== 0) {
+            exit(127);
+        }
         pcntl_sigprocmask(SIG_UNBLOCK, [SIGCHLD]);
         posix_setpgid(0, 0);
         $polyevalCpu = max(1, (int) $polyevalRequest[1]);
@@ -81,6 +103,6 @@ while (($polyevalLine = fgets($polyevalRequests)) !== false) {
     } elseif ($polyevalFlags === '-') {
         $polyevalCode = pcntl_wexitstatus($polyevalStatus);
     }
-    fwrite($polyevalReplies, "0 $polyevalCode $polyevalFlags 0 0\n");
+    fwrite($polyevalReplies, "$polyevalToken 0 $polyevalCode $polyevalFlags 0 0\n");
     fflush($polyevalReplies);
 }

@@ -1,26 +1,43 @@
-# polyeval warm Python worker (zygote), run inside the sandbox as
-#   python3 -B -c <this file> polyeval-warm-worker
-# with its control socket on stdin (fd 0). It imports the modules harnesses
-# use once, then for each request forks a child that runs one sample as
-# `python3 -B <file>` would, in its own process group, a wiped work directory,
-# rlimits and output pipes (received with the request), and kills it at the
-# wall-clock limit. The zygote never runs sample code itself; after every
-# sample it kills every other process in the sandbox and wipes the writable
-# directories, so nothing of one sample reaches the next.
+# polyeval warm worker (zygote), run inside the sandbox as
+#   python3 -B <this file> polyeval-warm-worker MODE [RUNTIME ARGV, ROLE]
+# with its control socket on stdin (fd 0). Per request it runs one sample
+# as the cold run would: in a forked child, in its own process group, with
+# the sample's rlimits and output pipes (received with the request), killed
+# at the wall-clock limit. The zygote never runs sample code itself.
+#
+# Nothing a sample does may reach the samples after it:
+# - files: the host replaces the writable file systems (/sandbox, /tmp,
+#   /dev/shm) with empty ones between samples (warm/scratch.rs); we hold
+#   none of them (our cwd is /);
+# - us and the runtime: neither is dumpable, so no process of the sample
+#   (same uid) can trace us or reach our memory and descriptors through
+#   /proc; signals it sends us wait blocked; a child keeps none of our
+#   descriptors; the runtime's replies must answer our request (serve_vm);
+# - what the kernel keeps per namespace or process, checked after each
+#   sample (Watch.clean_up): every process of the sample is killed, its
+#   System V IPC objects removed, and the worker must be as it started (no
+#   process, socket or IPC object left, our and the runtime's rlimits,
+#   priority, CPU affinity and pending signals unchanged), else it is
+#   discarded.
 #
 # Requests (host -> worker): one line of JSON {"len", "dir", "file", "cpu",
-# "timeout"[, "argv"][, "shared"]} sent with two descriptors (stdout and
-# stderr write ends; "shared": see shared_prefix), then
-# `len` bytes of source. Replies (worker -> host): "ready\n" once, then per
-# request one line of JSON {"status": raw wait status, "cpu_us", "timed_out"}.
-import os, sys, socket, signal, json, time, resource, shutil, types, traceback, select
-import threading, atexit, builtins, io, fcntl, warnings
+# "timeout"[, "argv", "run_timeout"][, "cold_argv", "shared"][, "vm"]}
+# sent with two descriptors (stdout and stderr write ends; "shared": see
+# shared_prefix), then `len` bytes of source. Replies (worker -> host):
+# "ready\n" once, then per request one line of JSON {"status": raw wait
+# status, "cpu_us", "timed_out", "discard", "rerun", "why"[,
+# "compile_code", "compile_ms", "compile_output"]}: "discard", the worker
+# may not serve another sample; "rerun", the sample's outcome can't be
+# trusted (run it cold).
+import os, sys, socket, signal, json, time, resource, types, traceback, select
+import threading, atexit, builtins, io, fcntl, warnings, ctypes, importlib.machinery
 
 # "python": samples are Python programs run in the forked child itself;
-# "exec": each request names the command the child executes (PHP, node);
-# "vm": one long-lived runtime (argv[3], JSON), started once, compiles or
-# runs every sample (PolyevalWarmJava.java, PolyevalWarmCSharp.cs,
-# warm_php.php); see serve_vm.
+# "exec": each request names the command the child executes (node);
+# "vm": one long-lived runtime (argv[3], JSON), started once, compiles
+# (role "compiles", argv[4]: javac, mcs; the child then executes the
+# request's command) or runs (role "runs": php, forking a child per
+# sample) every sample; see serve_vm.
 MODE = sys.argv[2] if len(sys.argv) > 2 else "python"
 
 # What harness headers import (MultiOOP's Python programs all import numpy),
@@ -29,53 +46,41 @@ MODE = sys.argv[2] if len(sys.argv) > 2 else "python"
 for _name in () if MODE != "python" else ("numpy", "math", "collections", "typing", "re", "itertools",
               "functools", "heapq", "bisect", "random", "string", "copy",
               "decimal", "fractions", "datetime", "abc", "dataclasses", "enum",
-              "statistics", "operator", "ctypes", "hashlib", "json", "struct",
+              "statistics", "operator", "hashlib", "json", "struct",
               "array", "queue", "time"):
     try:
         __import__(_name)
     except Exception:
         pass
 
-WRITABLE = ("/sandbox", "/tmp", "/dev/shm")
 ctl = socket.socket(fileno=0)
+libc = ctypes.CDLL(None, use_errno=True)
+PR_SET_DUMPABLE = 4
+PR_SET_CHILD_SUBREAPER = 36
+IPC_RMID = 0
+
+
+def prctl(option, value):
+    if libc.prctl(option, ctypes.c_ulong(value), 0, 0, 0) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, "prctl(%d): %s" % (option, os.strerror(err)))
+
+
+# Out of the samples' reach (they run under our uid): a process that is not
+# dumpable can't be traced, and its memory, descriptors and /proc files are
+# closed to processes without CAP_SYS_PTRACE. A worker that can't be made
+# so does not start.
+prctl(PR_SET_DUMPABLE, 0)
 # Orphans of a sample (daemons) become our children, not the supervisor's.
-try:
-    import ctypes as _ct
-    _ct.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
-except Exception:
-    pass
-
-
-def wipe():
-    for top in WRITABLE:
-        try:
-            names = os.listdir(top)
-        except OSError:
-            continue
-        for n in names:
-            p = os.path.join(top, n)
-            try:
-                if os.path.isdir(p) and not os.path.islink(p):
-                    shutil.rmtree(p, ignore_errors=True)
-                else:
-                    os.unlink(p)
-            except OSError:
-                pass
-
-
-def kill_everything_else():
-    # Every process of the sandbox but the supervisor (PID 1) and us.
-    try:
-        os.kill(-1, signal.SIGKILL)
-    except OSError:
-        pass
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, 0)
-        except ChildProcessError:
-            return
-        except InterruptedError:
-            continue
+prctl(PR_SET_CHILD_SUBREAPER, 1)
+# Signals a sample sends us wait, blocked (SIGKILL and SIGSTOP end or hang
+# the worker: the host then re-runs the sample cold). Children start with
+# the mask we had.
+ALL_SIGNALS = signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP}
+SAMPLE_MASK = signal.pthread_sigmask(signal.SIG_BLOCK, ALL_SIGNALS)
+# The scratch file systems are replaced between samples: hold none of them.
+os.chdir("/")
+MAX_FD = 1 << 20
 
 
 # The compiled code of the program text samples share (harness header and
@@ -153,16 +158,26 @@ def shared_prefix(text, path, batch_shared):
     return None, 0
 
 
+def start_program():
+    """In a child that will run a program: what a cold run's program starts
+    with (our signal mask, default dispositions of what we ignore)."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, SAMPLE_MASK)
+    if MODE != "python":
+        # Python ignores these itself; other programs start with defaults.
+        for sig in (signal.SIGPIPE, signal.SIGXFSZ):
+            signal.signal(sig, signal.SIG_DFL)
+
+
 def run_sample(req, path, out_fd, err_fd, prefix):
-    # In the child: become the sample's own process.
+    # In the child: become the sample's own process, with nothing of ours
+    # (the control socket, the runtime's pipes) but what it is given.
     os.setpgid(0, 0)
+    start_program()
     null = os.open("/dev/null", os.O_RDONLY)
     os.dup2(null, 0)
     os.dup2(out_fd, 1)
     os.dup2(err_fd, 2)
-    for fd in (null, out_fd, err_fd):
-        if fd > 2:
-            os.close(fd)
+    os.closerange(3, MAX_FD)
     cpu = int(req["cpu"])
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     workdir = os.path.dirname(path)
@@ -174,15 +189,19 @@ def run_sample(req, path, out_fd, err_fd, prefix):
         except OSError as e:
             os.write(2, ("polyeval warm worker: cannot run %s: %s\n" % (argv[0], e)).encode())
         os._exit(127)
+    # Dumpable, as a program a cold run starts is (we are not).
+    prctl(PR_SET_DUMPABLE, 1)
     # Random generators start from a fresh seed, as in a fresh interpreter:
     # `random` reseeds itself in a forked child (its at-fork hook), numpy's
     # global generator was reseeded by the zygote after the previous sample.
     sys.argv = [path]
+    sys.orig_argv = req.get("cold_argv", sys.orig_argv)
     sys.path[0] = workdir
     main = types.ModuleType("__main__")
     main.__file__ = path
     main.__builtins__ = builtins
     main.__cached__ = None
+    main.__loader__ = importlib.machinery.SourceFileLoader("__main__", path)
     sys.modules["__main__"] = main
     code = 0
     try:
@@ -341,6 +360,7 @@ def receive_sample():
 
 
 def serve():
+    watch = Watch(None)
     ctl.sendall(b"ready\n")
     while True:
         got = receive_sample()
@@ -354,32 +374,47 @@ def serve():
         except (UnicodeDecodeError, RecursionError, MemoryError):
             prefix = (None, 0)
         status, usage, timed_out = run_child(req, path, out_fd, err_fd, prefix)
-        kill_everything_else()
-        wipe()
-        cpu_us = int((usage.ru_utime + usage.ru_stime) * 1e6)
-        reply = {"status": status, "cpu_us": cpu_us, "timed_out": timed_out}
+        reply = {"status": status, "timed_out": timed_out,
+                 "cpu_us": int((usage.ru_utime + usage.ru_stime) * 1e6)}
+        reply.update(watch.clean_up())
         ctl.sendall(json.dumps(reply).encode() + b"\n")
         if MODE == "python":
             reseed_numpy()
 
 
+def live(pid):
+    """Whether process `pid` has a thread that is not a zombie (a process
+    whose first thread ended shows as one while its others run)."""
+    try:
+        tasks = os.listdir("/proc/%d/task" % pid)
+    except OSError:
+        return False
+    for task in tasks:
+        try:
+            with open("/proc/%d/task/%s/stat" % (pid, task), "rb") as f:
+                state = f.read().rsplit(b")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state not in (b"Z", b"X"):
+            return True
+    return False
+
+
 def kill_everything_but(keep):
     """Kill every process of the sandbox but PID 1, us and `keep` (the
-    runtime), and wait until they are gone; False if some would not go."""
+    runtime, or None), and wait until they are gone; False if some would
+    not go."""
     me = os.getpid()
+    if keep is None:
+        # All at once: none forks between two kills.
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except OSError:
+            pass
 
     def others():
-        found = []
-        for name in os.listdir("/proc"):
-            if name.isdigit() and int(name) not in (1, me, keep):
-                try:
-                    with open("/proc/%s/stat" % name, "rb") as f:
-                        state = f.read().rsplit(b")", 1)[1].split()[0]
-                except (OSError, IndexError):
-                    continue
-                if state != b"Z":
-                    found.append(int(name))
-        return found
+        return [int(n) for n in os.listdir("/proc")
+                if n.isdigit() and int(n) not in (1, me, keep) and live(int(n))]
 
     deadline = time.monotonic() + 2
     while True:
@@ -404,6 +439,125 @@ def kill_everything_but(keep):
         time.sleep(0.001)
 
 
+def ipc_objects():
+    """The System V IPC objects of the worker's IPC namespace: {(kind, id)}."""
+    found = set()
+    for kind in ("shm", "sem", "msg"):
+        try:
+            with open("/proc/sysvipc/" + kind) as f:
+                rows = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if len(fields) > 1:
+                found.add((kind, int(fields[1])))
+    return found
+
+
+def remove_ipc_object(kind, ident):
+    if kind == "shm":
+        libc.shmctl(ident, IPC_RMID, None)
+    elif kind == "sem":
+        libc.semctl(ident, 0, IPC_RMID)
+    else:
+        libc.msgctl(ident, IPC_RMID, None)
+
+
+def sockets():
+    """The sockets of the worker's network namespace, closing ones (TCP's
+    TIME_WAIT) included: its counts per protocol and its Unix sockets.
+    (Not the TCP tables: reading them walks the host's.)"""
+    found = []
+    for table in ("sockstat", "sockstat6"):
+        try:
+            with open("/proc/net/" + table) as f:
+                rows = f.read().splitlines()
+        except OSError:
+            continue
+        for row in rows:
+            # "TCP: inuse 0 orphan 0 tw 0 alloc 1 mem 0": orphan, alloc and
+            # mem count the host's.
+            name, _, counts = row.partition(":")
+            fields = counts.split()
+            found += [(name, k, v) for k, v in zip(fields[::2], fields[1::2])
+                      if k in ("used", "inuse", "tw")]
+    try:
+        with open("/proc/net/unix") as f:
+            found += sorted(tuple(row.split()[6:]) for row in f.read().splitlines()[1:])
+    except OSError:
+        pass
+    return found
+
+
+RLIMITS = sorted(getattr(resource, n) for n in dir(resource)
+                 if n.startswith("RLIMIT_") and n != "RLIMIT_OFILE")
+
+
+def settings(runtime):
+    """What a process of the sample (our uid) can change in us or the
+    runtime without reaching our memory: rlimits (prlimit), priority
+    (setpriority), CPU affinity and scheduling policy. Our children
+    inherit them."""
+    ours = ([resource.getrlimit(r) for r in RLIMITS], os.getpriority(os.PRIO_PROCESS, 0),
+            sorted(os.sched_getaffinity(0)), os.sched_getscheduler(0))
+    if runtime is None:
+        return ours
+    try:
+        with open("/proc/%d/limits" % runtime) as f:
+            limits = f.read()
+        with open("/proc/%d/stat" % runtime, "rb") as f:
+            stat = f.read().rsplit(b")", 1)[1].split()
+        with open("/proc/%d/status" % runtime) as f:
+            status = [line.split() for line in f]
+    except OSError:
+        return None
+    cpus = [row for row in status if row and row[0] == "Cpus_allowed:"]
+    # Signals queued to it and left pending (a flood would take what the
+    # uid may queue); the SIGCHLDs of its children come and go.
+    pending = [int(row[1], 16) & ~(1 << (signal.SIGCHLD - 1)) for row in status
+               if row and row[0] in ("SigPnd:", "ShdPnd:")]
+    # Fields 18, 19, 40, 41 of stat: priority, nice, RT priority, policy.
+    return ours, limits, stat[15:17], stat[37:39], cpus, pending
+
+
+class Watch:
+    """The worker as it started (what samples could change that outlives
+    them), and the check that it still is after each sample."""
+
+    def __init__(self, runtime):
+        self.runtime = runtime
+        self.ipc = ipc_objects()
+        self.sockets = sockets()
+        self.settings = settings(runtime)
+
+    def clean_up(self):
+        """Kill what is left of the sample and remove its IPC objects; then
+        the worker must be as it started. Fields of the reply to the host:
+        a process that would not die taints the sample's outcome (re-run
+        it cold); anything else left discards the worker."""
+        wrong, rerun = [], False
+        if not kill_everything_but(self.runtime):
+            wrong.append("a process of the sample would not die")
+            rerun = True
+        # Signals sent to us wait blocked: take them (queued ones count
+        # against what the uid may queue).
+        for _ in range(1 << 20):
+            if signal.sigtimedwait(ALL_SIGNALS, 0) is None:
+                break
+        else:
+            wrong.append("signals keep coming")
+        for kind, ident in ipc_objects() - self.ipc:
+            remove_ipc_object(kind, ident)
+        if ipc_objects() != self.ipc:
+            wrong.append("System V IPC objects changed")
+        if sockets() != self.sockets:
+            wrong.append("sockets left in the network namespace")
+        if self.settings is None or settings(self.runtime) != self.settings:
+            wrong.append("rlimits, priority or CPU affinity of the worker changed")
+        return {"discard": bool(wrong), "rerun": rerun, "why": "; ".join(wrong)}
+
+
 def read_exactly(fd, n):
     chunks = []
     while n > 0:
@@ -416,47 +570,69 @@ def read_exactly(fd, n):
 
 
 def serve_vm():
-    """One runtime process serves every sample. Its stdout and stderr are
-    pipes we relay to the sample's own (a sample's output is everything the
-    runtime wrote between our request and its reply); requests go to its
-    fd 3, replies come from its fd 4, its own diagnostics go to fd 5 (our
-    stderr, the host's worker log). A runtime that dies, or doesn't answer
-    within the request's time, ends us: the host re-runs the sample cold."""
+    """One runtime process serves every sample, in role "compiles" (javac,
+    mcs in-process: the program then runs in a child of ours, with the
+    cold run's command) or "runs" (php: it forks a child per sample).
+    Requests go to its fd 3, each with a fresh token; replies come from its
+    fd 4 and must carry that token; its own diagnostics go to fd 5 (our
+    stderr, the host's worker log), and so do a compiler's stdout and
+    stderr. A runner's are pipes we relay to the sample's own (a sample's
+    output is everything written there between our request and the reply).
+    After each sample's clean-up, a round trip with a fresh token ("sync")
+    checks that nothing else was written on the reply channel (a reply
+    forged or left behind by a sample). A runtime out of step, dead, or not
+    answering within the request's time ends us: the host re-runs the
+    sample cold and starts a new worker."""
     argv = json.loads(sys.argv[3])
-    out_r, out_w = os.pipe()
-    err_r, err_w = os.pipe()
+    runs_samples = sys.argv[4] == "runs"
     req_r, req_w = os.pipe()
     rep_r, rep_w = os.pipe()
     null = os.open("/dev/null", os.O_RDONLY)
-    os.makedirs("/sandbox", exist_ok=True)
+    if runs_samples:
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        outputs = [out_r, err_r]
+    else:
+        out_w = err_w = 2
+        outputs = []
     pid = os.fork()
     if pid == 0:
         try:
             ctl.close()
-            os.chdir("/sandbox")
+            start_program()
             # Out of the way first: a target may be another's source.
             high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 100)
                     for fd in (null, out_w, err_w, req_r, rep_w, 2)]
             for dst, fd in enumerate(high):
                 os.dup2(fd, dst)
-            os.closerange(6, 1 << 16)
+            os.closerange(6, MAX_FD)
             os.execv(argv[0], argv)
         finally:
             os._exit(127)
-    for fd in (null, out_w, err_w, req_r, rep_w):
+    for fd in (null, req_r, rep_w):
         os.close(fd)
-    os.set_blocking(out_r, False)
-    os.set_blocking(err_r, False)
+    for fd in outputs:
+        os.set_blocking(fd, False)
+    # The runner's children share its stdout and stderr: we keep the write
+    # ends to undo what a sample sets on them (O_NONBLOCK, O_APPEND ...),
+    # which the next sample would otherwise find.
+    shared = [(fd, fcntl.fcntl(fd, fcntl.F_GETFL)) for fd in (out_w, err_w)] if runs_samples else []
+
+    def restore_shared():
+        for fd, flags in shared:
+            fcntl.fcntl(fd, fcntl.F_SETFL, flags)
+            fcntl.fcntl(fd, fcntl.F_SETOWN, 0)
+        return all(fcntl.fcntl(fd, fcntl.F_GETFL) == flags for fd, flags in shared)
 
     def relay(fd, dest):
-        """Copy what is in `fd` to `dest`; False at EOF."""
+        """Copy what is in `fd` to `dest` (None: drop it)."""
         while True:
             try:
                 data = os.read(fd, 65536)
             except BlockingIOError:
-                return True
+                return
             if not data:
-                return False
+                return
             if dest is not None:
                 view = memoryview(data)
                 while view:
@@ -466,19 +642,18 @@ def serve_vm():
                         dest = None
                         break
 
-    def read_reply(deadline, out_fd, err_fd):
-        """The runtime's reply line, relaying output meanwhile; None if it
-        died or the deadline passed."""
+    def read_line(deadline, dests):
+        """The runtime's next reply line, relaying output to `dests`
+        meanwhile; None if it died or the deadline passed."""
         line = b""
         while not line.endswith(b"\n"):
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
-            ready, _, _ = select.select([rep_r, out_r, err_r], [], [], left)
-            if out_r in ready:
-                relay(out_r, out_fd)
-            if err_r in ready:
-                relay(err_r, err_fd)
+            ready, _, _ = select.select([rep_r] + outputs, [], [], left)
+            for fd, dest in zip(outputs, dests):
+                if fd in ready:
+                    relay(fd, dest)
             if rep_r in ready:
                 data = os.read(rep_r, 1)
                 if not data:
@@ -486,51 +661,58 @@ def serve_vm():
                 line += data
         return line
 
+    def ask(payload, deadline, dests):
+        """Send one request; its reply as (compiled, code, flags,
+        compile ms, text), or None: no reply in time, or not one to this
+        request."""
+        token = os.urandom(12).hex()
+        os.write(req_w, ("%s\t%s\n" % (token, payload)).encode())
+        head = read_line(deadline, dests)
+        fields = head.decode("ascii", "replace").split() if head is not None else []
+        if len(fields) != 6 or fields[0] != token or not fields[5].isdigit():
+            return None
+        text = read_exactly(rep_r, int(fields[5]))
+        if text is None:
+            return None
+        return fields[1], fields[2], fields[3], fields[4], text
+
     # Start-up: the runtime warms itself up; anything it prints is dropped.
-    if read_reply(time.monotonic() + 60, None, None) != b"ready\n":
+    if read_line(time.monotonic() + 60, [None, None]) != b"ready\n":
         return
+    watch = Watch(pid)
     ctl.sendall(b"ready\n")
     while True:
         got = receive_sample()
         if got is None:
             return
         req, _, path, out_fd, err_fd = got
-        os.write(req_w, req["vm"].encode() + b"\n")
-        head = read_reply(time.monotonic() + float(req["timeout"]), out_fd, err_fd)
-        if head is None:
+        deadline = time.monotonic() + float(req["timeout"])
+        answer = ask(req["vm"], deadline, [out_fd, err_fd])
+        if answer is None:
             return
-        relay(out_r, out_fd)
-        relay(err_r, err_fd)
-        fields = head.decode().split()
-        if len(fields) != 5:
-            return
-        compiled, code, flags, compile_ms, n = fields
-        text = read_exactly(rep_r, int(n))
-        if text is None:
-            return
-        status, timed_out, discard, rerun = (int(code) & 0xFF) << 8, False, False, False
+        compiled, code, flags, compile_ms, text = answer
+        status, timed_out = (int(code) & 0xFF) << 8, False
         for flag in flags.split(","):
-            if flag == "discard":
-                discard = True
-            elif flag == "rerun":
-                rerun = True
-            elif flag == "timeout":
+            if flag == "timeout":
                 timed_out = True
             elif flag.startswith("signal="):
                 status = int(flag[7:]) & 0x7F
-        if int(compiled) == 0 and "argv" in req:
-            # The runtime only compiled: run the cold run's command.
+        if int(compiled) == 0 and not runs_samples:
             status, _, timed_out = run_child(req, path, out_fd, err_fd, (None, 0))
-        else:
-            os.close(out_fd)
-            os.close(err_fd)
-        if not kill_everything_but(pid):
-            discard = True
-        wipe()
         reply = {"status": status, "timed_out": timed_out,
                  "compile_code": int(compiled), "compile_ms": int(compile_ms),
-                 "compile_output": text.decode("utf-8", "replace"), "discard": discard,
-                 "rerun": rerun}
+                 "compile_output": text.decode("utf-8", "replace")}
+        reply.update(watch.clean_up())
+        if not restore_shared():
+            reply.update(discard=True, why=reply["why"] + "; the output pipes' flags stuck")
+        if runs_samples or int(compiled) != 0:
+            # What the sample's last processes wrote before they died.
+            for fd, dest in zip(outputs, [out_fd, err_fd]):
+                relay(fd, dest)
+            os.close(out_fd)
+            os.close(err_fd)
+        if ask("sync", time.monotonic() + 5, [None, None]) != ("0", "0", "-", "0", b""):
+            return
         ctl.sendall(json.dumps(reply).encode() + b"\n")
 
 
