@@ -497,11 +497,14 @@ pub(crate) fn bwrap_args(spec: &Spec) -> Vec<OsString> {
         push(&[&"--ro-bind-try", entry, entry]);
     }
     push(&[&"--proc", &"/proc", &"--dev", &"/dev"]);
-    // The namespaces' settings (IPC limits, message queue sizes) are the
-    // sandbox uid's to write otherwise, and a warm worker's samples share
-    // its namespaces. (The source is the host's procfs; what it shows is
-    // the reader's namespaces.)
-    push(&[&"--ro-bind", &"/proc/sys", &"/proc/sys"]);
+    // The settings of the sandbox's own namespaces (IPC limits, message
+    // queue sizes, the highest pid) are the sandbox uid's to write
+    // otherwise, and a warm worker's samples share its namespaces. (The
+    // source is the host's procfs, which shows the reader's namespaces; not
+    // all of /proc/sys, whose submounts may be the host's automounts.)
+    for dir in ["/proc/sys/kernel", "/proc/sys/fs/mqueue"] {
+        push(&[&"--ro-bind-try", &dir, &dir]);
+    }
     for (target, bytes) in scratch_mounts(spec.limits) {
         match spec.work {
             WorkMount::Host(dir) if target == WORK_DIR => push(&[&"--bind", &dir, &WORK_DIR]),

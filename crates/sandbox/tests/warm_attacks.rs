@@ -226,18 +226,19 @@ print('{M}')
             .into(),
         ),
         (
-            "IPC objects, IPC settings, message queues",
+            "IPC objects, namespace settings, message queues",
             r#"import ctypes, os
 libc = ctypes.CDLL(None, use_errno=True)
 shm = libc.shmget(0x5eed, 1 << 20, 0o1000 | 0o666)
 sem = libc.semget(0x5eee, 4, 0o1000 | 0o666)
 msg = libc.msgget(0x5eef, 0o1000 | 0o666)
 assert min(shm, sem, msg) >= 0
-try:
-    open('/proc/sys/kernel/shmmax', 'w').write('4096')
-    print('BREACH: changed kernel.shmmax')
-except OSError:
-    pass
+for setting, value in (('kernel/shmmax', '4096'), ('kernel/pid_max', '400'), ('fs/mqueue/msg_max', '1')):
+    try:
+        open('/proc/sys/' + setting, 'w').write(value)
+        print('BREACH: changed', setting)
+    except OSError:
+        pass
 if libc.mq_open(b'/polyeval', os.O_CREAT | os.O_RDWR, 0o600, None) >= 0:
     print('BREACH: made a message queue')
 print('{M}')

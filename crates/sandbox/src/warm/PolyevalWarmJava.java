@@ -9,9 +9,9 @@
 //
 // Protocol: requests on fd 3, one line each: "<token>\t<source path>\t<class
 // path>\t<classes dir>", or "<token>\tsync"; replies on fd 4: "ready\n"
-// once, then per request one line "<token> <javac exit code> 0 - <compile
-// ms> <n>\n" followed by n bytes of javac's output; "<token> 0 0 - 0 0\n"
-// to a sync.
+// once, then per request one line "<token> <javac exit code> 0 <flags>
+// <compile ms> <n>\n" followed by n bytes of javac's output, flags "-" or
+// "unsound" (javac crashed); "<token> 0 0 - 0 0\n" to a sync.
 
 package polyeval.warm;
 
@@ -122,7 +122,10 @@ public final class PolyevalWarmJava {
             "-encoding", "UTF-8", "-nowarn", "-cp", classPath, "-d", classes, source);
         long ms = (System.nanoTime() - start) / 1_000_000;
         byte[] text = diagnostics.toByteArray();
-        String head = token + " " + compiled + " 0 - " + ms + " " + text.length + "\n";
+        // Exit codes past 1 (a system error, javac crashed): this compiler
+        // can no longer vouch for itself, nor for this compile.
+        String flags = compiled > 1 ? "unsound" : "-";
+        String head = token + " " + compiled + " 0 " + flags + " " + ms + " " + text.length + "\n";
         ByteArrayOutputStream reply = new ByteArrayOutputStream();
         reply.write(head.getBytes(StandardCharsets.US_ASCII));
         reply.write(text);

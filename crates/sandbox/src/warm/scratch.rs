@@ -167,3 +167,17 @@ impl FreshScratch {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Never our own mounts: a process in our mount namespace is refused
+    /// before anything is remounted.
+    #[test]
+    fn a_process_sharing_our_mounts_is_refused() {
+        let refused = FreshScratch::open(std::process::id(), &Limits::default(), None);
+        let message = format!("{:#}", refused.err().expect("refused"));
+        assert!(message.contains("shares our mount namespace"), "{message}");
+    }
+}

@@ -17,8 +17,8 @@
 #   sample (Watch.clean_up): every process of the sample is killed, its
 #   System V IPC objects removed, and the worker must be as it started (no
 #   process, socket or IPC object left, our and the runtime's rlimits,
-#   priority, CPU affinity and pending signals unchanged), else it is
-#   discarded.
+#   priority, CPU affinity and pending signals unchanged, and any kernel
+#   setting we may write), else it is discarded.
 #
 # Requests (host -> worker): one line of JSON {"len", "dir", "file", "cpu",
 # "timeout"[, "argv", "run_timeout"][, "cold_argv", "shared"][, "vm"]}
@@ -490,6 +490,27 @@ def sockets():
     return found
 
 
+def writable_sysctls():
+    """The kernel settings under /proc/sys we may write (the sandbox makes
+    those of its namespaces read-only; any other is watched)."""
+    found = []
+    for root, _, files in os.walk("/proc/sys"):
+        found += [os.path.join(root, name) for name in files
+                  if os.access(os.path.join(root, name), os.W_OK)]
+    return found
+
+
+def sysctl_values(paths):
+    values = []
+    for path in paths:
+        try:
+            with open(path) as f:
+                values.append(f.read())
+        except OSError as e:
+            values.append(e.errno)
+    return values
+
+
 RLIMITS = sorted(getattr(resource, n) for n in dir(resource)
                  if n.startswith("RLIMIT_") and n != "RLIMIT_OFILE")
 
@@ -530,6 +551,8 @@ class Watch:
         self.ipc = ipc_objects()
         self.sockets = sockets()
         self.settings = settings(runtime)
+        self.sysctls = writable_sysctls()
+        self.sysctl_values = sysctl_values(self.sysctls)
 
     def clean_up(self):
         """Kill what is left of the sample and remove its IPC objects; then
@@ -555,6 +578,8 @@ class Watch:
             wrong.append("sockets left in the network namespace")
         if self.settings is None or settings(self.runtime) != self.settings:
             wrong.append("rlimits, priority or CPU affinity of the worker changed")
+        if sysctl_values(self.sysctls) != self.sysctl_values:
+            wrong.append("kernel settings of the worker's namespaces changed")
         return {"discard": bool(wrong), "rerun": rerun, "why": "; ".join(wrong)}
 
 
@@ -691,18 +716,22 @@ def serve_vm():
         if answer is None:
             return
         compiled, code, flags, compile_ms, text = answer
-        status, timed_out = (int(code) & 0xFF) << 8, False
+        status, timed_out, unsound = (int(code) & 0xFF) << 8, False, False
         for flag in flags.split(","):
             if flag == "timeout":
                 timed_out = True
             elif flag.startswith("signal="):
                 status = int(flag[7:]) & 0x7F
+            elif flag == "unsound":
+                unsound = True
         if int(compiled) == 0 and not runs_samples:
             status, _, timed_out = run_child(req, path, out_fd, err_fd, (None, 0))
         reply = {"status": status, "timed_out": timed_out,
                  "compile_code": int(compiled), "compile_ms": int(compile_ms),
                  "compile_output": text.decode("utf-8", "replace")}
         reply.update(watch.clean_up())
+        if unsound:
+            reply.update(discard=True, rerun=True, why="the runtime can't vouch for itself")
         if not restore_shared():
             reply.update(discard=True, why=reply["why"] + "; the output pipes' flags stuck")
         if runs_samples or int(compiled) != 0:
