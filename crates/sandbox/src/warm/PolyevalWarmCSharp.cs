@@ -7,11 +7,10 @@
 // descriptors either.
 //
 // Protocol: requests on fd 3, one line each: "<token>\t" then mcs's
-// arguments separated by tabs, or "<token>\tsync"; replies on fd 4:
-// "ready\n" once, then per request one line "<token> <mcs exit code> 0 -
-// <compile ms> <n>\n" followed by n bytes of what mcs would have printed
-// (its summary line, then its diagnostics); "<token> 0 0 - 0 0\n" to a
-// sync.
+// arguments separated by tabs; replies on fd 4: "ready\n" once, then
+// per request one line "<token> <mcs exit code> 0 - <compile ms> <n>\n"
+// followed by n bytes of what mcs would have printed (its summary line,
+// then its diagnostics).
 
 using System;
 using System.Diagnostics;
@@ -50,10 +49,6 @@ static class PolyevalWarmCSharp {
         while ((line = requests.ReadLine()) != null) {
             string[] fields = line.Split('\t');
             string token = fields[0];
-            if (fields.Length == 2 && fields[1] == "sync") {
-                Write(replies, Encoding.ASCII.GetBytes(token + " 0 0 - 0 0\n"));
-                continue;
-            }
             string[] mcsArgs = new string[fields.Length - 1];
             Array.Copy(fields, 1, mcsArgs, 0, mcsArgs.Length);
             var diagnostics = new StringWriter();

@@ -8,10 +8,10 @@
 // its own (-XX:+DisableAttachMechanism -Xrs).
 //
 // Protocol: requests on fd 3, one line each: "<token>\t<source path>\t<class
-// path>\t<classes dir>", or "<token>\tsync"; replies on fd 4: "ready\n"
+// path>\t<classes dir>"; replies on fd 4: "ready\n"
 // once, then per request one line "<token> <javac exit code> 0 <flags>
 // <compile ms> <n>\n" followed by n bytes of javac's output, flags "-" or
-// "unsound" (javac crashed); "<token> 0 0 - 0 0\n" to a sync.
+// "unsound" (javac crashed).
 
 package polyeval.warm;
 
@@ -56,17 +56,11 @@ public final class PolyevalWarmJava {
         String line;
         while ((line = readLine(requests)) != null) {
             String[] f = line.split("\t", -1);
-            byte[] reply;
-            if (f.length == 2 && f[1].equals("sync")) {
-                reply = (f[0] + " 0 0 - 0 0\n").getBytes(StandardCharsets.US_ASCII);
-            } else if (f.length == 4) {
-                reply = compile(javac, f[0], f[1], f[2], f[3]);
-            } else {
+            if (f.length != 4) {
                 System.err.println("polyeval warm worker: bad request");
                 System.exit(2);
-                return;
             }
-            replies.write(reply);
+            replies.write(compile(javac, f[0], f[1], f[2], f[3]));
             replies.flush();
         }
     }

@@ -16,9 +16,9 @@
 // sample runs.
 //
 // Protocol: requests on fd 3, one line each: "<token>\t<source path>\t<cpu
-// seconds>\t<timeout ms>", or "<token>\tsync"; replies on fd 4: "ready\n"
-// once, then per request "<token> 0 <exit code> <flags> 0 0\n", flags "-",
-// "timeout" or "signal=<n>".
+// seconds>\t<timeout ms>"; replies on fd 4: "ready\n" once, then per
+// request "<token> 0 <exit code> <flags> 0 0\n", flags "-", "timeout" or
+// "signal=<n>".
 $polyevalLibc = FFI::cdef('int prctl(int option, unsigned long a, unsigned long b, unsigned long c, unsigned long d); int close(int fd);', 'libc.so.6');
 if ($polyevalLibc->prctl(4, 0, 0, 0, 0) !== 0) {
     exit(2);
@@ -30,11 +30,6 @@ fwrite($polyevalReplies, "ready\n");
 fflush($polyevalReplies);
 while (($polyevalLine = fgets($polyevalRequests)) !== false) {
     $polyevalRequest = explode("\t", rtrim($polyevalLine, "\n"));
-    if (count($polyevalRequest) === 2 && $polyevalRequest[1] === 'sync') {
-        fwrite($polyevalReplies, "$polyevalRequest[0] 0 0 - 0 0\n");
-        fflush($polyevalReplies);
-        continue;
-    }
     if (count($polyevalRequest) !== 4) {
         exit(2);
     }
