@@ -84,27 +84,30 @@ fn score_ffi(mode: &str, tasks: &[Task]) -> anyhow::Result<(Vec<Verdict>, Totals
     let ev = FfiEvaluator::new(&options(mode))?;
     let _ = ev.engine().toolchain_info(Language::Python);
     let start = Instant::now();
+    let tests: Vec<&str> = tasks
+        .iter()
+        .filter_map(|t| crosspl_ffi::assert_test_of(t).ok())
+        .collect();
+    ev.instrument(&tests);
     let prepared: Vec<_> = tasks
         .iter()
         .map(|t| {
             let at = crosspl_ffi::assert_test_of(t)?;
-            Ok(ev.prepare(
-                t.canonical_solution.as_deref().unwrap_or(""),
-                at,
-                Vec::new(),
-            ))
+            let canonical = t.canonical_solution.as_deref();
+            Ok(ev
+                .prepare(canonical.unwrap_or(""), at, Vec::new())
+                .against(canonical))
         })
         .collect::<anyhow::Result<_>>()?;
-    let mut rust = start.elapsed();
-    let jobs: Vec<_> = prepared.iter().map(|p| p.job.clone()).collect();
-    let outcomes = ev.engine().run_all(&jobs, &|| {});
-    let judged = Instant::now();
-    let verdicts: Vec<Verdict> = prepared
-        .iter()
-        .zip(&outcomes)
-        .map(|(p, o)| crosspl_ffi::verdict_from_outcome(p, o, ev.gsl()))
+    // Judged, the Rust side and the judge's own sandbox runs (instrumenting,
+    // the references, the outside evaluation) are inside `run_prepared`:
+    // only preparing is counted as Rust time here.
+    let rust = start.elapsed();
+    let verdicts: Vec<Verdict> = ev
+        .run_prepared(&prepared, &|| {})
+        .into_iter()
+        .map(|(_, v)| v)
         .collect();
-    rust += judged.elapsed();
     Ok(totals(verdicts, start.elapsed(), rust))
 }
 

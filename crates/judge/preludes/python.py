@@ -25,6 +25,10 @@ def __polyeval_judge_install():
     _int, _float, _bool, _bytes = int, float, bool, bytes
     _list, _tuple, _dict, _set, _frozenset = list, tuple, dict, set, frozenset
     _none_type = type(None)
+    _object_getattribute = object.__getattribute__
+    _Exception = Exception
+    _sorted = sorted
+    _range = range
     _int_repr = int.__repr__
     _type_name_of = type.__dict__["__name__"].__get__
     _float_repr = float.__repr__
@@ -39,8 +43,10 @@ def __polyeval_judge_install():
     # numpy, decimal and fractions are looked up when a value needs them
     # (importing them here would cost 100 ms per run, numpy above all).
     _extra = {}
+    _methods = {}
     _extra_seen = [-1]
     _isinstance = isinstance
+    _type_issubclass = type.__subclasscheck__
 
     def _extra_kind(t):
         # Rescan only when modules were imported since the last scan.
@@ -59,12 +65,30 @@ def __polyeval_judge_install():
                 c = getattr(np, "bool_", None)
                 if _isinstance(c, _type):
                     _extra[c] = "bool"
+                for n, kind in (("str_", "str"), ("ndarray", "ndarray")):
+                    c = getattr(np, n, None)
+                    if _isinstance(c, _type):
+                        _extra[c] = kind
+                        if kind == "ndarray":
+                            _methods["ndarray.tolist"] = c.tolist
+                            _methods["ndarray.size"] = c.__dict__["size"].__get__
+            ct = _modules.get("ctypes")
+            c = getattr(ct, "Array", None) if ct is not None else None
+            if _isinstance(c, _type) and "ctypes.Array" not in _methods:
+                _methods["ctypes.Array"] = c
+                _methods["ctypes.Array.len"] = c.__len__
+                _methods["ctypes.Array.getitem"] = c.__getitem__
             for module, name, kind in (("decimal", "Decimal", "decimal"), ("fractions", "Fraction", "fraction")):
                 m = _modules.get(module)
                 c = getattr(m, name, None) if m is not None else None
                 if _isinstance(c, _type):
                     _extra[c] = kind
-        return _extra.get(t)
+        kind = _extra.get(t)
+        if kind is None:
+            array = _methods.get("ctypes.Array")
+            if array is not None and t is not array and _type_issubclass(array, t):
+                return "ctypes_array"
+        return kind
 
     _BaseException = BaseException
     _gettrace = _sys.gettrace
@@ -119,7 +143,7 @@ def __polyeval_judge_install():
             return '{"float":"nan"}'
         return '{"float":"inf"}' if f > 0 else '{"float":"-inf"}'
 
-    def _enc(v, depth):
+    def _enc(v, depth, fields=False):
         _budget[0] += 1
         if depth > _MAX_DEPTH or _budget[0] > 1000000:
             return '{"truncated":null}'
@@ -135,15 +159,15 @@ def __polyeval_judge_install():
         if t is _str:
             return _dumps(v)
         if t is _list:
-            return "[" + ",".join([_enc(x, depth + 1) for x in _list.__iter__(v)]) + "]"
+            return "[" + ",".join([_enc(x, depth + 1, fields) for x in _list.__iter__(v)]) + "]"
         if t is _tuple:
-            return '{"tuple":[' + ",".join([_enc(x, depth + 1) for x in _tuple.__iter__(v)]) + "]}"
+            return '{"tuple":[' + ",".join([_enc(x, depth + 1, fields) for x in _tuple.__iter__(v)]) + "]}"
         if t is _set:
-            return '{"set":[' + ",".join([_enc(x, depth + 1) for x in _set.__iter__(v)]) + "]}"
+            return '{"set":[' + ",".join([_enc(x, depth + 1, fields) for x in _set.__iter__(v)]) + "]}"
         if t is _frozenset:
-            return '{"set":[' + ",".join([_enc(x, depth + 1) for x in _frozenset.__iter__(v)]) + "]}"
+            return '{"set":[' + ",".join([_enc(x, depth + 1, fields) for x in _frozenset.__iter__(v)]) + "]}"
         if t in _dict_types:
-            return '{"map":[' + ",".join(["[" + _enc(k, depth + 1) + "," + _enc(x, depth + 1) + "]" for k, x in _dict_items(v)]) + "]}"
+            return '{"map":[' + ",".join(["[" + _enc(k, depth + 1, fields) + "," + _enc(x, depth + 1, fields) + "]" for k, x in _dict_items(v)]) + "]}"
         kind = _extra_kind(t)
         if kind == "bool":
             return "true" if _bool(v) else "false"
@@ -160,7 +184,44 @@ def __polyeval_judge_install():
                 return _float_json(_float(v))
             except _BaseException:
                 pass
-        return '{"object":%s}' % _dumps(_type_name(v))
+        if kind == "str":
+            return _dumps(_str(v))
+        if kind == "ndarray":
+            try:
+                if _methods["ndarray.size"](v) > 1000000:
+                    return '{"truncated":null}'
+                return _enc(_methods["ndarray.tolist"](v), depth)
+            except _BaseException:
+                pass
+        if kind == "ctypes_array":
+            try:
+                n = _methods["ctypes.Array.len"](v)
+                if n > 1000000:
+                    return '{"truncated":null}'
+                get = _methods["ctypes.Array.getitem"]
+                return "[" + ",".join([_enc(get(v, i), depth + 1, fields) for i in _range(n)]) + "]"
+            except _BaseException:
+                pass
+        if not fields:
+            return '{"object":%s}' % _dumps(_type_name(v))
+        # CrossPL-FFI: an object with the fields it holds, so the judge can
+        # tell it from another of the same type (never by calling its methods).
+        if t is _type:
+            try:
+                name = _type_name_of(v)
+            except _BaseException:
+                name = "?"
+            return '{"object":"type","fields":[["__name__",%s]]}' % _dumps(name if _type(name) is _str else "?")
+        parts = []
+        try:
+            d = _object_getattribute(v, "__dict__")
+        except _BaseException:
+            d = None
+        if _type(d) is _dict:
+            names = _sorted([k for k in _dict.__iter__(d) if _type(k) is _str])[:64]
+            for k in names:
+                parts.append("[" + _dumps(k) + "," + _enc(_dict.__getitem__(d, k), depth + 1, fields) + "]")
+        return '{"object":%s,"fields":[%s]}' % (_dumps(_type_name(v)), ",".join(parts))
 
     def observe(t, thunk):
         try:
@@ -176,16 +237,40 @@ def __polyeval_judge_install():
         _emit('{"t":%d,"v":%s}' % (t, text))
 
     def raised(t, e):
+        _emit('{"t":%d,"raised":%s}' % (t, _exception_json(e)))
+
+    _LAZY = [None]
+
+    def lazy(thunk):
+        # A leaf Python evaluates only when the rest of the condition
+        # needs it: evaluated by `check`, its exception kept, not raised.
+        return (_LAZY, thunk)
+
+    def check(k, *leaves):
+        # CrossPL-FFI: one executed assertion's leaf values, decided outside.
+        parts = []
+        for v in leaves:
+            if _type(v) is _tuple and _len(v) == 2 and v[0] is _LAZY:
+                try:
+                    v = v[1]()
+                except _Exception as e:
+                    parts.append('{"raised":%s}' % _exception_json(e))
+                    continue
+            _budget[0] = 0
+            try:
+                parts.append(_enc(v, 0, True))
+            except RecursionError:
+                parts.append('{"truncated":null}')
+        _emit('{"c":%d,"l":[%s]}' % (k, ",".join(parts)))
+
+    def _exception_json(e):
         try:
             message = _str(e)
             if _type(message) is not _str:
                 message = ""
         except _BaseException:
             message = ""
-        _emit('{"t":%d,"raised":{"type":%s,"message":%s}}' % (t, _dumps(_type_name(e)), _dumps(message[:500])))
-
-    def ok(t):
-        _emit('{"t":%d,"ok":true}' % t)
+        return '{"type":%s,"message":%s}' % (_dumps(_type_name(e)), _dumps(message[:500]))
 
     def _tamper(evidence):
         _emit('{"tamper":%s}' % _dumps(evidence))
@@ -333,8 +418,8 @@ def __polyeval_judge_install():
         _sys.excepthook = excepthook
         _expected_hook[0] = excepthook
 
-    return observe, ok, finish, ffi_guard
+    return observe, check, lazy, finish, ffi_guard
 
 
-__polyeval_observe, __polyeval_ok, __polyeval_finish, __polyeval_ffi_guard = __polyeval_judge_install()
+__polyeval_observe, __polyeval_check, __polyeval_lazy, __polyeval_finish, __polyeval_ffi_guard = __polyeval_judge_install()
 del __polyeval_judge_install

@@ -30,7 +30,10 @@
 //!
 //! Floats: equal when identical, both NaN, or both finite and
 //! `|a − b| ≤ max(rel · max(|a|, |b|), abs)` with [`Tolerance::DEFAULT`]
-//! (rel 1e-9, abs 1e-12). Upstream compares with exact `==`; a value computed
+//! (rel 1e-9, abs 1e-12). The tolerance is for two floats only: an integer
+//! compared with a float is equal only when the float is exactly that
+//! integer (`24.0` equals `24` wherever the language's `==` converts, which
+//! is every equality here but PHP's `===`; `24.0000000024` never does). Upstream compares with exact `==`; a value computed
 //! the same way is bit-identical and passes both, while the tolerance also
 //! accepts results that differ only by rounding (another summation order, another
 //! libm) — the sound reading of a float test. NaN equals NaN here (as in
@@ -176,9 +179,13 @@ fn num_eq(a: Num<'_>, b: Num<'_>, tol: &Tolerance) -> bool {
         // Canonical: a BigInt never fits i128, so it never equals an Int.
         (Num::Int(_), Num::Big(_)) | (Num::Big(_), Num::Int(_)) => false,
         (Num::Float(x), Num::Float(y)) => float_eq(x, y, tol),
-        (Num::Float(x), Num::Int(y)) | (Num::Int(y), Num::Float(x)) => float_eq(x, y as f64, tol),
+        // An integer on either side: exact, as the languages compare them
+        // (`24.0 == 24`, `24.0000000024 != 24`); the tolerance is for floats.
+        (Num::Float(x), Num::Int(y)) | (Num::Int(y), Num::Float(x)) => {
+            x.is_finite() && x.fract() == 0.0 && x.abs() < 1.7e38 && x as i128 == y
+        }
         (Num::Float(x), Num::Big(y)) | (Num::Big(y), Num::Float(x)) => {
-            float_eq(x, big_to_f64(y), tol)
+            x.is_finite() && x.fract() == 0.0 && format!("{x:.0}") == y
         }
     }
 }
@@ -638,8 +645,19 @@ mod tests {
         assert!(equal(&Float(0.1 + 0.2), &Float(0.3), &py));
         assert!(equal(&Float(1e6 * (1.0 + 0.9e-9)), &Float(1e6), &py));
         assert!(!equal(&Float(1e6 * (1.0 + 1.1e-9)), &Float(1e6), &py));
-        assert!(equal(&Float(1e-13), &Int(0), &py));
-        assert!(!equal(&Float(1e-11), &Int(0), &py));
+        // The tolerance is for two floats: an integer is matched exactly.
+        assert!(equal(&Float(1e-13), &Float(0.0), &py));
+        assert!(!equal(&Float(1e-13), &Int(0), &py));
+        assert!(!equal(&Float(24.0000000024), &Int(24), &py));
+        assert!(equal(&Float(24.0), &Int(24), &py));
+        assert!(equal(&Int(24), &Float(24.0), &s(Equality::Cpp)));
+        assert!(!equal(&Float(24.0), &Int(24), &s(Equality::PhpStrict)));
+        assert!(!equal(&Float(2.5), &Int(2), &py));
+        assert!(equal(
+            &Float(1e30),
+            &BigInt("1000000000000000019884624838656".into()),
+            &py
+        ));
         let exact = Semantics {
             equality: Equality::Python,
             tolerance: Tolerance::EXACT,

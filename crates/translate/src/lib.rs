@@ -850,7 +850,7 @@ fn observed(lang: Language, lines: &[String], expected: &Value) -> Result<(), St
                     ));
                 }
             }
-            LineKind::Fallback(f) => {
+            LineKind::NotJudgeable(f) => {
                 return Err(format!("`{}` stays in-process: {}", l.text, f.detail));
             }
         }
