@@ -820,7 +820,7 @@ mod tests {
                 stdout: &ok,
                 stdout_truncated: false,
             },
-            &[finding.clone()],
+            std::slice::from_ref(&finding),
         );
         assert_eq!(j.status, Status::Passed, "right values pass: {j:?}");
         assert_eq!(j.diagnostics.len(), 2);
