@@ -322,6 +322,9 @@ pub fn judge_ffi(
     let tests = reference.map_or(plan.checks.len(), |r| r.checks.len());
     let mut j = Judgement::empty(tests, findings);
     j.observed_checks = plan.checks.len();
+    // Without a reference the task's checks cannot be judged: say so on
+    // every sample (reports leave such tasks out of the judgeable subset).
+    j.not_judgeable = usize::from(reference.is_err());
     let collected = collect(run, &mut j, &|rec| attributable(plan, rec));
     check_nonce(&mut j, nonce, &collected.end);
     let cand = reported(plan, run.stdout);

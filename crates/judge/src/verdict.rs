@@ -192,7 +192,9 @@ impl Judgement {
     /// The judgement of a run that could not be judged at all: a sample of a
     /// task whose checks cannot be judged outside (`not_judgeable`).
     pub fn not_judged(detail: String) -> Judgement {
-        Judgement::empty(0, &[]).settle(Status::Failed, detail, Some("not_judgeable".into()))
+        let mut j = Judgement::empty(0, &[]);
+        j.not_judgeable = 1;
+        j.settle(Status::Failed, detail, Some("not_judgeable".into()))
     }
 
     /// Settle the verdict: evidence of tampering wins over everything else.
