@@ -45,8 +45,7 @@ void put_double(std::string& out, double d);
 void tamper(const std::string& evidence);
 }  // namespace detail
 void raised(int t);
-void ok(int t);
-void finish(bool needs_nonce);
+void finish();
 }  // namespace polyeval_judge
 
 namespace polyeval_judge {
@@ -310,9 +309,9 @@ POLYEVAL_JUDGE_DEF void raised(int t) {
     detail::emit(j);
 }
 
-POLYEVAL_JUDGE_DEF void ok(int t) { detail::emit("{\"t\":" + std::to_string(t) + ",\"ok\":true}"); }
-
-POLYEVAL_JUDGE_DEF void finish(bool needs_nonce) {
+// The end record: the program reached the end of the tests. The runtime
+// checks before it are diagnostics (the verdict rests on the observations).
+POLYEVAL_JUDGE_DEF void finish() {
     struct sigaction sa;
     std::memset(&sa, 0, sizeof sa);
     if (sigaction(SIGABRT, nullptr, &sa) == 0 && sa.sa_handler != SIG_DFL) {
@@ -321,31 +320,7 @@ POLYEVAL_JUDGE_DEF void finish(bool needs_nonce) {
     if (std::get_terminate() != detail::startup().terminate_at_start) {
         detail::tamper("std::set_terminate replaced the terminate handler");
     }
-    std::string end = "{\"end\":";
-    if (needs_nonce) {
-        std::string nonce;
-        int fd = ::open("/polyeval/judge/nonce", O_RDONLY);
-        if (fd >= 0) {
-            // One line: the server holds its end open until we close ours.
-            char buf[64];
-            while (nonce.find('\n') == std::string::npos && nonce.size() < 256) {
-                ssize_t n = ::read(fd, buf, sizeof buf);
-                if (n < 0 && errno == EINTR) continue;
-                if (n <= 0) break;
-                nonce.append(buf, static_cast<size_t>(n));
-            }
-            if (nonce.find('\n') != std::string::npos) nonce.resize(nonce.find('\n'));
-            ::close(fd);
-            while (!nonce.empty() && (nonce.back() == '\n' || nonce.back() == ' ')) nonce.pop_back();
-            detail::json_string(end, nonce);
-        } else {
-            end += "null";
-        }
-    } else {
-        end += "null";
-    }
-    end += "}";
-    detail::emit(end);
+    detail::emit("{\"end\":null}");
 }
 
 }  // namespace polyeval_judge

@@ -81,17 +81,12 @@ pub fn observe_statement(lang: Language, t: usize, lhs: &str) -> String {
     }
 }
 
-/// The final statement: integrity checks and the end record. Python also
-/// takes the builtin names the test code uses (`protected`): a module-level
-/// redefinition of one of them is reported as tampering.
+/// The final statement: the runtime checks (diagnostics) and the end
+/// record. Python also takes whether to read the one-shot nonce (CrossPL-FFI,
+/// whose end record may carry the harness's failure report) and the builtin
+/// names the test code uses (`protected`: a module-level redefinition of one
+/// of them is noted).
 pub fn finish_statement(lang: Language, needs_nonce: bool, protected: &[String]) -> String {
-    let b = |t: &str, f: &str| {
-        if needs_nonce {
-            t.to_string()
-        } else {
-            f.to_string()
-        }
-    };
     match lang {
         Language::Python => {
             let names: Vec<String> = protected
@@ -104,14 +99,15 @@ pub fn finish_statement(lang: Language, needs_nonce: bool, protected: &[String])
                 1 => format!("({},)", names[0]),
                 _ => format!("({})", names.join(", ")),
             };
-            format!("__polyeval_finish({}, {tuple})", b("True", "False"))
+            let nonce = if needs_nonce { "True" } else { "False" };
+            format!("__polyeval_finish({nonce}, {tuple})")
         }
-        Language::Cpp => format!("::polyeval_judge::finish({});", b("true", "false")),
-        Language::Java => format!("PolyevalJudge.finish({});", b("true", "false")),
-        Language::CSharp => format!("PolyevalJudge.Finish({});", b("true", "false")),
-        Language::Php => format!("__polyeval_finish({});", b("true", "false")),
-        Language::JavaScript => format!("__polyeval.finish({});", b("true", "false")),
-        Language::Go => format!("polyevalFinish({})", b("true", "false")),
+        Language::Cpp => "::polyeval_judge::finish();".into(),
+        Language::Java => "PolyevalJudge.finish();".into(),
+        Language::CSharp => "PolyevalJudge.Finish();".into(),
+        Language::Php => "__polyeval_finish();".into(),
+        Language::JavaScript => "__polyeval.finish();".into(),
+        Language::Go => "polyevalFinish()".into(),
     }
 }
 
@@ -322,7 +318,7 @@ mod tests {
             !b.contains("WDS().h"),
             "a compound condition is left out: {b}"
         );
-        assert!(b.trim_end().ends_with("::polyeval_judge::finish(false);"));
+        assert!(b.trim_end().ends_with("::polyeval_judge::finish();"));
     }
 
     #[test]
@@ -354,13 +350,13 @@ mod tests {
     fn go_program_merges_imports() {
         let g = go_program(
             "package main\n\nimport \"fmt\"\n\nfunc F() int { fmt.Print(); return 1 }\n",
-            "\tpolyevalFinish(false)\n",
+            "\tpolyevalFinish()\n",
         );
         let pkg = g.find("package main").unwrap();
         let imp = g.find("polyevalOS \"os\"").unwrap();
         let f = g.find("func F()").unwrap();
         assert!(pkg < imp && imp < f);
-        assert!(g.trim_end().ends_with("polyevalFinish(false)\n}"));
+        assert!(g.trim_end().ends_with("polyevalFinish()\n}"));
     }
 
     #[test]
