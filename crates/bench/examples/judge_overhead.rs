@@ -1,11 +1,12 @@
 //! Per-sample cost of judging (mode `sound`) against upstream's in-process
 //! scheme with the integrity marker (mode `inprocess`), through the real
 //! evaluators, measured in one run on the same samples:
-//! - per MultiOOP language, N distinct correct samples of a task with an
-//!   observed check and a compound line (kept in-process: the program also
-//!   proves its end with the nonce, the judge's most expensive case);
-//! - the first 40 MultiOOP Python reference solutions (every check observed);
-//! - the 40 CrossPL-FFI canonical solutions (prelude, FFI guard, nonce).
+//! - per MultiOOP language (Go included: polyeval's own suites), N distinct
+//!   correct samples of a task with observed checks;
+//! - the first 40 MultiOOP Python reference solutions;
+//! - the 40 CrossPL-FFI canonical solutions as candidates (judged: the test
+//!   instrumented, each task's canonical run as its reference, the outside
+//!   evaluation — all of it inside the judged time).
 //!
 //! Each round scores every group in both modes with fresh evaluators (empty
 //! caches, toolchains prepared before timing), alternating which mode goes
@@ -156,6 +157,7 @@ fn main() -> anyhow::Result<()> {
         Language::CSharp,
         Language::Php,
         Language::JavaScript,
+        Language::Go,
     ];
     let cores = std::thread::available_parallelism()
         .map(|c| c.get())
@@ -177,7 +179,7 @@ fn main() -> anyhow::Result<()> {
             .iter()
             .map(|&l| {
                 let samples = (1..=n)
-                    .map(|k| samples::sample_with_compound_line(l, round * 1000 + k))
+                    .map(|k| samples::sample(l, round * 1000 + k))
                     .collect();
                 (l.display_name().to_string(), samples)
             })

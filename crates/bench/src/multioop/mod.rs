@@ -22,7 +22,7 @@
 //!   `data["judge"]` holds the judgement.
 //! - `inprocess`: upstream's in-process assertions with polyeval's integrity
 //!   marker, for comparison only: a candidate in charge of its own process
-//!   can fake it (issue 15); `status` from the sandbox.
+//!   can fake it; `status` from the sandbox.
 //!
 //! Both: `pass_o` = passed and keywords present; `data` = the
 //! executed-benchmark fields of the contract plus `scoring`, `keywords_ok`,
