@@ -52,6 +52,20 @@ pub fn persist(from: &Path, to: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Flush every file and directory under `root` (and `root` itself) to the
+/// disk: a tree written with plain writes, about to be renamed into place.
+pub fn sync_tree(root: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(root)? {
+        let entry = entry?;
+        if entry.file_type()?.is_dir() {
+            sync_tree(&entry.path())?;
+        } else {
+            std::fs::File::open(entry.path())?.sync_all()?;
+        }
+    }
+    sync_dir(root)
+}
+
 /// Flush a directory's entries (files created, renamed or removed in it).
 pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
     std::fs::File::open(dir)?.sync_all()

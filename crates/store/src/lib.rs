@@ -92,9 +92,11 @@ impl RunStore {
         dir.join(DB_FILE)
     }
 
-    /// Whether `dir` holds a run.
+    /// Whether `dir` holds a run (a database whose creation was interrupted
+    /// before its first commit is none: creating the run there completes it).
     pub fn exists(dir: &Path) -> bool {
-        Self::db_path(dir).is_file()
+        let db = Self::db_path(dir);
+        db.is_file() && !open::never_committed(&db).unwrap_or(false)
     }
 
     fn connect(dir: &Path) -> anyhow::Result<Connection> {
@@ -137,13 +139,13 @@ impl RunStore {
     ) -> anyhow::Result<RunStore> {
         let db = Self::db_path(dir);
         if Self::exists(dir) {
-            if !open::never_committed(&db)? {
-                bail!(
-                    "{} already holds a run ({}); open it or choose another directory",
-                    dir.display(),
-                    DB_FILE
-                );
-            }
+            bail!(
+                "{} already holds a run ({}); open it or choose another directory",
+                dir.display(),
+                DB_FILE
+            );
+        }
+        if db.is_file() {
             // A creation that stopped before its first commit (a crash, a
             // full disk, under an older polyeval that created in place):
             // nothing in it, so it is made again.
@@ -203,6 +205,12 @@ impl RunStore {
     }
 
     fn not_a_run_unless_exists(dir: &Path) -> anyhow::Result<()> {
+        if Self::db_path(dir).is_file() && !Self::exists(dir) {
+            bail!(
+                "{}: the creation of this run was interrupted before anything was stored in it; re-run the command that creates it (import, generate or run) to complete it",
+                dir.display()
+            );
+        }
         if !Self::exists(dir) {
             bail!(
                 "{} is not a run directory (no {} in it)",
@@ -284,19 +292,27 @@ impl RunStore {
             .with_context(|| format!("{}: cannot create run directory", dir.display()))?;
         // Locked before looking: two imports creating one run make it once.
         let lock = RunLock::acquire(dir)?;
-        if !Self::exists(dir) || open::never_committed(&Self::db_path(dir))? {
+        if !Self::exists(dir) {
             return Self::create_locked(dir, config, lock);
         }
         let mut store = Self::open_locked(dir, lock)?;
         if store.config != *config {
-            let diffs = config_differences(&store.config, config);
-            if !force {
+            let diffs = config_differences(&store.config, config, &store.sample_languages()?);
+            if !diffs.breaking.is_empty() {
                 bail!(
-                    "{} already holds a run with a different configuration ({}); use another run directory, or force to overwrite the configuration",
+                    "{} holds a run whose samples would mean nothing under the requested configuration ({}); use another run directory (--force cannot adopt this)",
                     dir.display(),
-                    diffs.join("; ")
+                    diffs.all()
                 );
             }
+            if !force {
+                bail!(
+                    "{} already holds a run with a different configuration ({}); use another run directory, or --force to adopt the new configuration (the stored samples are kept)",
+                    dir.display(),
+                    diffs.all()
+                );
+            }
+            debug_assert!(!diffs.is_empty() || store.config == *config);
             let tx = store.conn.transaction()?;
             write_config(&tx, config, true)?;
             // The new configuration may name another server: learn it afresh.
@@ -305,6 +321,17 @@ impl RunStore {
             store.config = config.clone();
         }
         Ok(store)
+    }
+
+    /// The language keys (`java`, `cpp` …) of the run's stored samples.
+    pub fn sample_languages(&self) -> anyhow::Result<Vec<String>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT DISTINCT substr(task_key, 1, instr(task_key, '/') - 1) FROM samples ORDER BY 1",
+        )?;
+        let languages = stmt
+            .query_map([], |r| r.get::<_, String>(0))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(languages)
     }
 
     pub fn dir(&self) -> &Path {

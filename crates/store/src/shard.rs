@@ -315,7 +315,7 @@ impl ShardStore {
                     "{} holds a run with a different configuration ({}); a shard must generate under the run's configuration: \
                      use another run directory, or adopt the new configuration in the run first (generate without --shard, with --force)",
                     run_dir.display(),
-                    config_differences(&run_config, config).join("; ")
+                    crate::config::config_differences(&run_config, config, &[]).all()
                 );
             }
             let mut stmt = run.prepare("SELECT id FROM samples")?;

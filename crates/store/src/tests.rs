@@ -761,3 +761,64 @@ fn a_creation_that_never_committed_is_made_again() {
         .collect();
     assert!(names.is_empty(), "{names:?}");
 }
+
+#[test]
+fn force_never_adopts_a_configuration_that_orphans_the_stored_samples() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut cfg = config();
+    cfg.params = serde_json::json!({"temperature": 0.0, "seed": 1, "filters": {"lang": ["java"]}});
+    RunStore::open_or_create(tmp.path(), &cfg, false)
+        .unwrap()
+        .insert_samples(&[NewSample::new("java/1", 0, "x")])
+        .unwrap();
+    let refused = |other: &RunConfig| {
+        let e = RunStore::open_or_create(tmp.path(), other, true)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("--force cannot adopt this"), "{e}");
+        assert_eq!(RunStore::open(tmp.path()).unwrap().config(), &cfg, "{e}");
+        e
+    };
+    let mut other = cfg.clone();
+    other.bench = Bench::MultiOop;
+    let e = refused(&other);
+    assert!(
+        e.contains("bench: stored crosspl-ipc, requested multioop"),
+        "{e}"
+    );
+    assert!(!e.contains("params"), "only what differs is named: {e}");
+    let mut other = cfg.clone();
+    other.task_fingerprint = "cd".repeat(32);
+    let e = refused(&other);
+    assert!(
+        e.contains("task data: stored fingerprint abababababab"),
+        "{e}"
+    );
+    let mut other = cfg.clone();
+    other.params["filters"] = serde_json::json!({"lang": ["python"]});
+    let e = refused(&other);
+    assert!(
+        e.contains(
+            "the run holds samples in java, which the requested languages (python) leave out"
+        ),
+        "{e}"
+    );
+
+    // What keeps the samples' meaning is adopted with --force, and the
+    // refusal without it names only the differing keys of the parameters.
+    let mut other = cfg.clone();
+    other.params["seed"] = serde_json::json!(2);
+    other.params["filters"] = serde_json::json!({"lang": ["java", "python"]});
+    let e = RunStore::open_or_create(tmp.path(), &other, false)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("params.seed: stored 1, requested 2"), "{e}");
+    assert!(e.contains("params.filters"), "{e}");
+    assert!(!e.contains("temperature"), "{e}");
+    assert!(e.contains("or --force to adopt"), "{e}");
+    let store = RunStore::open_or_create(tmp.path(), &other, true).unwrap();
+    assert_eq!(store.config(), &other);
+    assert_eq!(store.sample_languages().unwrap(), ["java"]);
+}

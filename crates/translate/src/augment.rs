@@ -419,7 +419,7 @@ pub fn augment(opts: &AugmentOptions, progress: &Progress) -> anyhow::Result<Sum
         out: opts.out.clone(),
     };
     let report = json!({"tasks": summary.tasks});
-    data::write_atomic(
+    polyeval_core::fsutil::write_atomic(
         &opts.out.join(REPORT_FILE),
         (serde_json::to_string_pretty(&report)? + "\n").as_bytes(),
     )?;
