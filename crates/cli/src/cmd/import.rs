@@ -83,7 +83,8 @@ struct CrossplArgs {
     #[arg(long, value_delimiter = ',', required_unless_present = "all_models")]
     model: Vec<String>,
     /// Import every model directory found under any `<lang>_ipc/`, in every
-    /// recorded variant (one run per model and variant).
+    /// recorded variant (one run per model and variant). Directory names are
+    /// taken exactly: no prefix matching.
     #[arg(long, conflicts_with = "model")]
     all_models: bool,
     /// Run directory; with several models (or --all-models), the directory
@@ -194,6 +195,21 @@ fn crosspl_results(a: CrossplArgs) -> anyhow::Result<()> {
     };
     let eval = a.evaluate.then(|| a.eval.spec()).transpose()?;
     let (runs, one_run) = crosspl::plan(&spec)?;
+    if a.all_models {
+        for ((a, a_langs), (b, b_langs)) in crosspl::similar_model_names(&spec.results_dir)? {
+            let langs = |l: &[polyeval_core::Language]| {
+                l.iter()
+                    .map(|l| l.display_name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            println!(
+                "note: `{a}` ({}) and `{b}` ({}) look like one model under two names; imported as two models, each from its own directories only",
+                langs(&a_langs),
+                langs(&b_langs)
+            );
+        }
+    }
     let progress = crate::progress::terminal(!a.no_progress);
     let outcomes = crosspl::import(&spec, &runs, eval.as_ref(), &TaskSets::default(), &progress)?;
     // Every model is reported, whatever happened to the others: a failed
