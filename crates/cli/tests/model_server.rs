@@ -158,3 +158,41 @@ fn a_ten_second_outage_in_a_60_task_run_prints_a_handful_of_lines_and_loses_noth
     );
     assert!(err.contains(": 60 tasks; 60 samples stored now"), "{err}");
 }
+
+#[test]
+fn a_server_never_reached_stops_the_run_within_30_s_in_one_line() {
+    // A port nothing listens on: bound, then closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runner/demo/crosspl");
+    let tmp = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let output = generate(
+        &data,
+        &format!("http://127.0.0.1:{port}/v1"),
+        &tmp.path().join("run"),
+        &[],
+    )
+    .output()
+    .unwrap();
+    let took = started.elapsed();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{err}");
+    assert!(took < Duration::from_secs(35), "took {took:?}:\n{err}");
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(
+        errors[0].contains(&format!(
+            "cannot reach the model server at 127.0.0.1:{port}"
+        )) && errors[0].contains("Connection refused"),
+        "{err}"
+    );
+    // What the warning promised is what happened.
+    assert!(
+        err.contains("stopping if nothing gets through within 30 s") && !err.contains("5 min"),
+        "{err}"
+    );
+}
