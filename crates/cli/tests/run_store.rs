@@ -369,6 +369,19 @@ fn a_second_writer_waits_for_the_run_lock() {
             seen.push(line);
         }
     }
+    // One plain sentence, not a log record.
+    let told = seen.iter().find(|l| l.contains(&expected)).unwrap();
+    assert!(
+        told.starts_with(&format!(
+            "warning: {} is being written by another command; waiting",
+            run.display()
+        )),
+        "{told}"
+    );
+    assert!(
+        !told.contains("WARN") && !told.contains("polyeval_store"),
+        "{told}"
+    );
     std::thread::sleep(Duration::from_millis(300));
     assert!(
         child.try_wait().unwrap().is_none(),

@@ -140,6 +140,7 @@ impl GenArgs {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let progress = crate::progress::terminal(!args.gen.no_progress);
+    crate::interrupt::report_on_ctrl_c(std::slice::from_ref(&args.gen.out));
     let sets = polyeval_runner::TaskSets::default();
     let spec = GenerateSpec {
         shard: args.shard,

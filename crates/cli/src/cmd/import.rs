@@ -211,6 +211,7 @@ fn crosspl_results(a: CrossplArgs) -> anyhow::Result<()> {
         }
     }
     let progress = crate::progress::terminal(!a.no_progress);
+    crate::interrupt::report_on_ctrl_c(&runs.iter().map(|r| r.out.clone()).collect::<Vec<_>>());
     let outcomes = crosspl::import(&spec, &runs, eval.as_ref(), &TaskSets::default(), &progress)?;
     // Every model is reported, whatever happened to the others: a failed
     // model neither hides nor undoes the ones that were imported.
