@@ -55,9 +55,15 @@ pub struct GenArgs {
     /// Only these tasks: upstream ids (`17`, `OOP/3`) or task keys (`java/17`), comma-separated.
     #[arg(long = "tasks", value_delimiter = ',')]
     pub tasks: Vec<String>,
-    /// At most this many tasks (after the other filters, in task order).
+    /// At most this many tasks in all, whatever their languages (after the
+    /// other filters, in task order): `--limit 10` on six languages may take
+    /// all ten from the first one. See --limit-per-lang.
     #[arg(long)]
     pub limit: Option<usize>,
+    /// At most this many tasks of each language (after the other filters, in
+    /// task order).
+    #[arg(long, value_name = "N")]
+    pub limit_per_lang: Option<usize>,
 
     /// Samples per task (n). Uses the API's `n` when the server honours it (the first answer
     /// decides; a server rejecting or ignoring `n` gets separate requests; kept in the run).
@@ -123,6 +129,7 @@ impl GenArgs {
                 techniques: self.techniques.clone(),
                 tasks: self.tasks.clone(),
                 limit: self.limit,
+                limit_per_lang: self.limit_per_lang,
                 code_level: None,
             },
             samples: self.samples,

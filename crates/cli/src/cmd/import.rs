@@ -127,9 +127,10 @@ struct SamplesArgs {
     /// Run directory to create or add to.
     #[arg(long)]
     out: PathBuf,
-    /// Model name recorded in the run (default: the file name without extension).
-    #[arg(long)]
-    model: Option<String>,
+    /// Name stored for the model in the run and shown in reports (default: the
+    /// file name without extension).
+    #[arg(long, alias = "model")]
+    label: Option<String>,
     /// Benchmark data directory (default: $POLYEVAL_DATA, then the config file).
     #[arg(long)]
     data: Option<PathBuf>,
@@ -146,7 +147,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 file: a.file,
                 bench: a.bench,
                 out: a.out,
-                model: a.model,
+                model: a.label,
                 data: a.data,
                 force: a.force,
             };
