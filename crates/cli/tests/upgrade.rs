@@ -156,10 +156,24 @@ fn a_demo_run_of_0_1_0_reads_back_exactly_and_has_nothing_left_to_do() {
         report(&run, &data, &[]),
         expected("demo-multioop-flawed.report.md")
     );
+    let exported = export(&run, &[]);
     assert_export_keeps(
         &expected("demo-multioop-flawed.export.jsonl"),
-        &export(&run, &[]),
+        &exported,
         "export",
+    );
+    // What this release adds is there for old runs too: the compiler's message.
+    let compile_error: serde_json::Value = exported
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|r| r["sample_id"] == "cpp/OOP/1#0")
+        .unwrap();
+    assert!(
+        compile_error["failure_output"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("error: ‘total’ was not declared in this scope"),
+        "{compile_error}"
     );
     let out = polyeval()
         .args(["evaluate", "-j", "2", "--no-progress"])
