@@ -332,13 +332,14 @@ fn language_dirs(results: &Path) -> anyhow::Result<(BTreeMap<Language, PathBuf>,
     Ok((lang_dirs, ignored))
 }
 
+/// A model directory name and the languages it is recorded in.
+pub type ModelDirs = (String, Vec<Language>);
+
 /// Pairs of model directories whose names look like one model's (one is,
 /// case-insensitively, the other or the start of the other, e.g.
 /// `Qwen3-235b` and `Qwen3-235b-a22b`), each with the languages it is
 /// recorded in: `--all-models` imports them as separate models.
-pub fn similar_model_names(
-    results: &Path,
-) -> anyhow::Result<Vec<((String, Vec<Language>), (String, Vec<Language>))>> {
+pub fn similar_model_names(results: &Path) -> anyhow::Result<Vec<(ModelDirs, ModelDirs)>> {
     let (lang_dirs, _) = language_dirs(results)?;
     let mut languages: BTreeMap<String, Vec<Language>> = BTreeMap::new();
     for (lang, dir) in &lang_dirs {
