@@ -51,6 +51,19 @@ pub(crate) fn never_committed(db: &Path) -> anyhow::Result<bool> {
     if check_database_file(db).is_err() {
         return Ok(false);
     }
+    // A database file longer than its first page holds committed pages: no
+    // need to open it (`exists` asks this often).
+    let mut header = [0u8; 18];
+    std::fs::File::open(db)
+        .and_then(|mut f| f.read_exact(&mut header))
+        .with_context(|| format!("{}: cannot read the run database", db.display()))?;
+    let page_size = match u16::from_be_bytes([header[16], header[17]]) {
+        1 => 65536,
+        n => u64::from(n),
+    };
+    if std::fs::metadata(db)?.len() > page_size {
+        return Ok(false);
+    }
     let conn = Connection::open_with_flags(
         db,
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
