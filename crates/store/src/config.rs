@@ -133,10 +133,7 @@ pub(crate) struct Differences {
 }
 
 impl Differences {
-    pub fn is_empty(&self) -> bool {
-        self.adoptable.is_empty() && self.breaking.is_empty()
-    }
-
+    /// Every difference, the breaking ones first.
     pub fn all(&self) -> String {
         self.breaking
             .iter()

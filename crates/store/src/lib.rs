@@ -312,7 +312,6 @@ impl RunStore {
                     diffs.all()
                 );
             }
-            debug_assert!(!diffs.is_empty() || store.config == *config);
             let tx = store.conn.transaction()?;
             write_config(&tx, config, true)?;
             // The new configuration may name another server: learn it afresh.
