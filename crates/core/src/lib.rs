@@ -8,6 +8,7 @@ pub mod data;
 pub mod eval;
 pub mod extract;
 pub mod filter;
+pub mod fsutil;
 pub mod hash;
 pub mod language;
 pub mod loading;
