@@ -1,8 +1,10 @@
 //! Python 3.
 
-use super::LanguageInfo;
+pub mod pylit;
 
-pub(super) const INFO: LanguageInfo = LanguageInfo {
+use crate::LanguageInfo;
+
+pub(crate) const INFO: LanguageInfo = LanguageInfo {
     key: "python",
     display_name: "Python",
     spellings: &["python", "py", "python3"],

@@ -1,8 +1,8 @@
 //! JavaScript (node).
 
-use super::LanguageInfo;
+use crate::LanguageInfo;
 
-pub(super) const INFO: LanguageInfo = LanguageInfo {
+pub(crate) const INFO: LanguageInfo = LanguageInfo {
     key: "javascript",
     display_name: "JavaScript",
     spellings: &["javascript", "js", "node"],

@@ -1,13 +1,7 @@
-//! Programming languages polyeval knows. Each language is one file in this
-//! directory holding its [`LanguageInfo`] (names, every spelling the
-//! upstream data and users use, file extensions, Markdown fence tags), and
-//! one line in the `languages!` list below, which makes the [`Language`]
-//! variant, its place in [`Language::ALL`] and its descriptor lookup.
-//!
-//! The other layers a language touches each have their own registry: the
-//! sandbox toolchain (`polyeval-sandbox`, `toolchain/`), the MultiOOP harness
-//! (`polyeval-bench`, `multioop/lang/`) and the few-shot prompt file
-//! (`prompts/oop-few-shot/`).
+//! The [`Language`] identity: its variants, [`Language::ALL`] (the only list
+//! of languages polyeval has) and each language's [`LanguageInfo`] (names,
+//! every spelling the upstream data and users use, file extensions, Markdown
+//! fence tags), which lives in the language's folder.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -32,7 +26,6 @@ pub struct LanguageInfo {
 
 macro_rules! languages {
     ($($variant:ident => $module:ident,)*) => {
-        $(mod $module;)*
 
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
         #[serde(rename_all = "lowercase")]
@@ -47,7 +40,7 @@ macro_rules! languages {
             /// The language's descriptor.
             pub fn info(self) -> &'static LanguageInfo {
                 match self {
-                    $(Language::$variant => &$module::INFO,)*
+                    $(Language::$variant => &crate::$module::INFO,)*
                 }
             }
         }

@@ -1,8 +1,8 @@
 //! PHP.
 
-use super::LanguageInfo;
+use crate::LanguageInfo;
 
-pub(super) const INFO: LanguageInfo = LanguageInfo {
+pub(crate) const INFO: LanguageInfo = LanguageInfo {
     key: "php",
     display_name: "PHP",
     spellings: &["php"],

@@ -1,8 +1,8 @@
 //! Java.
 
-use super::LanguageInfo;
+use crate::LanguageInfo;
 
-pub(super) const INFO: LanguageInfo = LanguageInfo {
+pub(crate) const INFO: LanguageInfo = LanguageInfo {
     key: "java",
     display_name: "Java",
     spellings: &["java"],

@@ -1,8 +1,8 @@
 //! C++ (C++17).
 
-use super::LanguageInfo;
+use crate::LanguageInfo;
 
-pub(super) const INFO: LanguageInfo = LanguageInfo {
+pub(crate) const INFO: LanguageInfo = LanguageInfo {
     key: "cpp",
     display_name: "C++",
     spellings: &["cpp", "c++", "cxx"],

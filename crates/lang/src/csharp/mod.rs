@@ -1,8 +1,8 @@
 //! C# (mono).
 
-use super::LanguageInfo;
+use crate::LanguageInfo;
 
-pub(super) const INFO: LanguageInfo = LanguageInfo {
+pub(crate) const INFO: LanguageInfo = LanguageInfo {
     key: "csharp",
     display_name: "C#",
     spellings: &["csharp", "cs", "c#"],

@@ -1,8 +1,8 @@
 //! Go.
 
-use super::LanguageInfo;
+use crate::LanguageInfo;
 
-pub(super) const INFO: LanguageInfo = LanguageInfo {
+pub(crate) const INFO: LanguageInfo = LanguageInfo {
     key: "go",
     display_name: "Go",
     spellings: &["go", "golang"],
