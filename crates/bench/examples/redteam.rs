@@ -27,6 +27,9 @@ enum Expect {
 
 struct Case {
     file: String,
+    /// Cases of one scenario (an attacker and the victims after it) run as
+    /// a batch of their own on one worker, in order.
+    group: Option<String>,
     task: Task,
     code: String,
     expect: Expect,
@@ -156,18 +159,64 @@ fn cases(dir: &Path, filter: &str) -> Vec<Case> {
                 .clone()
         };
         let ffi = task.bench == Bench::CrossplFfi;
-        let code = if ffi {
-            serde_json::json!({ "Candidate_solution": text }).to_string()
-        } else {
-            text
+        let wrap = |text: String| {
+            if ffi {
+                serde_json::json!({ "Candidate_solution": text }).to_string()
+            } else {
+                text
+            }
         };
+        // `victim=<file> victims=<n>`: n distinct copies of a correct program
+        // scored right after this one, on the same worker; `then=<file>:<expect>,…`
+        // (`self` = this file): a sequence scored after it, on the same worker.
+        let victims: usize = h
+            .get("victims")
+            .map(|n| n.parse().expect("victims=<n>"))
+            .unwrap_or(0);
+        let mut after: Vec<(String, Expect)> = Vec::new();
+        if let Some(victim) = h.get("victim") {
+            after.extend((0..victims).map(|_| (victim.clone(), Expect::Pass)));
+        }
+        if let Some(then) = h.get("then") {
+            for item in then.split(',') {
+                let (f, e) = item.split_once(':').expect("then=<file>:<expect>");
+                let e = match e {
+                    "pass" => Expect::Pass,
+                    "nopass" => Expect::NoPass,
+                    other => panic!("{rel}: then expect {other}"),
+                };
+                after.push((f.to_string(), e));
+            }
+        }
+        let group = (!after.is_empty()).then(|| rel.clone());
         out.push(Case {
-            file: rel,
-            task,
-            code,
+            file: rel.clone(),
+            group: group.clone(),
+            task: task.clone(),
+            code: wrap(text.clone()),
             expect,
             ffi,
         });
+        let marker = if matches!(task.language, Language::Python) {
+            "#"
+        } else {
+            "//"
+        };
+        for (k, (f, e)) in after.into_iter().enumerate() {
+            let body = if f == "self" {
+                text.clone()
+            } else {
+                std::fs::read_to_string(dir.join(&f)).expect("sequence file")
+            };
+            out.push(Case {
+                file: format!("{rel} → {k}: {f}"),
+                group: group.clone(),
+                task: task.clone(),
+                code: wrap(format!("{body}\n{marker} copy {k}\n")),
+                expect: e,
+                ffi,
+            });
+        }
     }
     out
 }
@@ -214,11 +263,21 @@ fn main() -> anyhow::Result<()> {
             ..EvalOptions::default()
         };
         let mut verdicts: Vec<Option<Verdict>> = vec![None; cases.len()];
-        for ffi in [false, true] {
-            let idx: Vec<usize> = (0..cases.len()).filter(|&i| cases[i].ffi == ffi).collect();
-            if idx.is_empty() {
-                continue;
+        let mut batches: Vec<(bool, Option<String>)> = Vec::new();
+        for c in &cases {
+            let b = (c.ffi, c.group.clone());
+            if !batches.contains(&b) {
+                batches.push(b);
             }
+        }
+        for (ffi, group) in batches {
+            let idx: Vec<usize> = (0..cases.len())
+                .filter(|&i| cases[i].ffi == ffi && cases[i].group == group)
+                .collect();
+            let opts = EvalOptions {
+                jobs: Some(if group.is_some() { 1 } else { 2 }),
+                ..opts.clone()
+            };
             let items: Vec<EvalItem<'_>> = idx
                 .iter()
                 .map(|&i| EvalItem {
