@@ -3,8 +3,8 @@
 //! cold, and says where a verdict is not what it must be.
 //!
 //! Cases are files under `examples/redteam/cases/`; the first line of each
-//! holds `redteam: task=<name> expect=<pass|nopass|not_judgeable>` after the
-//! language's comment marker. Tasks are named in `examples/redteam/tasks.json`
+//! (or one of the first three) holds `redteam: task=<name>
+//! expect=<pass|nopass|not_judgeable>` after the language's comment marker. Tasks are named in `examples/redteam/tasks.json`
 //! (MultiOOP fixture-style tasks per language, synthetic CrossPL-FFI tasks
 //! with a canonical solution) or are real CrossPL-FFI tasks (`FFI_<n>`).
 //!
@@ -109,10 +109,12 @@ fn real_ffi(n: &str) -> Task {
 }
 
 fn header(text: &str) -> BTreeMap<String, String> {
-    let first = text.lines().next().unwrap_or_default();
-    let at = first
-        .find("redteam:")
-        .expect("a `redteam:` header on the first line");
+    let first = text
+        .lines()
+        .take(3)
+        .find(|l| l.contains("redteam:"))
+        .expect("a `redteam:` header in the first lines");
+    let at = first.find("redteam:").expect("checked");
     first[at + 8..]
         .split_whitespace()
         .filter_map(|kv| kv.split_once('='))
