@@ -214,7 +214,14 @@ fn cases(dir: &Path, filter: &str) -> Vec<Case> {
                 file: format!("{rel} → {k}: {f}"),
                 group: group.clone(),
                 task: task.clone(),
-                code: wrap(format!("{body}\n{marker} copy {k}\n")),
+                // A distinct program per copy (the engine runs identical
+                // programs once); in PHP inside the `<?php` block.
+                code: wrap(match body.split_once("<?php\n") {
+                    Some((head, rest)) if task.language == Language::Php => {
+                        format!("{head}<?php\n// copy {k}\n{rest}")
+                    }
+                    _ => format!("{body}\n{marker} copy {k}\n"),
+                }),
                 expect: e,
                 ffi,
             });
