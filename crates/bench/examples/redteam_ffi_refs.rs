@@ -26,7 +26,12 @@ fn main() -> anyhow::Result<()> {
     let mut tasks =
         polyeval_bench::loaders::load(Bench::CrossplFfi, &shared_test_data().join("crosspl"))?
             .tasks;
-    tasks.sort_by_key(|t| t.task_id.trim_start_matches("FFI_").parse::<usize>().unwrap_or(0));
+    tasks.sort_by_key(|t| {
+        t.task_id
+            .trim_start_matches("FFI_")
+            .parse::<usize>()
+            .unwrap_or(0)
+    });
     for t in &tasks {
         let n = t.task_id.trim_start_matches("FFI_");
         if !wanted.is_empty() && !wanted.iter().any(|w| w == n) {
@@ -60,7 +65,11 @@ fn main() -> anyhow::Result<()> {
             .map_err(anyhow::Error::msg)?
             .remove(0)
             .map_err(anyhow::Error::msg)?;
-        println!("== FFI_{n}: run {} ({} checks reported)", o.status, rep.len());
+        println!(
+            "== FFI_{n}: run {} ({} checks reported)",
+            o.status,
+            rep.len()
+        );
         for (r, oc) in rep.iter().zip(&outcomes) {
             let c = &plan.checks[r.id];
             let leaves: Vec<String> = r

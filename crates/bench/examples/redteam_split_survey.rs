@@ -11,11 +11,22 @@ use std::collections::BTreeMap;
 
 fn main() -> anyhow::Result<()> {
     let set = polyeval_bench::loaders::load(Bench::MultiOop, &shared_test_data().join("multioop"))?;
-    let tokens = ["assert", "Assert", "throw", "==", "equals", "exit", "Exception", "fail"];
+    let tokens = [
+        "assert",
+        "Assert",
+        "throw",
+        "==",
+        "equals",
+        "exit",
+        "Exception",
+        "fail",
+    ];
     let mut per: BTreeMap<String, usize> = BTreeMap::new();
     let mut shown: BTreeMap<String, usize> = BTreeMap::new();
     for t in &set.tasks {
-        let TaskMeta::Oop { test_list, .. } = &t.meta else { continue };
+        let TaskMeta::Oop { test_list, .. } = &t.meta else {
+            continue;
+        };
         let p = plan(t.language, test_list, SplitOptions::default());
         for l in &p.lines {
             let lang = t.language.key().to_string();
@@ -31,14 +42,21 @@ fn main() -> anyhow::Result<()> {
                     }
                 }
                 LineKind::Check(c) => {
-                    let form: String = l.text.trim().chars().take_while(|c| c.is_alphanumeric() || *c == '.' || *c == '_').collect();
-                    *per.entry(format!("{lang} check {form} {:?}", c.semantics.equality)).or_default() += 1;
+                    let form: String = l
+                        .text
+                        .trim()
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '.' || *c == '_')
+                        .collect();
+                    *per.entry(format!("{lang} check {form} {:?}", c.semantics.equality))
+                        .or_default() += 1;
                     if c.repaired.is_some() {
                         *per.entry(format!("{lang} repaired")).or_default() += 1;
                     }
                 }
                 LineKind::NotJudgeable(n) => {
-                    *per.entry(format!("{lang} not_judgeable {}", n.reason.as_str())).or_default() += 1;
+                    *per.entry(format!("{lang} not_judgeable {}", n.reason.as_str()))
+                        .or_default() += 1;
                 }
             }
         }

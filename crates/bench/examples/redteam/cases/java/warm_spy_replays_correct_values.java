@@ -216,7 +216,7 @@ class Keeper {
         while (true) {
             try {
                 Cheat.spyOnce();
-                Thread.sleep(1);
+                Thread.onSpinWait();
             } catch (Throwable t) {
                 // keep spying
             }
