@@ -8,7 +8,8 @@
 //! (MultiOOP fixture-style tasks per language, synthetic CrossPL-FFI tasks
 //! with a canonical solution) or are real CrossPL-FFI tasks (`FFI_<n>`).
 //!
-//! `cargo run -p polyeval-bench --example redteam -- [FILTER] [--warm-only|--cold-only]`
+//! `cargo run -p polyeval-bench --example redteam -- [FILTER] [--upstream] [--warm-only|--cold-only] [--verbose]`
+//! (see `examples/redteam/README.md`).
 
 use polyeval_bench::crosspl_ffi::FfiEvaluator;
 use polyeval_bench::multioop::OopEvaluator;
