@@ -2,14 +2,15 @@
 //! correct-but-unusual) programs through the real evaluators, warm and
 //! cold, and says where a verdict is not what it must be.
 //!
-//! Cases are files under `examples/redteam/cases/`; the first line of each
-//! (or one of the first three) holds `redteam: task=<name>
-//! expect=<pass|nopass|not_judgeable>` after the language's comment marker. Tasks are named in `examples/redteam/tasks.json`
-//! (MultiOOP fixture-style tasks per language, synthetic CrossPL-FFI tasks
-//! with a canonical solution) or are real CrossPL-FFI tasks (`FFI_<n>`).
+//! Cases are files under `examples/redteam/cases/`; one of the first three
+//! lines of each holds `redteam: task=<name> expect=<pass|nopass|not_judgeable>`
+//! after the language's comment marker. Tasks are named in
+//! `examples/redteam/tasks.json` (MultiOOP fixture-style tasks per language,
+//! synthetic CrossPL-FFI tasks with a canonical solution) or are real
+//! CrossPL-FFI tasks (`FFI_<n>`).
 //!
-//! `cargo run -p polyeval-bench --example redteam -- [FILTER] [--upstream] [--warm-only|--cold-only] [--verbose]`
-//! (see `examples/redteam/README.md`).
+//! `cargo run -p polyeval-bench --example redteam -- [FILTER] [--upstream]
+//! [--warm-only|--cold-only] [--verbose]` (see `examples/redteam/README.md`).
 
 use polyeval_bench::crosspl_ffi::FfiEvaluator;
 use polyeval_bench::multioop::OopEvaluator;
