@@ -78,6 +78,10 @@ def __polyeval_judge_install():
                 _methods["ctypes.Array"] = c
                 _methods["ctypes.Array.len"] = c.__len__
                 _methods["ctypes.Array.getitem"] = c.__getitem__
+                simple = getattr(ct, "_SimpleCData", None)
+                if _isinstance(simple, _type):
+                    _methods["ctypes._SimpleCData"] = simple
+                    _methods["ctypes._SimpleCData.value"] = simple.__dict__["value"].__get__
             for module, name, kind in (("decimal", "Decimal", "decimal"), ("fractions", "Fraction", "fraction")):
                 m = _modules.get(module)
                 c = getattr(m, name, None) if m is not None else None
@@ -117,6 +121,35 @@ def __polyeval_judge_install():
             except OSError:
                 return
             view = view[n:]
+
+    def _class_attr(c, name, default="?"):
+        # An attribute of a class, read from the class dicts along its MRO
+        # (never through a metaclass's __getattribute__).
+        try:
+            for k in _type.__dict__["__mro__"].__get__(c):
+                d = _type.__dict__["__dict__"].__get__(k)
+                if name in d:
+                    v = d[name]
+                    if name in ("__qualname__", "__module__") and _type(v) is not _str:
+                        break
+                    return v
+            if name == "__qualname__":
+                v = _type.__dict__["__qualname__"].__get__(c)
+                return v if _type(v) is _str else default
+            if name == "__module__":
+                v = _type.__dict__["__module__"].__get__(c)
+                return v if _type(v) is _str else default
+        except _BaseException:
+            pass
+        return default
+
+    def _type_part(c):
+        # What a ctypes type is made of: the pointee or element type, or the
+        # code of a simple type.
+        inner = _class_attr(c, "_type_", None)
+        if inner is None or _type(inner) is _str:
+            return inner
+        return _class_attr(inner, "__qualname__")
 
     def _type_name(v):
         try:
@@ -206,12 +239,40 @@ def __polyeval_judge_install():
             return '{"object":%s}' % _dumps(_type_name(v))
         # CrossPL-FFI: an object with the fields it holds, so the judge can
         # tell it from another of the same type (never by calling its methods).
-        if t is _type:
+        if _type_issubclass(_type, t):
+            # A class (ctypes types have their own metaclasses): its name, and
+            # what a ctypes pointer or array type is made of.
+            return '{"object":"type","fields":[["__name__",%s],["__module__",%s],["_type_",%s]]}' % (
+                _dumps(_class_attr(v, "__qualname__")),
+                _dumps(_class_attr(v, "__module__")),
+                _dumps(_type_part(v)),
+            )
+        if _type_issubclass(_BaseException, t):
+            # An exception: its classes (so `isinstance` can be answered
+            # outside), its arguments and its message as `str` gives it.
             try:
-                name = _type_name_of(v)
+                message = t.__str__(v)
+                if _type(message) is not _str:
+                    message = "?"
             except _BaseException:
-                name = "?"
-            return '{"object":"type","fields":[["__name__",%s]]}' % _dumps(name if _type(name) is _str else "?")
+                message = "?"
+            try:
+                args = _BaseException.__dict__["args"].__get__(v)
+            except _BaseException:
+                args = ()
+            mro = [_class_attr(c, "__qualname__") for c in _type.__dict__["__mro__"].__get__(t)]
+            return '{"object":%s,"fields":[["__exception__",[%s,%s,%s]]]}' % (
+                _dumps(_type_name(v)),
+                _dumps(mro),
+                _enc(_tuple(args) if _type(args) is _tuple else (), depth + 1, fields),
+                _dumps(message[:2000]),
+            )
+        simple = _methods.get("ctypes._SimpleCData.value")
+        if simple is not None and _type_issubclass(_methods["ctypes._SimpleCData"], t):
+            try:
+                return '{"object":%s,"fields":[["value",%s]]}' % (_dumps(_type_name(v)), _enc(simple(v), depth + 1, fields))
+            except _BaseException:
+                pass
         parts = []
         try:
             d = _object_getattribute(v, "__dict__")

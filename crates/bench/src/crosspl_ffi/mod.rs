@@ -574,7 +574,6 @@ mod tests {
         let plan = FfiPlan {
             program: String::new(),
             checks: Vec::new(),
-            hoisted: Vec::new(),
             modules: Vec::new(),
         };
         let o = &run.1;
