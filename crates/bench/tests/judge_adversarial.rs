@@ -417,6 +417,11 @@ fn ffi_blame_rests_with_the_answer() {
         v.detail
     );
     if lacks {
-        assert_eq!(v.category.as_deref(), Some("symbol_resolution"), "{}", v.detail);
+        assert_eq!(
+            v.category.as_deref(),
+            Some("symbol_resolution"),
+            "{}",
+            v.detail
+        );
     }
 }

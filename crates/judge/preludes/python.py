@@ -34,6 +34,11 @@ def __polyeval_judge_install():
     _float_repr = float.__repr__
     _isfinite = _math.isfinite
     _dict_items = dict.items
+    # `d.keys()` and `d.items()` compare as sets, a read-only view of a dict
+    # as the dict.
+    _dict_keys_type = type({}.keys())
+    _dict_items_type = type({}.items())
+    _mappingproxy_type = type(type.__dict__)
     _dict_types = (
         dict,
         _collections.OrderedDict,
@@ -143,6 +148,33 @@ def __polyeval_judge_install():
             pass
         return default
 
+    _plain_conversions = {
+        _int: _int.__int__,
+        _float: _float.__float__,
+        _str: _str.__str__,
+        _tuple: lambda v: _tuple(_tuple.__iter__(v)),
+        _list: lambda v: _list(_list.__iter__(v)),
+        _frozenset: lambda v: _frozenset(_frozenset.__iter__(v)),
+        _set: lambda v: _set(_set.__iter__(v)),
+        _dict: lambda v: _dict(_dict_items(v)),
+    }
+    _eq_names = ("__eq__", "__ne__", "__hash__", "__cmp__")
+
+    def _plain_base(t):
+        # The builtin type `t` derives from, when no class in between
+        # changes equality.
+        try:
+            for c in _type.__dict__["__mro__"].__get__(t):
+                if c in _plain_conversions:
+                    return c
+                d = _type.__dict__["__dict__"].__get__(c)
+                for n in _eq_names:
+                    if n in d and not (n == "__hash__" and d[n] is None):
+                        return None
+        except _BaseException:
+            pass
+        return None
+
     def _type_part(c):
         # What a ctypes type is made of: the pointee or element type, or the
         # code of a simple type.
@@ -199,6 +231,12 @@ def __polyeval_judge_install():
             return '{"set":[' + ",".join([_enc(x, depth + 1, fields) for x in _set.__iter__(v)]) + "]}"
         if t is _frozenset:
             return '{"set":[' + ",".join([_enc(x, depth + 1, fields) for x in _frozenset.__iter__(v)]) + "]}"
+        if t is _dict_keys_type:
+            return '{"set":[' + ",".join([_enc(x, depth + 1, fields) for x in _dict_keys_type.__iter__(v)]) + "]}"
+        if t is _dict_items_type:
+            return '{"set":[' + ",".join(['{"tuple":[' + _enc(k, depth + 1, fields) + "," + _enc(x, depth + 1, fields) + "]}" for k, x in _dict_items_type.__iter__(v)]) + "]}"
+        if t is _mappingproxy_type:
+            return _enc(_dict(_mappingproxy_type.items(v)), depth, fields)
         if t in _dict_types:
             return '{"map":[' + ",".join(["[" + _enc(k, depth + 1, fields) + "," + _enc(x, depth + 1, fields) + "]" for k, x in _dict_items(v)]) + "]}"
         kind = _extra_kind(t)
@@ -206,15 +244,29 @@ def __polyeval_judge_install():
             return "true" if _bool(v) else "false"
         if kind == "int":
             return _int_json(_int(v))
-        if kind == "float":
-            return _float_json(_float(v))
-        if kind == "fraction" or kind == "decimal":
+        if kind == "float" or kind == "fraction" or kind == "decimal":
+            # Read as the number it is, exactly: an integral value as an int,
+            # a value a double holds exactly as that float, anything else
+            # (more digits than a double has) as itself, equal to no literal
+            # (Python's `==` compares these exactly too).
             try:
                 if kind == "fraction" and v.denominator == 1:
                     return _int_json(_int(v))
-                if kind == "decimal" and v == v.to_integral_value():
+                if kind == "decimal" and v.is_finite() and v == v.to_integral_value():
                     return _int_json(_int(v))
-                return _float_json(_float(v))
+                f = _float(v)
+                if f != f or f in (float("inf"), float("-inf")) or t(f) == v:
+                    return _float_json(f)
+            except _BaseException:
+                pass
+            return '{"object":%s}' % _dumps(_type_name(v))
+        base = _plain_base(t)
+        if base is not None:
+            # A subclass of a builtin type that keeps the base's equality
+            # (a namedtuple, an IntEnum or str-mixin Enum member, a list
+            # subclass …): its `==` is the base's, so is its value.
+            try:
+                return _enc(_plain_conversions[base](v), depth, fields)
             except _BaseException:
                 pass
         if kind == "str":

@@ -207,11 +207,22 @@ fn seq_eq(a: &[Value], b: &[Value], s: &Semantics, depth: usize) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| eq(x, y, s, depth + 1))
 }
 
-/// Same size and every element of each side has an equal on the other side.
+/// Same size and the elements pair up one to one (a multiset: `{1, 1, 2}`
+/// is not `{1, 2, 2}`).
 fn unordered_eq(a: &[Value], b: &[Value], s: &Semantics, depth: usize) -> bool {
-    a.len() == b.len()
-        && a.iter().all(|x| b.iter().any(|y| eq(x, y, s, depth + 1)))
-        && b.iter().all(|y| a.iter().any(|x| eq(x, y, s, depth + 1)))
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut used = vec![false; b.len()];
+    a.iter().all(
+        |x| match (0..b.len()).find(|&j| !used[j] && eq(x, &b[j], s, depth + 1)) {
+            Some(j) => {
+                used[j] = true;
+                true
+            }
+            None => false,
+        },
+    )
 }
 
 fn pairs_unordered_eq(
@@ -637,6 +648,21 @@ mod tests {
             "deepEqual ignores prototypes"
         );
         assert!(!equal(&point, &plain, &strict));
+    }
+
+    #[test]
+    fn sets_compare_as_multisets() {
+        let py = s(Equality::Python);
+        assert!(equal(
+            &Set(vec![Int(1), Int(2)]),
+            &Set(vec![Int(2), Int(1)]),
+            &py
+        ));
+        assert!(!equal(
+            &Set(vec![Int(1), Int(1), Int(2)]),
+            &Set(vec![Int(1), Int(2), Int(2)]),
+            &py
+        ));
     }
 
     #[test]

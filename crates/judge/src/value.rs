@@ -124,6 +124,47 @@ impl Value {
     }
 }
 
+/// The character standing for byte `b` (0x80 and up) of a byte string that
+/// is not UTF-8 there: U+10FF00 + b. C++ and PHP strings hold bytes; their
+/// observers and the literal reader map them alike, so `"\xff"` equals a
+/// string holding that byte and not `"ÿ"` (which is two bytes, c3 bf).
+pub fn byte_marker(b: u8) -> char {
+    char::from_u32(0x10FF00 + u32::from(b)).unwrap_or('\u{fffd}')
+}
+
+/// The byte a [`byte_marker`] stands for.
+pub fn marked_byte(c: char) -> Option<u8> {
+    let v = u32::from(c);
+    (0x10FF80..=0x10FFFF)
+        .contains(&v)
+        .then(|| (v - 0x10FF00) as u8)
+}
+
+/// Bytes as text: well-formed UTF-8 as its characters, any other byte as its
+/// [`byte_marker`].
+pub fn text_of_bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                out.push_str(s);
+                break;
+            }
+            Err(e) => {
+                let (good, bad) = rest.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(good).unwrap_or_default());
+                let skip = e.error_len().unwrap_or(bad.len()).max(1);
+                for &b in &bad[..skip] {
+                    out.push(byte_marker(b));
+                }
+                rest = &bad[skip..];
+            }
+        }
+    }
+    out
+}
+
 /// Compact, language-neutral rendering for verdict details
 /// (`[1, 2.5, "a", 'b', {1: None}]`), cut at `limit` characters.
 pub fn render(v: &Value, limit: usize) -> String {
@@ -446,6 +487,21 @@ mod tests {
     fn rt(v: &Value) -> Value {
         let text = serde_json::to_string(v).unwrap();
         serde_json::from_str(&text).unwrap()
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_have_markers_of_their_own() {
+        assert_eq!(text_of_bytes("ÿ".as_bytes()), "ÿ");
+        let one = text_of_bytes(&[b'a', 0xff, b'b']);
+        assert_eq!(one.chars().nth(1).and_then(marked_byte), Some(0xff));
+        assert_ne!(one, "aÿb");
+        // A cut sequence at the end: each byte its own marker.
+        let cut = text_of_bytes(&[0xc3]);
+        assert_eq!(
+            cut.chars().map(marked_byte).collect::<Vec<_>>(),
+            vec![Some(0xc3)]
+        );
+        assert_eq!(marked_byte('a'), None);
     }
 
     #[test]

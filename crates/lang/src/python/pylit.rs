@@ -22,6 +22,8 @@ pub enum PyValue {
     List(Vec<PyValue>),
     Tuple(Vec<PyValue>),
     Dict(Vec<(PyValue, PyValue)>),
+    /// A set display `{a, b}` (each element once, in the order written).
+    Set(Vec<PyValue>),
 }
 
 /// Where and why parsing failed (byte offset into the input).
@@ -100,6 +102,17 @@ impl PyValue {
                     }
                     k.write_repr(out);
                     out.push_str(": ");
+                    v.write_repr(out);
+                }
+                out.push('}');
+            }
+            PyValue::Set(items) if items.is_empty() => out.push_str("set()"),
+            PyValue::Set(items) => {
+                out.push('{');
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
                     v.write_repr(out);
                 }
                 out.push('}');
@@ -395,8 +408,27 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// After `{`: a dict display, or a set display when its first element
+    /// is not followed by `:`.
     fn dict(&mut self) -> Result<PyValue, PyLitError> {
         let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() != Some('}') {
+            let save = self.pos;
+            self.value()?;
+            self.skip_ws();
+            let is_set = self.peek() != Some(':');
+            self.pos = save;
+            if is_set {
+                let mut elements: Vec<PyValue> = Vec::new();
+                for v in self.seq('}')? {
+                    if !elements.contains(&v) {
+                        elements.push(v);
+                    }
+                }
+                return Ok(PyValue::Set(elements));
+            }
+        }
         loop {
             self.skip_ws();
             match self.peek() {
@@ -617,6 +649,20 @@ fn is_string_prefix(p: &str) -> bool {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn set_displays_are_sets_and_braces_with_colons_dicts() {
+        assert_eq!(
+            parse("{'a', 'b', 'a'}").unwrap(),
+            PyValue::Set(vec![PyValue::Str("a".into()), PyValue::Str("b".into())])
+        );
+        assert_eq!(
+            parse("{1: 'x'}").unwrap(),
+            PyValue::Dict(vec![(PyValue::Int(1), PyValue::Str("x".into()))])
+        );
+        assert_eq!(parse("{}").unwrap(), PyValue::Dict(vec![]));
+        assert_eq!(parse("{(1, 2)}").unwrap().repr(), "{(1, 2)}");
+    }
 
     #[test]
     fn parses_test_list_with_mixed_quotes_and_escapes() {
