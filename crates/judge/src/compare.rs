@@ -40,8 +40,8 @@
 //! `assert.deepEqual`) so that the relation stays reflexive; tests never
 //! expect NaN from a literal in the real data.
 
-pub use polyeval_lang::value::{Equality, Semantics, Tolerance};
 use polyeval_lang::value::Value;
+pub use polyeval_lang::value::{Equality, Semantics, Tolerance};
 
 /// Whether `a` and `b` are equal under `s`.
 pub fn equal(a: &Value, b: &Value, s: &Semantics) -> bool {

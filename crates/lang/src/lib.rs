@@ -15,6 +15,7 @@ pub mod go;
 pub mod java;
 pub mod javascript;
 mod language;
+pub mod lex;
 pub mod php;
 pub mod python;
 pub mod value;

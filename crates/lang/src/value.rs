@@ -537,7 +537,6 @@ impl Semantics {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
