@@ -3,7 +3,9 @@
 # Debian/Ubuntu: a C toolchain (for the bundled SQLite), the language
 # toolchains the executed benchmarks use (g++, Java, Mono C#, PHP, Node.js,
 # Go, Python with numpy), GSL for CrossPL-FFI, bubblewrap for the sandbox,
-# Chromium for HTML report rendering, git for mining (the clone step), Slurm
+# Chromium for HTML report rendering, a minimal LaTeX (pdflatex with booktabs:
+# about 80 s to install) that compiles the LaTeX reports in the tests, git
+# for mining (the clone step), Slurm
 # with munge for the one-node test cluster of scripts/slurm-local.sh, and the
 # LiteLLM proxy (from PyPI, in a virtual environment) that the model-client
 # tests run against; then GSL 2.8, the release CrossPL-FFI was made with,
@@ -25,6 +27,7 @@ PACKAGES=(
   libgsl-dev
   bubblewrap
   chromium
+  texlive-latex-base texlive-latex-recommended
   fonts-dejavu-core fontconfig
   slurm-wlm munge
 )

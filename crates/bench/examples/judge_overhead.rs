@@ -1,11 +1,12 @@
 //! Per-sample cost of judging (mode `sound`) against upstream's in-process
 //! scheme with the integrity marker (mode `inprocess`), through the real
 //! evaluators, measured in one run on the same samples:
-//! - per MultiOOP language, N distinct correct samples of a task with an
-//!   observed check and a compound line (kept in-process: the program also
-//!   proves its end with the nonce, the judge's most expensive case);
-//! - the first 40 MultiOOP Python reference solutions (every check observed);
-//! - the 40 CrossPL-FFI canonical solutions (prelude, FFI guard, nonce).
+//! - per MultiOOP language (Go included: polyeval's own suites), N distinct
+//!   correct samples of a task with observed checks;
+//! - the first 40 MultiOOP Python reference solutions;
+//! - the 40 CrossPL-FFI canonical solutions as candidates (judged: the test
+//!   instrumented, each task's canonical run as its reference, the outside
+//!   evaluation — all of it inside the judged time).
 //!
 //! Each round scores every group in both modes with fresh evaluators (empty
 //! caches, toolchains prepared before timing), alternating which mode goes
@@ -84,27 +85,30 @@ fn score_ffi(mode: &str, tasks: &[Task]) -> anyhow::Result<(Vec<Verdict>, Totals
     let ev = FfiEvaluator::new(&options(mode))?;
     let _ = ev.engine().toolchain_info(Language::Python);
     let start = Instant::now();
+    let tests: Vec<&str> = tasks
+        .iter()
+        .filter_map(|t| crosspl_ffi::assert_test_of(t).ok())
+        .collect();
+    ev.instrument(&tests);
     let prepared: Vec<_> = tasks
         .iter()
         .map(|t| {
             let at = crosspl_ffi::assert_test_of(t)?;
-            Ok(ev.prepare(
-                t.canonical_solution.as_deref().unwrap_or(""),
-                at,
-                Vec::new(),
-            ))
+            let canonical = t.canonical_solution.as_deref();
+            Ok(ev
+                .prepare(canonical.unwrap_or(""), at, Vec::new())
+                .against(canonical))
         })
         .collect::<anyhow::Result<_>>()?;
-    let mut rust = start.elapsed();
-    let jobs: Vec<_> = prepared.iter().map(|p| p.job.clone()).collect();
-    let outcomes = ev.engine().run_all(&jobs, &|| {});
-    let judged = Instant::now();
-    let verdicts: Vec<Verdict> = prepared
-        .iter()
-        .zip(&outcomes)
-        .map(|(p, o)| crosspl_ffi::verdict_from_outcome(p, o, ev.gsl()))
+    // Judged, the Rust side and the judge's own sandbox runs (instrumenting,
+    // the references, the outside evaluation) are inside `run_prepared`:
+    // only preparing is counted as Rust time here.
+    let rust = start.elapsed();
+    let verdicts: Vec<Verdict> = ev
+        .run_prepared(&prepared, &|| {})
+        .into_iter()
+        .map(|(_, v)| v)
         .collect();
-    rust += judged.elapsed();
     Ok(totals(verdicts, start.elapsed(), rust))
 }
 
@@ -153,6 +157,7 @@ fn main() -> anyhow::Result<()> {
         Language::CSharp,
         Language::Php,
         Language::JavaScript,
+        Language::Go,
     ];
     let cores = std::thread::available_parallelism()
         .map(|c| c.get())
@@ -174,7 +179,7 @@ fn main() -> anyhow::Result<()> {
             .iter()
             .map(|&l| {
                 let samples = (1..=n)
-                    .map(|k| samples::sample_with_compound_line(l, round * 1000 + k))
+                    .map(|k| samples::sample(l, round * 1000 + k))
                     .collect();
                 (l.display_name().to_string(), samples)
             })

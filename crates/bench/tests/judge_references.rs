@@ -217,3 +217,64 @@ fn java_string_identity_checks_pass_judged_and_fail_in_process() {
     assert_eq!(judged[1].status, Status::Failed, "{}", judged[1].detail);
     assert!(judged[1].detail.contains("hi bo"), "{}", judged[1].detail);
 }
+
+/// `doctor` lists every test line the judge cannot decide outside the
+/// program, per task and language, and counts such tasks as unpassable
+/// (upstream's Python literals in C++ tests, C++'s rejected `78_498`).
+#[test]
+fn doctor_lists_the_lines_that_cannot_be_judged() {
+    use polyeval_bench::multioop::doctor::{self, DoctorOptions, NOT_JUDGEABLE};
+    let data = shared_test_data().join("multioop");
+    let tasks: Vec<Task> = polyeval_bench::loaders::load(Bench::MultiOop, &data)
+        .expect("load multioop")
+        .tasks
+        .into_iter()
+        .filter(|t| {
+            t.language == Language::Cpp
+                && ["OOP/0", "OOP/7", "OOP/65"].contains(&t.task_id.as_str())
+        })
+        .collect();
+    assert_eq!(tasks.len(), 3);
+    let engine = polyeval_sandbox::Engine::new(polyeval_sandbox::EngineConfig {
+        jobs: 2,
+        limits: polyeval_sandbox::Limits::default(),
+        cache: true,
+    })
+    .expect("engine");
+    let report = doctor::scan(Bench::MultiOop, &tasks, &engine, &DoctorOptions::default())
+        .expect("doctor scan");
+    let lines = |id: &str| {
+        report
+            .not_judgeable
+            .iter()
+            .filter(|d| d.task_id == id)
+            .map(|d| d.line.clone().unwrap_or_default())
+            .collect::<Vec<_>>()
+    };
+    assert!(lines("OOP/0").is_empty(), "{:?}", lines("OOP/0"));
+    let seven = lines("OOP/7");
+    assert!(
+        !seven.is_empty()
+            && seven
+                .iter()
+                .all(|l| l.contains("==True") || l.contains("==False")),
+        "{seven:?}"
+    );
+    assert_eq!(
+        lines("OOP/65"),
+        vec!["assert(RV().Return_value(input33)==78_498)".to_string()]
+    );
+    // OOP/65 has no other defect: it is unpassable because of that line.
+    let d65 = report
+        .defective
+        .iter()
+        .find(|d| d.task_id == "OOP/65")
+        .expect("OOP/65 defective");
+    assert_eq!(d65.class, NOT_JUDGEABLE);
+    let text = doctor::render(&report);
+    assert!(
+        text.contains("cannot be judged outside the program"),
+        "{text}"
+    );
+    assert!(text.contains("cpp/OOP/65"), "{text}");
+}

@@ -84,7 +84,8 @@ fn spoiling_samples_do_not_change_later_verdicts_in_a_warm_worker() {
             c.detail
         );
         assert_eq!(w.status, Status::Failed, "wrong after {name}: {}", w.detail);
-        assert!(!s.passed(), "{name} itself passed: {}", s.detail);
+        // A correct class with odd module code passes when its values are
+        // right (nothing is decided in its process): warm as cold.
         assert_eq!(s.status, cold_v[3 * i].status, "{name}: warm vs cold");
     }
     let stats = warm.engine().warm_stats();
@@ -149,8 +150,8 @@ fn python_references_get_the_same_verdicts_warm_and_cold() {
 
 /// Java, C#, PHP (one long-lived runtime per worker) and JavaScript: a
 /// correct, a wrong, a throwing and a non-compiling solution, on a plain
-/// and a compound-line task (judged in-process, with the nonce), get the
-/// verdicts the cold path gives, and ran warm.
+/// and a compound-line task (a line that cannot be judged: nothing passes
+/// there), get the verdicts the cold path gives, and ran warm.
 #[test]
 fn runtime_languages_get_the_same_verdicts_warm_and_cold() {
     let throw = |lang: Language| match lang {
@@ -204,9 +205,21 @@ fn runtime_languages_get_the_same_verdicts_warm_and_cold() {
         }
     }
     assert!(differences.is_empty(), "{}", differences.join("\n"));
-    // Every language passes its correct samples and fails the rest.
+    // Every language passes its correct samples on the plain task and
+    // fails the rest; the correct ones on the compound-line task fail as
+    // not judgeable.
     for (i, v) in warm_v.iter().enumerate() {
-        assert_eq!(v.passed(), i % 4 == 0, "{}: {}", samples[i].0.key, v.detail);
+        let plain = (i / 4) % 2 == 0;
+        assert_eq!(
+            v.passed(),
+            plain && i % 4 == 0,
+            "{}: {}",
+            samples[i].0.key,
+            v.detail
+        );
+        if !plain && i % 4 == 0 {
+            assert_eq!(v.category.as_deref(), Some("not_judgeable"), "{}", v.detail);
+        }
     }
     let stats = warm.engine().warm_stats();
     assert_eq!(stats.warm_samples as usize, samples.len(), "{stats:?}");

@@ -26,6 +26,10 @@ pub(crate) fn swap_in(
     outputs: &[&str],
     aside: &str,
 ) -> anyhow::Result<()> {
+    // The staged outputs reach the disk before they replace the old ones,
+    // and the renames after: a power cut leaves one set or the other.
+    polyeval_core::fsutil::sync_tree(staging)
+        .with_context(|| format!("{}: cannot flush to disk", staging.display()))?;
     let old = out.join(aside);
     if old.exists() {
         std::fs::remove_dir_all(&old)?;
@@ -40,6 +44,8 @@ pub(crate) fn swap_in(
         std::fs::rename(&new, &current)
             .with_context(|| format!("cannot move {} into place", current.display()))?;
     }
+    polyeval_core::fsutil::sync_dir(out)
+        .with_context(|| format!("{}: cannot flush to disk", out.display()))?;
     std::fs::remove_dir_all(&old)?;
     std::fs::remove_dir_all(staging)?;
     Ok(())

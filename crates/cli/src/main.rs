@@ -3,6 +3,7 @@
 //! crates (`polyeval-runner` above all).
 
 mod cmd;
+mod interrupt;
 mod progress;
 
 use clap::{Parser, Subcommand};
@@ -86,16 +87,47 @@ fn exit_quietly_on_broken_pipe() {
     }));
 }
 
+/// Formats a log event as `warning: message` (`error: ` for errors).
+struct PlainWarnings;
+
+impl<S, N> tracing_subscriber::fmt::FormatEvent<S, N> for PlainWarnings
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+    N: for<'a> tracing_subscriber::fmt::FormatFields<'a> + 'static,
+{
+    fn format_event(
+        &self,
+        ctx: &tracing_subscriber::fmt::FmtContext<'_, S, N>,
+        mut writer: tracing_subscriber::fmt::format::Writer<'_>,
+        event: &tracing::Event<'_>,
+    ) -> std::fmt::Result {
+        match *event.metadata().level() {
+            tracing::Level::ERROR => write!(writer, "error: ")?,
+            tracing::Level::WARN => write!(writer, "warning: ")?,
+            _ => {}
+        }
+        ctx.field_format().format_fields(writer.by_ref(), event)?;
+        writeln!(writer)
+    }
+}
+
 fn main() {
     exit_quietly_on_broken_pipe();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("POLYEVAL_LOG")
-                .unwrap_or_else(|_| "warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
+    match tracing_subscriber::EnvFilter::try_from_env("POLYEVAL_LOG") {
+        // Asked-for logging: the full format (time, level, module).
+        Ok(filter) => tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init(),
+        // By default the libraries' warnings are lines for people, spelled
+        // as every other warning of polyeval's: `warning: …`.
+        Err(_) => tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::new("warn"))
+            .with_writer(std::io::stderr)
+            .event_format(PlainWarnings)
+            .init(),
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Demo(a) => cmd::demo::run(a),

@@ -566,6 +566,21 @@ fn mine_then_build_rebuilds_the_published_tasks_survives_kill_9_and_replays_offl
         ),
         (Some(0.1), &Value::Bool(true))
     );
+    // Attempts are counted from 1, in the task files and in the report.
+    assert_eq!(
+        (&attempts[0]["attempt"], &attempts[1]["attempt"]),
+        (&Value::from(1), &Value::from(2))
+    );
+    let python_row = report
+        .lines()
+        .find(|l| {
+            l.starts_with(&format!(
+                "| PolyBench/IPC_Bench/python_ipc/IPC_{}.json |",
+                python["Task_id"]
+            ))
+        })
+        .unwrap_or_else(|| panic!("no row for the Python task:\n{report}"));
+    assert!(python_row.ends_with("| 2 |"), "{python_row}");
     // The hits judged null are reported with their reason.
     assert_eq!(
         report.matches("| judge | judged null").count(),

@@ -55,6 +55,21 @@ fn demo_runs_offline_and_reports_reference_and_flawed_answers() {
         "{oop}"
     );
     let ffi = stdout.split("# Demo: crosspl-ffi").nth(1).unwrap();
+    // The GSL the demo announces is the one that scored its FFI runs.
+    let announced = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("GSL "))
+        .unwrap_or_else(|| panic!("no GSL line:\n{stderr}"));
+    let (version, rest) = announced.split_once(' ').unwrap();
+    let dir = rest
+        .split(" in ")
+        .nth(1)
+        .and_then(|r| r.split(':').next())
+        .unwrap();
+    assert!(
+        ffi.contains(&format!("Scored with GSL {version} ({dir}/libgsl.so")),
+        "announced GSL {version} in {dir}:\n{ffi}"
+    );
     assert!(
         ffi.contains("symbol_resolution") && ffi.contains("assertion_failure"),
         "{ffi}"

@@ -42,9 +42,11 @@ fn fsm_check_prints_the_trace_and_json() {
         "the commented-out line 2 must not match step 2: {text}"
     );
 
+    // Machine 1 rejects this server: exit status 1, the trace still printed.
     let out = fsm_check(&file, &["--fsm", "1", "--mode", "strict", "--json"]);
-    assert!(out.status.success());
+    assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["accepted"], false);
     assert_eq!(v["mode"], "strict");
     assert_eq!(v["fsm_id"], 1);
     assert!(v["strict_accepted"].is_null() && v["compat_accepted"].is_boolean());
@@ -89,11 +91,13 @@ fn fsm_check_reads_what_evaluate_reads_in_each_mode() {
     let accepted = |mode: &str| -> (bool, bool) {
         let out = fsm_check(&file, &["--fsm", "0", "--json", "--mode", mode]);
         assert!(
-            out.status.success(),
+            out.stderr.is_empty(),
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        // The exit status is the verdict in the mode asked for.
+        assert_eq!(out.status.success(), v["accepted"].as_bool().unwrap());
         let other = if mode == "compat" { "strict" } else { "compat" };
         (
             v["accepted"].as_bool().unwrap(),
@@ -102,4 +106,25 @@ fn fsm_check_reads_what_evaluate_reads_in_each_mode() {
     };
     assert_eq!(accepted("compat"), (true, false));
     assert_eq!(accepted("strict"), (false, true));
+}
+
+/// Scripts use `fsm check` as a check: 0 when the machine accepts, 1 when it
+/// rejects (the trace is printed either way), in text and JSON alike.
+#[test]
+fn fsm_check_exits_non_zero_when_the_machine_rejects() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("Nothing.java");
+    std::fs::write(&file, "class Nothing {}\n").unwrap();
+    for extra in [&[][..], &["--json"]] {
+        let mut args = vec!["--fsm", "0"];
+        args.extend_from_slice(extra);
+        let out = fsm_check(&file, &args);
+        assert_eq!(out.status.code(), Some(1), "{extra:?}");
+        assert!(!out.stdout.is_empty(), "the trace is still printed");
+        assert!(
+            out.stderr.is_empty(),
+            "a rejection is not an error: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }

@@ -208,3 +208,40 @@ fn variants_partial_languages_and_all_models() {
     }
     assert_eq!(std::fs::read_dir(&all).unwrap().count(), 3);
 }
+
+/// As upstream records `Qwen3-235b` (C++ only) beside `Qwen3-235b-a22b`
+/// (the other languages): `--all-models` takes directory names exactly, so
+/// each run holds its own directories' samples only, and the summary says the
+/// two names look like one model. One `--model` still matches a prefix.
+#[test]
+fn all_models_takes_names_exactly_and_notes_look_alikes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let results = tmp.path().join("results");
+    write_results(&results, Language::Cpp, "Short", "");
+    for lang in [Language::Java, Language::Python, Language::Go] {
+        write_results(&results, lang, "Short-long", "");
+    }
+    let all = tmp.path().join("all");
+    let out = import(&results, &all, &["--all-models"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for (run, samples) in [("Short", 5), ("Short-long", 15)] {
+        let store = RunStore::open_read_only(&all.join(run)).unwrap();
+        assert_eq!(store.sample_count().unwrap(), samples, "{run}: {stdout}");
+    }
+    assert!(
+        stdout.contains(
+            "note: `Short` (C++) and `Short-long` (Python, Java, Go) look like one model under two names"
+        ),
+        "{stdout}"
+    );
+    // One model asked for by a prefix: each language's unique match.
+    let one = tmp.path().join("one");
+    import(&results, &one, &["--model", "Short-l"]);
+    assert_eq!(
+        RunStore::open_read_only(&one)
+            .unwrap()
+            .sample_count()
+            .unwrap(),
+        15
+    );
+}

@@ -158,3 +158,134 @@ fn a_ten_second_outage_in_a_60_task_run_prints_a_handful_of_lines_and_loses_noth
     );
     assert!(err.contains(": 60 tasks; 60 samples stored now"), "{err}");
 }
+
+#[test]
+fn a_server_never_reached_stops_the_run_within_30_s_in_one_line() {
+    // A port nothing listens on: bound, then closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runner/demo/crosspl");
+    let tmp = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let output = generate(
+        &data,
+        &format!("http://127.0.0.1:{port}/v1"),
+        &tmp.path().join("run"),
+        &[],
+    )
+    .output()
+    .unwrap();
+    let took = started.elapsed();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{err}");
+    assert!(took < Duration::from_secs(35), "took {took:?}:\n{err}");
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(
+        errors[0].contains(&format!(
+            "cannot reach the model server at 127.0.0.1:{port}"
+        )) && errors[0].contains("Connection refused"),
+        "{err}"
+    );
+    // What the warning promised is what happened.
+    assert!(
+        err.contains("stopping if nothing gets through within 30 s") && !err.contains("5 min"),
+        "{err}"
+    );
+}
+
+#[test]
+fn outside_a_terminal_progress_is_plain_lines_and_ctrl_c_says_what_was_kept_and_how_to_resume() {
+    let data = polyeval_core::data::shared_test_data();
+    let server = MockServer::start(|r| answer(r).delayed(Duration::from_millis(100))).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("run");
+    // Progress shown (no --no-progress), standard error a pipe.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_polyeval"))
+        .args(["generate", "--bench", "crosspl-ipc", "--data"])
+        .arg(&data)
+        .args([
+            "--model",
+            "test-model",
+            "--base-url",
+            &server.base_url(),
+            "--out",
+        ])
+        .arg(&out)
+        .args(["--lang", "java", "--limit", "60", "--concurrency", "1"])
+        .env_remove("OPENAI_BASE_URL")
+        .env_remove("POLYEVAL_LOG")
+        .env("POLYEVAL_PROGRESS_INTERVAL_MS", "500")
+        .env("OPENAI_API_KEY", "sk-test")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while server.answered().len() < 20 {
+        assert!(Instant::now() < deadline, "the run never got going");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+    let progress: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("/60 samples, ") && l.contains("/s, about "))
+        .collect();
+    assert!(!progress.is_empty(), "plain progress lines:\n{err}");
+    let kept = RunStore::open_read_only(&out)
+        .unwrap()
+        .sample_count()
+        .unwrap();
+    assert!((19..60).contains(&kept), "{kept}");
+    assert!(
+        err.contains(&format!(
+            "interrupted: {} keeps {kept} samples",
+            out.display()
+        )),
+        "{err}"
+    );
+    let resume = err
+        .lines()
+        .find_map(|l| l.strip_prefix("resume with the same command: "))
+        .unwrap_or_else(|| panic!("no resume command:\n{err}"));
+    assert!(
+        resume.contains(" generate --bench crosspl-ipc "),
+        "{resume}"
+    );
+    assert!(
+        resume.contains(&format!("--out {}", out.display())),
+        "{resume}"
+    );
+    // The command it names resumes: nothing lost, nothing asked twice.
+    // (An answer in flight when the run stopped still completes at the server.)
+    std::thread::sleep(Duration::from_millis(500));
+    let before = server.answered().len();
+    let resumed = Command::new("sh")
+        .args(["-c", resume])
+        .env("OPENAI_API_KEY", "sk-test")
+        .env_remove("POLYEVAL_LOG")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{said}");
+    let new = 60 - kept;
+    let plural = if new == 1 { "" } else { "s" };
+    assert!(
+        said.contains(&format!(
+            "{new} sample{plural} stored now, {kept} already stored"
+        )),
+        "{said}"
+    );
+    assert_eq!(server.answered().len() - before, 60 - kept);
+}

@@ -210,3 +210,96 @@ fn report_names_the_run_scope_and_the_sound_only_subset() {
         "{csv}"
     );
 }
+
+/// The LaTeX report compiles with pdflatex (installed by
+/// scripts/install-deps.sh): MultiOOP's Δ and − columns, the missing-value
+/// dashes, a comparison, and a model label full of LaTeX's special characters.
+#[test]
+fn latex_reports_compile_with_pdflatex() {
+    let fixtures =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/runs-0.1.0");
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../runner/demo");
+    let tmp = tempfile::tempdir().unwrap();
+    let multioop = tmp.path().join("multioop");
+    std::fs::create_dir(&multioop).unwrap();
+    std::fs::copy(
+        fixtures.join("demo-multioop-flawed/run.sqlite"),
+        multioop.join("run.sqlite"),
+    )
+    .unwrap();
+    let ipc: Vec<String> = ["a", "b"]
+        .iter()
+        .map(|name| {
+            let run = tmp.path().join(name);
+            let label = format!("model_{name} & 50% #1 <best> ~x^2 {{}}");
+            ok(&[
+                "run",
+                "--bench",
+                "crosspl-ipc",
+                "--model",
+                &format!(
+                    "replay:{}",
+                    demo.join("answers/flawed-crosspl-ipc.jsonl").display()
+                ),
+                "--label",
+                &label,
+                "--data",
+                demo.join("crosspl").to_str().unwrap(),
+                "--out",
+                run.to_str().unwrap(),
+                "--no-progress",
+            ]);
+            run.to_str().unwrap().to_string()
+        })
+        .collect();
+    let out = tmp.path().join("tex");
+    let multioop_data = fixtures.join("demo-multioop-data");
+    for (name, args) in [
+        (
+            "multioop",
+            vec![
+                multioop.to_str().unwrap(),
+                "--data",
+                multioop_data.to_str().unwrap(),
+            ],
+        ),
+        ("ipc", vec![ipc[0].as_str(), ipc[1].as_str()]),
+    ] {
+        let dir = out.join(name);
+        let mut all = vec!["report"];
+        all.extend(args);
+        all.extend([
+            "--format",
+            "latex",
+            "--no-plots",
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        ok(&all);
+        let tables = std::fs::read_to_string(dir.join("report.tex")).unwrap();
+        if name == "multioop" {
+            assert!(tables.contains("$\\Delta$"), "{tables}");
+        }
+        std::fs::write(
+            dir.join("doc.tex"),
+            "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{booktabs,graphicx}\n\
+             \\begin{document}\n\\input{report.tex}\n\\end{document}\n",
+        )
+        .unwrap();
+        let tex = Command::new("pdflatex")
+            .args(["-interaction=nonstopmode", "-halt-on-error", "doc.tex"])
+            .current_dir(&dir)
+            .output()
+            .expect("pdflatex (scripts/install-deps.sh installs it)");
+        assert!(
+            tex.status.success(),
+            "{name}: pdflatex failed:\n{}",
+            String::from_utf8_lossy(&tex.stdout)
+        );
+        let pdf = std::fs::read(dir.join("doc.pdf")).unwrap();
+        assert!(pdf.starts_with(b"%PDF"));
+        // Nothing LaTeX could not set was dropped silently.
+        let log = std::fs::read_to_string(dir.join("doc.log")).unwrap();
+        assert!(!log.contains("Missing character"), "{log}");
+    }
+}

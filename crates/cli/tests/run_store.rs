@@ -369,6 +369,19 @@ fn a_second_writer_waits_for_the_run_lock() {
             seen.push(line);
         }
     }
+    // One plain sentence, not a log record.
+    let told = seen.iter().find(|l| l.contains(&expected)).unwrap();
+    assert!(
+        told.starts_with(&format!(
+            "warning: {} is being written by another command; waiting",
+            run.display()
+        )),
+        "{told}"
+    );
+    assert!(
+        !told.contains("WARN") && !told.contains("polyeval_store"),
+        "{told}"
+    );
     std::thread::sleep(Duration::from_millis(300));
     assert!(
         child.try_wait().unwrap().is_none(),
@@ -434,4 +447,145 @@ fn two_evaluates_at_once_score_each_sample_once() {
         scored, 1982,
         "every sample is scored by exactly one of them"
     );
+}
+
+/// A tmpfs of `size` mounted on `dir` for as long as the guard lives.
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    fn mount(dir: &Path, size: &str) -> Tmpfs {
+        std::fs::create_dir_all(dir).unwrap();
+        let status = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir)
+            .status()
+            .expect("run mount");
+        assert!(
+            status.success(),
+            "mounting a tmpfs needs root (as the developers and CI run the tests)"
+        );
+        Tmpfs(dir.to_path_buf())
+    }
+
+    fn resize(&self, size: &str) {
+        let status = Command::new("mount")
+            .args(["-o", &format!("remount,size={size}")])
+            .arg(&self.0)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+#[test]
+fn a_run_made_on_a_full_disk_is_completed_when_space_returns() {
+    let data = polyeval_core::data::shared_test_data().join("crosspl");
+    let tmp = tempfile::tempdir().unwrap();
+    let disk = Tmpfs::mount(&tmp.path().join("disk"), "96k");
+    let run = disk.0.join("gpt4o");
+    let import = || {
+        let mut c = polyeval();
+        c.args(["import", "crosspl-results"])
+            .arg(data.join("results"))
+            .args(["--model", "GPT-4o", "--data"])
+            .arg(&data)
+            .arg("--out")
+            .arg(&run);
+        c
+    };
+    // Too small to create the run: nothing is left that looks like one.
+    let err = fails(&mut import());
+    assert!(err.contains("disk is full"), "{err}");
+    assert!(err.contains("cannot create the run"), "{err}");
+    assert!(!run.join("run.sqlite").exists(), "{err}");
+    // Room for the run's creation, not for its samples.
+    disk.resize("400k");
+    let err = fails(&mut import());
+    assert!(err.contains("disk is full"), "{err}");
+    // With room, the same command makes the whole run.
+    disk.resize("64m");
+    let out = ok(&mut import());
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("imported 1982 samples"), "{said}");
+    let store = RunStore::open_read_only(&run).unwrap();
+    assert_eq!(store.samples().unwrap().len(), 1982);
+    assert_eq!(store.config().model, "GPT-4o");
+    drop(store);
+    // And again: nothing new, nothing twice.
+    let out = ok(&mut import());
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("(0 new, 1982 already present)"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn a_run_whose_creation_an_older_polyeval_left_half_made_is_completed() {
+    // What creating in place did on a full disk: a database file with a
+    // header, its only transaction never committed.
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("half");
+    std::fs::create_dir(&run).unwrap();
+    {
+        let conn = rusqlite::Connection::open(run.join("run.sqlite")).unwrap();
+        conn.pragma_update(None, "page_size", 16384).unwrap();
+        conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+    }
+    let err = fails(polyeval().arg("report").arg(&run));
+    assert!(
+        err.contains("the creation of this run was interrupted"),
+        "{err}"
+    );
+    ipc_import(&run);
+    assert_eq!(
+        RunStore::open_read_only(&run)
+            .unwrap()
+            .samples()
+            .unwrap()
+            .len(),
+        6
+    );
+}
+
+#[test]
+fn force_never_turns_a_run_into_another_benchmarks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("ipc");
+    ipc_run(&run);
+    let before = ok(polyeval().arg("export").arg(&run)).stdout;
+    let err = fails(
+        polyeval()
+            .args([
+                "run",
+                "--bench",
+                "multioop",
+                "--model",
+                "reference",
+                "--force",
+                "--no-progress",
+            ])
+            .arg("--data")
+            .arg(demo_dir("multioop"))
+            .arg("--out")
+            .arg(&run),
+    );
+    assert!(
+        err.contains("bench: stored crosspl-ipc, requested multioop"),
+        "{err}"
+    );
+    assert!(err.contains("--force cannot adopt this"), "{err}");
+    assert!(
+        !err.contains("\"filters\""),
+        "no whole parameter JSON: {err}"
+    );
+    // The run is as it was, and still reports.
+    assert_eq!(ok(polyeval().arg("export").arg(&run)).stdout, before);
+    ok(polyeval().arg("report").arg(&run));
 }

@@ -77,6 +77,10 @@ pub struct ClientConfig {
     /// Stop retrying (and stop the run) once no request has succeeded for
     /// this long while requests keep failing; `None`: only `max_retries` bounds retries.
     pub max_retry_time: Option<Duration>,
+    /// Stop (and stop the run) when no request has got any answer for this
+    /// long since the first one failed: a server never reached (a closed
+    /// port, a wrong host) is not worth `max_retry_time`'s patience.
+    pub first_contact_time: Option<Duration>,
     /// First backoff delay; doubles per retry up to `max_backoff`.
     pub initial_backoff: Duration,
     pub max_backoff: Duration,
@@ -100,6 +104,7 @@ impl ClientConfig {
             concurrency: 8,
             max_retries: 8,
             max_retry_time: Some(Duration::from_secs(300)),
+            first_contact_time: Some(Duration::from_secs(30)),
             initial_backoff: Duration::from_millis(1000),
             max_backoff: Duration::from_secs(60),
             max_retry_after: Duration::from_secs(300),
@@ -137,6 +142,14 @@ pub enum ClientError {
         tasks: usize,
         failure: String,
     },
+    /// No request ever got an answer: the server was never reached.
+    #[error("cannot reach the model server at {address} ({url}): {last}; no request got through in {secs} s")]
+    Unreachable {
+        address: String,
+        url: String,
+        secs: u64,
+        last: String,
+    },
     /// No request succeeded for the whole retry budget.
     #[error("no answer from {url} for {secs} s (--max-retry-time); last failure: {last}")]
     RetryTimeExceeded {
@@ -157,6 +170,7 @@ impl ClientError {
                 | ClientError::Config(_)
                 | ClientError::Repeated { .. }
                 | ClientError::RetryTimeExceeded { .. }
+                | ClientError::Unreachable { .. }
         )
     }
 }
@@ -289,7 +303,9 @@ impl Client {
         Ok(Client {
             inner: Arc::new(Inner {
                 permits: Semaphore::new(config.concurrency),
-                health: Health::new(url.clone(), progress, phase, config.max_retry_time),
+                health: Health::new(url.clone(), progress, phase, config.max_retry_time)
+                    .with_retries(config.max_retries)
+                    .with_first_contact_time(config.first_contact_time),
                 config,
                 url,
                 http,

@@ -49,6 +49,10 @@ pub(crate) struct Health {
     progress: Progress,
     phase: Option<Arc<Phase>>,
     max_retry_time: Option<Duration>,
+    /// Retries per request (`--max-retries`), for what the user is told.
+    max_retries: Option<u32>,
+    /// How long a server that never answered anything is tried.
+    first_contact_time: Option<Duration>,
     note_after: Duration,
     /// Tasks in the run (bounds [`REPEAT_TASKS`] for small runs).
     run_tasks: AtomicUsize,
@@ -60,6 +64,9 @@ pub(crate) struct Health {
 #[derive(Default)]
 struct State {
     answered: u64,
+    /// Whether any request got an HTTP answer (even an error): the server
+    /// was reached.
+    reached: bool,
     outage: Option<Outage>,
     waiting: usize,
     repeat: Option<Repeat>,
@@ -94,10 +101,35 @@ impl Health {
             progress,
             phase,
             max_retry_time,
+            max_retries: None,
+            first_contact_time: None,
             note_after: NOTE_AFTER,
             run_tasks: AtomicUsize::new(usize::MAX),
             state: Mutex::new(State::default()),
             back: Notify::new(),
+        }
+    }
+
+    /// Name `--max-retries` in what the user is told.
+    pub fn with_retries(mut self, max_retries: u32) -> Health {
+        self.max_retries = Some(max_retries);
+        self
+    }
+
+    /// Stop once no request got any answer for `limit` since the first failure.
+    pub fn with_first_contact_time(mut self, limit: Option<Duration>) -> Health {
+        self.first_contact_time = limit;
+        self
+    }
+
+    /// The limit on the current outage: the first-contact limit while the
+    /// server was never reached, else `--max-retry-time`.
+    fn limit(&self, s: &State) -> Option<(Duration, bool)> {
+        let never_reached = s.answered == 0 && !s.reached;
+        match (self.first_contact_time, self.max_retry_time) {
+            (Some(first), Some(max)) if never_reached => Some((first.min(max), first < max)),
+            (Some(first), None) if never_reached => Some((first, true)),
+            (_, max) => max.map(|m| (m, false)),
         }
     }
 
@@ -119,6 +151,7 @@ impl Health {
     pub fn succeeded(&self, sent_at: Instant) {
         let mut s = self.lock();
         s.answered += 1;
+        s.reached = true;
         s.repeat = None;
         if s.outage.as_ref().is_some_and(|o| o.since > sent_at) {
             return;
@@ -144,6 +177,8 @@ impl Health {
     /// run when the first tasks all got this very answer.
     pub fn failed(&self, request: u64, task: &str, failure: &Failure) -> Option<ClientError> {
         let mut s = self.lock();
+        s.reached |= failure.answer.is_some();
+        let limit = self.limit(&s);
         let outage = s.outage.get_or_insert_with(|| Outage {
             since: Instant::now(),
             cause: failure.reason.clone(),
@@ -160,15 +195,30 @@ impl Health {
             && outage.since.elapsed() >= self.note_after
         {
             outage.noted = true;
-            let budget = match self.max_retry_time {
-                Some(t) => format!(
-                    " for up to {} without an answer (--max-retry-time)",
+            // What is true: each request is retried a number of times, and
+            // the run stops when nothing got through for the time limit.
+            let mut bounds = Vec::new();
+            if let Some(n) = self.max_retries {
+                bounds.push(format!("each request up to {n} times (--max-retries)"));
+            }
+            match limit {
+                Some((t, true)) => bounds.push(format!(
+                    "stopping if nothing gets through within {} (no request has yet)",
                     seconds(t)
-                ),
-                None => String::new(),
+                )),
+                Some((t, false)) => bounds.push(format!(
+                    "stopping after {} without any answer (--max-retry-time)",
+                    seconds(t)
+                )),
+                None => {}
+            }
+            let bounds = if bounds.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", bounds.join(", "))
             };
             self.progress.warn(format!(
-                "{} is failing: {}; retrying{budget}",
+                "{} is failing: {}; retrying{bounds}",
                 self.url, outage.cause
             ));
         }
@@ -203,15 +253,24 @@ impl Health {
     /// server has failed for the whole `--max-retry-time` (the error to stop with).
     pub fn budget_left(&self) -> Result<Option<Duration>, ClientError> {
         let s = self.lock();
-        let (Some(max), Some(outage)) = (self.max_retry_time, &s.outage) else {
+        let (Some((max, first_contact)), Some(outage)) = (self.limit(&s), &s.outage) else {
             return Ok(None);
         };
         let elapsed = outage.since.elapsed();
         if elapsed >= max {
-            return Err(ClientError::RetryTimeExceeded {
-                url: self.url.clone(),
-                secs: elapsed.as_secs(),
-                last: outage.last.clone(),
+            return Err(if first_contact {
+                ClientError::Unreachable {
+                    address: address(&self.url),
+                    url: self.url.clone(),
+                    secs: elapsed.as_secs(),
+                    last: outage.last.clone(),
+                }
+            } else {
+                ClientError::RetryTimeExceeded {
+                    url: self.url.clone(),
+                    secs: elapsed.as_secs(),
+                    last: outage.last.clone(),
+                }
             });
         }
         Ok(Some(max - elapsed))
@@ -239,6 +298,18 @@ impl Health {
         };
         drop(s);
         phase.status(text);
+    }
+}
+
+/// `host:port` of a URL (the URL itself when it does not parse).
+fn address(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(u) => format!(
+            "{}:{}",
+            u.host_str().unwrap_or("?"),
+            u.port_or_known_default().unwrap_or(0)
+        ),
+        Err(_) => url.to_string(),
     }
 }
 
@@ -370,6 +441,82 @@ mod tests {
         assert!(e.to_string().contains("--max-retry-time"), "{e}");
         h.succeeded(Instant::now());
         assert_eq!(h.budget_left().unwrap(), None);
+    }
+
+    #[test]
+    fn a_server_never_reached_gets_the_first_contact_time_only() {
+        let refused = Failure {
+            reason: "cannot connect: Connection refused".into(),
+            answer: None,
+            retry_after: None,
+            malformed: None,
+        };
+        let h = Health::new(
+            "http://127.0.0.1:9/v1/chat/completions".into(),
+            Progress::silent(),
+            None,
+            Some(Duration::from_secs(300)),
+        )
+        .with_first_contact_time(Some(Duration::from_millis(50)));
+        h.failed(1, "a", &refused);
+        assert!(h.budget_left().unwrap().unwrap() <= Duration::from_millis(50));
+        std::thread::sleep(Duration::from_millis(60));
+        let e = h.budget_left().unwrap_err();
+        assert!(e.is_fatal());
+        assert!(
+            e.to_string()
+                .starts_with("cannot reach the model server at 127.0.0.1:9 (http://127.0.0.1:9/v1/chat/completions): cannot connect: Connection refused"),
+            "{e}"
+        );
+
+        // A server that answered once (even with an error) keeps the whole patience.
+        for reached in [
+            |h: &Health| h.succeeded(Instant::now()),
+            |h: &Health| {
+                h.failed(2, "b", &http(503, "loading"));
+            },
+        ] {
+            let h = Health::new(
+                "u".into(),
+                Progress::silent(),
+                None,
+                Some(Duration::from_secs(300)),
+            )
+            .with_first_contact_time(Some(Duration::from_millis(50)));
+            reached(&h);
+            h.failed(1, "a", &refused);
+            std::thread::sleep(Duration::from_millis(60));
+            assert!(h.budget_left().unwrap().unwrap() > Duration::from_secs(200));
+        }
+    }
+
+    #[test]
+    fn the_retry_warning_says_what_will_happen() {
+        let told = |first_contact: bool| {
+            let recorder = Arc::new(Recorder::default());
+            let mut h = Health::new(
+                "u".into(),
+                Progress::new(recorder.clone()),
+                None,
+                Some(Duration::from_secs(300)),
+            )
+            .with_retries(8)
+            .with_first_contact_time(Some(Duration::from_secs(30)));
+            h.note_after = Duration::ZERO;
+            if !first_contact {
+                h.succeeded(Instant::now());
+            }
+            h.failed(1, "a", &http(502, "down"));
+            h.failed(2, "b", &http(502, "down"));
+            notes(&recorder).join("\n")
+        };
+        let (before, after) = (told(true), told(false));
+        // A 502 is an answer: the server was reached, so the whole patience.
+        assert!(
+            before.contains("retrying each request up to 8 times (--max-retries), stopping after 5 min without any answer (--max-retry-time)"),
+            "{before}"
+        );
+        assert_eq!(before, after);
     }
 
     #[test]

@@ -24,6 +24,10 @@ pub struct TaskFilter {
     /// At most this many tasks (after the other filters, in task order).
     #[serde(default)]
     pub limit: Option<usize>,
+    /// At most this many tasks of each language (after the other filters,
+    /// in task order; before `limit`). Absent from runs made without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit_per_lang: Option<usize>,
     /// Only this IPC code level (`Class-level` / `Function-level`).
     #[serde(rename = "level", default, skip_serializing_if = "Option::is_none")]
     pub code_level: Option<String>,
@@ -90,7 +94,7 @@ impl TaskFilter {
 
     /// Whether the filter selects everything.
     pub fn is_empty(&self) -> bool {
-        !self.narrows_scope() && self.limit.is_none()
+        !self.narrows_scope() && self.limit.is_none() && self.limit_per_lang.is_none()
     }
 
     /// Whether the language, technique, level or task filters narrow the
@@ -150,6 +154,14 @@ impl TaskFilter {
                 set.bench, unknown
             ));
         }
+        if let Some(per_lang) = self.limit_per_lang {
+            let mut taken: std::collections::HashMap<crate::Language, usize> = Default::default();
+            out.retain(|&i| {
+                let n = taken.entry(set.tasks[i].language).or_default();
+                *n += 1;
+                *n <= per_lang
+            });
+        }
         if let Some(limit) = self.limit {
             out.truncate(limit);
         }
@@ -175,6 +187,9 @@ impl TaskFilter {
         }
         if !self.tasks.is_empty() {
             flags.push(format!("--tasks {}", self.tasks.join(",")));
+        }
+        if let Some(l) = self.limit_per_lang {
+            flags.push(format!("--limit-per-lang {l}"));
         }
         if let Some(l) = self.limit {
             flags.push(format!("--limit {l}"));
@@ -268,6 +283,26 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(f(ids).unwrap(), [0, 2]);
+        let per_lang = TaskFilter {
+            limit_per_lang: Some(1),
+            ..Default::default()
+        };
+        assert_eq!(
+            f(per_lang.clone()).unwrap(),
+            [0, 2, 3],
+            "one of each language"
+        );
+        assert_eq!(per_lang.flags().as_deref(), Some("--limit-per-lang 1"));
+        assert_eq!(
+            serde_json::to_value(&per_lang).unwrap()["limit_per_lang"],
+            serde_json::json!(1)
+        );
+        let both = TaskFilter {
+            limit_per_lang: Some(1),
+            limit: Some(2),
+            ..Default::default()
+        };
+        assert_eq!(f(both).unwrap(), [0, 2]);
         let unknown = TaskFilter {
             languages: vec![Language::Go],
             tasks: vec!["2".into()],

@@ -45,8 +45,7 @@ void put_double(std::string& out, double d);
 void tamper(const std::string& evidence);
 }  // namespace detail
 void raised(int t);
-void ok(int t);
-void finish(bool needs_nonce);
+void finish();
 }  // namespace polyeval_judge
 
 namespace polyeval_judge {
@@ -239,8 +238,34 @@ POLYEVAL_JUDGE_DEF void json_string(std::string& out, const char* s, size_t n) {
                     out += "\\u00";
                     out += hex[c >> 4];
                     out += hex[c & 15];
-                } else {
+                } else if (c < 0x80) {
                     out += static_cast<char>(c);
+                } else {
+                    // A std::string holds bytes: a well-formed UTF-8 sequence
+                    // is its character, any other byte b is U+10FF00+b (as
+                    // polyeval reads the byte escapes of a literal).
+                    size_t len = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c <= 0xdf ? 2 : 0;
+                    bool ok = len > 0 && i + len <= n;
+                    for (size_t k = 1; ok && k < len; ++k) {
+                        ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
+                    }
+                    if (ok && len == 3) {
+                        unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+                        ok = !(c == 0xe0 && c1 < 0xa0) && !(c == 0xed && c1 >= 0xa0);
+                    }
+                    if (ok && len == 4) {
+                        unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+                        ok = !(c == 0xf0 && c1 < 0x90) && !(c == 0xf4 && c1 >= 0x90);
+                    }
+                    if (ok) {
+                        out.append(s + i, len);
+                        i += len - 1;
+                    } else {
+                        out += static_cast<char>(0xf4);
+                        out += static_cast<char>(0x8f);
+                        out += static_cast<char>(0xbc | (c >> 6));
+                        out += static_cast<char>(0x80 | (c & 0x3f));
+                    }
                 }
         }
     }
@@ -310,9 +335,9 @@ POLYEVAL_JUDGE_DEF void raised(int t) {
     detail::emit(j);
 }
 
-POLYEVAL_JUDGE_DEF void ok(int t) { detail::emit("{\"t\":" + std::to_string(t) + ",\"ok\":true}"); }
-
-POLYEVAL_JUDGE_DEF void finish(bool needs_nonce) {
+// The end record: the program reached the end of the tests. The runtime
+// checks before it are diagnostics (the verdict rests on the observations).
+POLYEVAL_JUDGE_DEF void finish() {
     struct sigaction sa;
     std::memset(&sa, 0, sizeof sa);
     if (sigaction(SIGABRT, nullptr, &sa) == 0 && sa.sa_handler != SIG_DFL) {
@@ -321,31 +346,7 @@ POLYEVAL_JUDGE_DEF void finish(bool needs_nonce) {
     if (std::get_terminate() != detail::startup().terminate_at_start) {
         detail::tamper("std::set_terminate replaced the terminate handler");
     }
-    std::string end = "{\"end\":";
-    if (needs_nonce) {
-        std::string nonce;
-        int fd = ::open("/polyeval/judge/nonce", O_RDONLY);
-        if (fd >= 0) {
-            // One line: the server holds its end open until we close ours.
-            char buf[64];
-            while (nonce.find('\n') == std::string::npos && nonce.size() < 256) {
-                ssize_t n = ::read(fd, buf, sizeof buf);
-                if (n < 0 && errno == EINTR) continue;
-                if (n <= 0) break;
-                nonce.append(buf, static_cast<size_t>(n));
-            }
-            if (nonce.find('\n') != std::string::npos) nonce.resize(nonce.find('\n'));
-            ::close(fd);
-            while (!nonce.empty() && (nonce.back() == '\n' || nonce.back() == ' ')) nonce.pop_back();
-            detail::json_string(end, nonce);
-        } else {
-            end += "null";
-        }
-    } else {
-        end += "null";
-    }
-    end += "}";
-    detail::emit(end);
+    detail::emit("{\"end\":null}");
 }
 
 }  // namespace polyeval_judge

@@ -164,27 +164,6 @@ func polyevalObserve(t int, f func() interface{}) {
 	polyevalEmit(`{"t":` + polyevalStrconv.Itoa(t) + `,"v":` + polyevalEnc(polyevalReflect.ValueOf(v), 0) + "}")
 }
 
-func polyevalOk(t int) {
-	polyevalEmit(`{"t":` + polyevalStrconv.Itoa(t) + `,"ok":true}`)
-}
-
-func polyevalFinish(needsNonce bool) {
-	end := "null"
-	if needsNonce {
-		// One line: the server holds its end open until we close ours.
-		if f, err := polyevalOS.Open("/polyeval/judge/nonce"); err == nil {
-			var line []byte
-			b := make([]byte, 1)
-			for len(line) < 256 {
-				n, err := f.Read(b)
-				if n == 0 || err != nil || b[0] == '\n' {
-					break
-				}
-				line = append(line, b[0])
-			}
-			f.Close()
-			end = polyevalQuote(polyevalStrings.TrimSpace(string(line)))
-		}
-	}
-	polyevalEmit(`{"end":` + end + "}")
+func polyevalFinish() {
+	polyevalEmit(`{"end":null}`)
 }

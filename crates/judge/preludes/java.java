@@ -159,10 +159,6 @@ final class PolyevalJudge {
         emit(sb.toString());
     }
 
-    static void ok(int t) {
-        emit("{\"t\":" + t + ",\"ok\":true}");
-    }
-
     private static void tamper(String evidence) {
         StringBuilder sb = new StringBuilder("{\"tamper\":");
         str(sb, evidence);
@@ -170,27 +166,13 @@ final class PolyevalJudge {
         emit(sb.toString());
     }
 
-    static void finish(boolean needsNonce) {
+    static void finish() {
         if (Thread.getDefaultUncaughtExceptionHandler() != null) {
             tamper("Thread.setDefaultUncaughtExceptionHandler installed a handler");
         }
         if (!(Thread.currentThread().getUncaughtExceptionHandler() instanceof ThreadGroup)) {
             tamper("the main thread has its own uncaught-exception handler");
         }
-        String end = "null";
-        if (needsNonce) {
-            // One line: the server holds its end open until we close ours.
-            try (java.io.FileInputStream in = new java.io.FileInputStream("/polyeval/judge/nonce")) {
-                StringBuilder line = new StringBuilder();
-                int c;
-                while ((c = in.read()) != -1 && c != '\n' && line.length() < 256) line.append((char) c);
-                StringBuilder sb = new StringBuilder();
-                str(sb, line.toString().trim());
-                end = sb.toString();
-            } catch (java.io.IOException e) {
-                end = "null";
-            }
-        }
-        emit("{\"end\":" + end + "}");
+        emit("{\"end\":null}");
     }
 }

@@ -6,12 +6,7 @@
 const __polyeval = (() => {
   const fs = require('fs');
   const writeSync = fs.writeSync;
-  const openSync = fs.openSync;
-  const readSync = fs.readSync;
-  const closeSync = fs.closeSync;
   const bufferFrom = Buffer.from;
-  const bufferConcat = Buffer.concat;
-  const bufferAlloc = Buffer.alloc;
   const stringify = JSON.stringify;
   const isArray = Array.isArray;
   const getPrototypeOf = Object.getPrototypeOf;
@@ -156,46 +151,11 @@ const __polyeval = (() => {
     emit('{"t":' + t + ',"raised":{"type":' + stringify(type) + ',"message":' + stringify(message.slice(0, 500)) + '}}');
   }
 
-  function ok(t) {
-    emit('{"t":' + t + ',"ok":true}');
-  }
-
   function tamper(evidence) {
     emit('{"tamper":' + stringify(evidence) + '}');
   }
 
-  function nonce() {
-    let fd;
-    try {
-      fd = openSync('/polyeval/judge/nonce', 'r');
-    } catch (_) {
-      return null;
-    }
-    // One line: the server holds its end open until we close ours.
-    const chunks = [];
-    let total = 0;
-    const buf = bufferAlloc(64);
-    try {
-      for (;;) {
-        let n;
-        try {
-          n = readSync(fd, buf, 0, buf.length, null);
-        } catch (e) {
-          if (e && e.code === 'EAGAIN') continue;
-          break;
-        }
-        if (n <= 0) break;
-        chunks.push(bufferFrom(buf.subarray(0, n)));
-        total += n;
-        if (buf.subarray(0, n).includes(10) || total > 256) break;
-      }
-    } finally {
-      closeSync(fd);
-    }
-    return bufferConcat(chunks).toString('ascii').split('\n')[0].trim();
-  }
-
-  function finish(needsNonce) {
+  function finish() {
     for (const [k, original] of assertSnapshot) {
       const d = getOwnPropertyDescriptor(assertModule, k);
       if (!d || d.value !== original) tamper('node:assert.' + String_(k) + ' was replaced');
@@ -205,9 +165,8 @@ const __polyeval = (() => {
       if (apply(listenerCount, process, [ev]) > 0) tamper("process.on('" + ev + "') installed a handler");
     }
     if (process.exit !== processExit) tamper('process.exit was replaced');
-    const n = needsNonce ? nonce() : null;
-    emit('{"end":' + (n === null ? 'null' : stringify(n)) + '}');
+    emit('{"end":null}');
   }
 
-  return Object.freeze({ observe, raised, ok, finish });
+  return Object.freeze({ observe, raised, finish });
 })();

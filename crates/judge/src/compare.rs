@@ -30,72 +30,18 @@
 //!
 //! Floats: equal when identical, both NaN, or both finite and
 //! `|a − b| ≤ max(rel · max(|a|, |b|), abs)` with [`Tolerance::DEFAULT`]
-//! (rel 1e-9, abs 1e-12). Upstream compares with exact `==`; a value computed
+//! (rel 1e-9, abs 1e-12). The tolerance is for two floats only: an integer
+//! compared with a float is equal only when the float is exactly that
+//! integer (`24.0` equals `24` wherever the language's `==` converts, which
+//! is every equality here but PHP's `===`; `24.0000000024` never does). Upstream compares with exact `==`; a value computed
 //! the same way is bit-identical and passes both, while the tolerance also
 //! accepts results that differ only by rounding (another summation order, another
 //! libm) — the sound reading of a float test. NaN equals NaN here (as in
 //! `assert.deepEqual`) so that the relation stays reflexive; tests never
 //! expect NaN from a literal in the real data.
 
-use crate::value::Value;
-use serde::{Deserialize, Serialize};
-
-/// Which language's equality a check uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Equality {
-    Python,
-    Cpp,
-    Java,
-    CSharp,
-    /// PHP `===` / `!==`.
-    PhpStrict,
-    /// PHP `==` / `!=`.
-    PhpLoose,
-    /// node `assert.deepEqual` / `assert.equal`.
-    JsLoose,
-    /// node `assert.deepStrictEqual` / `assert.strictEqual`.
-    JsStrict,
-    Go,
-}
-
-/// Float tolerance: `|a − b| ≤ max(rel · max(|a|, |b|), abs)`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Tolerance {
-    pub rel: f64,
-    pub abs: f64,
-}
-
-impl Tolerance {
-    pub const DEFAULT: Tolerance = Tolerance {
-        rel: 1e-9,
-        abs: 1e-12,
-    };
-    /// Exact comparison (what upstream's `==` does).
-    pub const EXACT: Tolerance = Tolerance { rel: 0.0, abs: 0.0 };
-}
-
-impl Default for Tolerance {
-    fn default() -> Self {
-        Tolerance::DEFAULT
-    }
-}
-
-/// Equality plus tolerance.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Semantics {
-    pub equality: Equality,
-    pub tolerance: Tolerance,
-}
-
-impl Semantics {
-    pub fn new(equality: Equality) -> Semantics {
-        Semantics {
-            equality,
-            tolerance: Tolerance::DEFAULT,
-        }
-    }
-}
+use polyeval_lang::value::Value;
+pub use polyeval_lang::value::{Equality, Semantics, Tolerance};
 
 /// Whether `a` and `b` are equal under `s`.
 pub fn equal(a: &Value, b: &Value, s: &Semantics) -> bool {
@@ -176,9 +122,13 @@ fn num_eq(a: Num<'_>, b: Num<'_>, tol: &Tolerance) -> bool {
         // Canonical: a BigInt never fits i128, so it never equals an Int.
         (Num::Int(_), Num::Big(_)) | (Num::Big(_), Num::Int(_)) => false,
         (Num::Float(x), Num::Float(y)) => float_eq(x, y, tol),
-        (Num::Float(x), Num::Int(y)) | (Num::Int(y), Num::Float(x)) => float_eq(x, y as f64, tol),
+        // An integer on either side: exact, as the languages compare them
+        // (`24.0 == 24`, `24.0000000024 != 24`); the tolerance is for floats.
+        (Num::Float(x), Num::Int(y)) | (Num::Int(y), Num::Float(x)) => {
+            x.is_finite() && x.fract() == 0.0 && x.abs() < 1.7e38 && x as i128 == y
+        }
         (Num::Float(x), Num::Big(y)) | (Num::Big(y), Num::Float(x)) => {
-            float_eq(x, big_to_f64(y), tol)
+            x.is_finite() && x.fract() == 0.0 && format!("{x:.0}") == y
         }
     }
 }
@@ -200,11 +150,22 @@ fn seq_eq(a: &[Value], b: &[Value], s: &Semantics, depth: usize) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| eq(x, y, s, depth + 1))
 }
 
-/// Same size and every element of each side has an equal on the other side.
+/// Same size and the elements pair up one to one (a multiset: `{1, 1, 2}`
+/// is not `{1, 2, 2}`).
 fn unordered_eq(a: &[Value], b: &[Value], s: &Semantics, depth: usize) -> bool {
-    a.len() == b.len()
-        && a.iter().all(|x| b.iter().any(|y| eq(x, y, s, depth + 1)))
-        && b.iter().all(|y| a.iter().any(|x| eq(x, y, s, depth + 1)))
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut used = vec![false; b.len()];
+    a.iter().all(
+        |x| match (0..b.len()).find(|&j| !used[j] && eq(x, &b[j], s, depth + 1)) {
+            Some(j) => {
+                used[j] = true;
+                true
+            }
+            None => false,
+        },
+    )
 }
 
 fn pairs_unordered_eq(
@@ -633,13 +594,39 @@ mod tests {
     }
 
     #[test]
+    fn sets_compare_as_multisets() {
+        let py = s(Equality::Python);
+        assert!(equal(
+            &Set(vec![Int(1), Int(2)]),
+            &Set(vec![Int(2), Int(1)]),
+            &py
+        ));
+        assert!(!equal(
+            &Set(vec![Int(1), Int(1), Int(2)]),
+            &Set(vec![Int(1), Int(2), Int(2)]),
+            &py
+        ));
+    }
+
+    #[test]
     fn tolerance_boundaries() {
         let py = s(Equality::Python);
         assert!(equal(&Float(0.1 + 0.2), &Float(0.3), &py));
         assert!(equal(&Float(1e6 * (1.0 + 0.9e-9)), &Float(1e6), &py));
         assert!(!equal(&Float(1e6 * (1.0 + 1.1e-9)), &Float(1e6), &py));
-        assert!(equal(&Float(1e-13), &Int(0), &py));
-        assert!(!equal(&Float(1e-11), &Int(0), &py));
+        // The tolerance is for two floats: an integer is matched exactly.
+        assert!(equal(&Float(1e-13), &Float(0.0), &py));
+        assert!(!equal(&Float(1e-13), &Int(0), &py));
+        assert!(!equal(&Float(24.0000000024), &Int(24), &py));
+        assert!(equal(&Float(24.0), &Int(24), &py));
+        assert!(equal(&Int(24), &Float(24.0), &s(Equality::Cpp)));
+        assert!(!equal(&Float(24.0), &Int(24), &s(Equality::PhpStrict)));
+        assert!(!equal(&Float(2.5), &Int(2), &py));
+        assert!(equal(
+            &Float(1e30),
+            &BigInt("1000000000000000019884624838656".into()),
+            &py
+        ));
         let exact = Semantics {
             equality: Equality::Python,
             tolerance: Tolerance::EXACT,

@@ -1,6 +1,6 @@
 //! How much of a benchmark's upstream test lines the split covers.
 
-use crate::split::{plan, FallbackReason, LineKind, SplitOptions};
+use crate::split::{plan, LineKind, NotJudgeableReason, SplitOptions};
 use polyeval_core::{Language, Task, TaskMeta};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -15,14 +15,15 @@ pub struct Coverage {
     pub split: usize,
     /// … of which compare by value where upstream compared references (Java).
     pub repaired: usize,
-    pub fallback: BTreeMap<&'static str, usize>,
-    /// Tasks whose every test is observed (no in-process line, no nonce needed).
-    pub fully_observed_tasks: usize,
+    /// Lines that cannot be judged outside, by reason.
+    pub not_judgeable: BTreeMap<&'static str, usize>,
+    /// Tasks whose every test line can be judged (a sample can pass).
+    pub judgeable_tasks: usize,
 }
 
 impl Coverage {
-    pub fn fallback_total(&self) -> usize {
-        self.fallback.values().sum()
+    pub fn not_judgeable_total(&self) -> usize {
+        self.not_judgeable.values().sum()
     }
 }
 
@@ -36,8 +37,8 @@ pub fn coverage(tasks: &[Task], opts: SplitOptions) -> BTreeMap<Language, Covera
         let p = plan(task.language, test_list, opts);
         let c = out.entry(task.language).or_default();
         c.tasks += 1;
-        if !p.needs_nonce() {
-            c.fully_observed_tasks += 1;
+        if p.judgeable() {
+            c.judgeable_tasks += 1;
         }
         for line in &p.lines {
             c.lines += 1;
@@ -49,24 +50,30 @@ pub fn coverage(tasks: &[Task], opts: SplitOptions) -> BTreeMap<Language, Covera
                         c.repaired += 1;
                     }
                 }
-                LineKind::Fallback(f) => *c.fallback.entry(reason_key(f.reason)).or_default() += 1,
+                LineKind::NotJudgeable(f) => {
+                    *c.not_judgeable.entry(reason_key(f.reason)).or_default() += 1
+                }
             }
         }
     }
     out
 }
 
-fn reason_key(r: FallbackReason) -> &'static str {
+fn reason_key(r: NotJudgeableReason) -> &'static str {
     r.as_str()
 }
 
 /// A Markdown table of `coverage` (for reports and docs).
 pub fn markdown(cov: &BTreeMap<Language, Coverage>) -> String {
     let mut s = String::from(
-        "| language | tasks | lines | setup | checks split | of which repaired | fallback | fallback reasons | tasks fully observed |\n|---|---|---|---|---|---|---|---|---|\n",
+        "| language | tasks | lines | setup | checks split | of which repaired | not judgeable | reasons | judgeable tasks |\n|---|---|---|---|---|---|---|---|---|\n",
     );
     for (lang, c) in cov {
-        let reasons: Vec<String> = c.fallback.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let reasons: Vec<String> = c
+            .not_judgeable
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
         s.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             lang.display_name(),
@@ -75,13 +82,13 @@ pub fn markdown(cov: &BTreeMap<Language, Coverage>) -> String {
             c.setup,
             c.split,
             c.repaired,
-            c.fallback_total(),
+            c.not_judgeable_total(),
             if reasons.is_empty() {
                 "—".to_string()
             } else {
                 reasons.join(", ")
             },
-            c.fully_observed_tasks
+            c.judgeable_tasks
         ));
     }
     s

@@ -81,30 +81,12 @@ pub fn observe_statement(lang: Language, t: usize, lhs: &str) -> String {
     }
 }
 
-/// The statement recording that in-process line `t` completed.
-pub fn ok_statement(lang: Language, t: usize) -> String {
-    match lang {
-        Language::Python => format!("__polyeval_ok({t})"),
-        Language::Cpp => format!("::polyeval_judge::ok({t});"),
-        Language::Java => format!("PolyevalJudge.ok({t});"),
-        Language::CSharp => format!("PolyevalJudge.Ok({t});"),
-        Language::Php => format!("__polyeval_ok({t});"),
-        Language::JavaScript => format!("__polyeval.ok({t});"),
-        Language::Go => format!("polyevalOk({t})"),
-    }
-}
-
-/// The final statement: integrity checks and the end record. Python also
-/// takes the builtin names the test code uses (`protected`): a module-level
-/// redefinition of one of them is reported as tampering.
+/// The final statement: the runtime checks (diagnostics) and the end
+/// record. Python also takes whether to read the one-shot nonce (CrossPL-FFI,
+/// whose end record may carry the harness's failure report) and the builtin
+/// names the test code uses (`protected`: a module-level redefinition of one
+/// of them is noted).
 pub fn finish_statement(lang: Language, needs_nonce: bool, protected: &[String]) -> String {
-    let b = |t: &str, f: &str| {
-        if needs_nonce {
-            t.to_string()
-        } else {
-            f.to_string()
-        }
-    };
     match lang {
         Language::Python => {
             let names: Vec<String> = protected
@@ -117,14 +99,15 @@ pub fn finish_statement(lang: Language, needs_nonce: bool, protected: &[String])
                 1 => format!("({},)", names[0]),
                 _ => format!("({})", names.join(", ")),
             };
-            format!("__polyeval_finish({}, {tuple})", b("True", "False"))
+            let nonce = if needs_nonce { "True" } else { "False" };
+            format!("__polyeval_finish({nonce}, {tuple})")
         }
-        Language::Cpp => format!("::polyeval_judge::finish({});", b("true", "false")),
-        Language::Java => format!("PolyevalJudge.finish({});", b("true", "false")),
-        Language::CSharp => format!("PolyevalJudge.Finish({});", b("true", "false")),
-        Language::Php => format!("__polyeval_finish({});", b("true", "false")),
-        Language::JavaScript => format!("__polyeval.finish({});", b("true", "false")),
-        Language::Go => format!("polyevalFinish({})", b("true", "false")),
+        Language::Cpp => "::polyeval_judge::finish();".into(),
+        Language::Java => "PolyevalJudge.finish();".into(),
+        Language::CSharp => "PolyevalJudge.Finish();".into(),
+        Language::Php => "__polyeval_finish();".into(),
+        Language::JavaScript => "__polyeval.finish();".into(),
+        Language::Go => "polyevalFinish()".into(),
     }
 }
 
@@ -139,10 +122,11 @@ fn statement(lang: Language, line: &str) -> String {
 }
 
 /// The test body for `plan`, each statement on its own line prefixed with
-/// `indent`, ending with the finish statement. Fallback lines pass through
-/// `fallback_text` (e.g. JavaScript's strict-equality mapping) before they
-/// are emitted.
-pub fn body(plan: &Plan, indent: &str, fallback_text: &dyn Fn(&str) -> String) -> String {
+/// `indent`, ending with the finish statement. Setup lines run as upstream
+/// runs them; checks and not-judgeable lines with a known expression only
+/// report the expression's value; a not-judgeable line without one is left
+/// out (its assertion never runs: nothing is decided in the program).
+pub fn body(plan: &Plan, indent: &str) -> String {
     let lang = plan.language;
     let mut out = String::new();
     let mut push = |s: &str| {
@@ -163,18 +147,14 @@ pub fn body(plan: &Plan, indent: &str, fallback_text: &dyn Fn(&str) -> String) -
                 }
             }
             LineKind::Check(c) => push(&observe_statement(lang, c.t, &c.lhs)),
-            LineKind::Fallback(f) => {
-                let text = fallback_text(&line.text);
-                if lang == Language::Python {
-                    push(&text);
-                } else {
-                    push(&statement(lang, &text));
+            LineKind::NotJudgeable(n) => {
+                if let Some(lhs) = &n.lhs {
+                    push(&observe_statement(lang, n.t, lhs));
                 }
-                push(&ok_statement(lang, f.t));
             }
         }
     }
-    push(&finish_statement(lang, plan.needs_nonce(), &[]));
+    push(&finish_statement(lang, false, &[]));
     out
 }
 
@@ -203,14 +183,14 @@ fn python_with_prelude_then(code: &str, statements: &str) -> String {
 /// The whole CrossPL-FFI program for a candidate: the prelude and its FFI
 /// guard (which records loader failures where they happen and reports the
 /// exception that ends the program in a nonce-carrying end record), the
-/// candidate, the task's `assert_test`, and a main guard that calls it and
-/// then finishes (runtime integrity checks, among them a module-level
-/// redefinition of a builtin `assert_test` uses, and the end record with the
-/// nonce). Run it with the nonce bound (always needed).
-pub fn ffi_program(candidate: &str, assert_test: &str) -> String {
-    let protected = python_builtins_used(assert_test);
+/// candidate, the task's test as instrumented by [`crate::ffi`] (it reports
+/// the values its assertions need and asserts nothing), and a main guard
+/// that calls it and then finishes (the end record with the nonce). Run it
+/// with the nonce bound.
+pub fn ffi_program(candidate: &str, instrumented_test: &str, test_code: &str) -> String {
+    let protected = python_builtins_used(test_code);
     format!(
-        "{}\n{assert_test}\n\nif __name__ == \"__main__\":\n    assert_test()\n    {}\n",
+        "{}\n{instrumented_test}\n\nif __name__ == \"__main__\":\n    assert_test()\n    {}\n",
         python_with_prelude_then(candidate, "__polyeval_ffi_guard()\n"),
         finish_statement(Language::Python, true, &protected)
     )
@@ -313,38 +293,46 @@ mod tests {
     use crate::split::{plan, SplitOptions};
 
     #[test]
-    fn body_observes_checks_and_keeps_setup_and_fallback_lines() {
+    fn body_observes_checks_keeps_setup_lines_and_runs_no_assertion() {
         let p = plan(
             Language::Cpp,
             &[
                 "std::string input0 = \"a\"".into(),
                 "assert(WDS().f(input0)==1)".into(),
                 "assert(WDS().g(input0)==True)".into(),
+                "assert(WDS().h(1)==1 && WDS().h(2)==2)".into(),
             ],
             SplitOptions::default(),
         );
-        let b = body(&p, "    ", &|s| s.to_string());
+        let b = body(&p, "    ");
         assert!(b.contains("    std::string input0 = \"a\";\n"));
         assert!(b.contains("::polyeval_judge::observe(0, (WDS().f(input0)))"));
         assert!(
             !b.contains("==1"),
             "the expected value never enters the program: {b}"
         );
-        assert!(b.contains("    assert(WDS().g(input0)==True);\n    ::polyeval_judge::ok(1);\n"));
-        assert!(b.trim_end().ends_with("::polyeval_judge::finish(true);"));
+        // Not judgeable: its expression is reported, its assertion never runs.
+        assert!(b.contains("::polyeval_judge::observe(1, (WDS().g(input0)))"));
+        assert!(!b.contains("True") && !b.contains("assert("), "{b}");
+        assert!(
+            !b.contains("WDS().h"),
+            "a compound condition is left out: {b}"
+        );
+        assert!(b.trim_end().ends_with("::polyeval_judge::finish();"));
     }
 
     #[test]
     fn python_future_imports_stay_first() {
         let p = python_with_prelude("from __future__ import annotations\nx = 1\n");
         assert!(p.starts_with("from __future__ import annotations\n"));
-        assert!(p.contains("__polyeval_observe, __polyeval_ok"));
+        assert!(p.contains("__polyeval_observe, __polyeval_check"));
     }
 
     #[test]
     fn ffi_program_layout() {
         let p = ffi_program(
             "from __future__ import annotations\nimport ctypes\ndef f():\n    return 1\n",
+            "def assert_test():\n    __polyeval_check(0, f())\n",
             "def assert_test():\n    assert abs(f() - 1) < 1e-9\n",
         );
         assert!(p.starts_with("from __future__ import annotations\n"));
@@ -352,6 +340,7 @@ mod tests {
         let candidate = p.find("import ctypes\ndef f").unwrap();
         let test = p.find("def assert_test").unwrap();
         assert!(guard < candidate && candidate < test);
+        assert!(!p.contains("1e-9"), "the assertion stays outside: {p}");
         assert!(p.trim_end().ends_with(
             "if __name__ == \"__main__\":\n    assert_test()\n    __polyeval_finish(True, (\"abs\",))"
         ));
@@ -361,13 +350,13 @@ mod tests {
     fn go_program_merges_imports() {
         let g = go_program(
             "package main\n\nimport \"fmt\"\n\nfunc F() int { fmt.Print(); return 1 }\n",
-            "\tpolyevalFinish(false)\n",
+            "\tpolyevalFinish()\n",
         );
         let pkg = g.find("package main").unwrap();
         let imp = g.find("polyevalOS \"os\"").unwrap();
         let f = g.find("func F()").unwrap();
         assert!(pkg < imp && imp < f);
-        assert!(g.trim_end().ends_with("polyevalFinish(false)\n}"));
+        assert!(g.trim_end().ends_with("polyevalFinish()\n}"));
     }
 
     #[test]

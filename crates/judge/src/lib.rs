@@ -1,4 +1,5 @@
-//! Verdicts a candidate cannot fake (issue 15).
+//! Verdicts a candidate cannot fake: no verdict is decided inside the
+//! candidate's process.
 //!
 //! The program that runs a candidate only **observes**: for each test it
 //! reports the value of the expression under test (or the exception it
@@ -7,33 +8,40 @@
 //! ([`compare`]), with the benchmark's own equality. A candidate can then only
 //! pass by producing the right values.
 //!
-//! - [`split`] turns upstream test lines (`assert(lhs == rhs)` in six
+//! - [`split`] turns upstream test lines (`assert(lhs == rhs)` in seven
 //!   languages) into observations of `lhs` plus expected values parsed from
-//!   `rhs` in Rust ([`literal`]); lines it cannot split stay in-process,
-//!   labelled;
+//!   `rhs` in Rust ([`literal`]); a line it cannot turn into an observation
+//!   is *not judgeable* (a task with one never passes), labelled;
 //! - [`harness`] holds the observer preludes (one per language, under
 //!   `preludes/`) and emits the statements that replace the test lines;
-//! - [`nonce`] serves a one-shot secret to the harness at its end, for the
-//!   verdicts that still depend on in-process code (fallback lines,
-//!   CrossPL-FFI); it is never in anything the candidate can read before;
-//! - [`scan`] is the static tamper scan (self-reading, exit hooks, disarming);
+//! - [`ffi`] judges CrossPL-FFI: the task's Python test is instrumented so it
+//!   reports the values its assertions need, and the assertions are
+//!   evaluated outside, against the canonical solution's run;
+//! - [`nonce`] serves a one-shot secret that authenticates the CrossPL-FFI
+//!   harness's report of the exception that ended a run (blame, never a pass);
+//! - [`scan`] is the static scan: a diagnostic shown with the verdict, never
+//!   deciding it;
 //! - [`verdict`] turns a finished run into a [`verdict::Judgement`]
-//!   (`passed`, `failed`, the run's own failure status, or `tampering` with
-//!   evidence);
+//!   (`passed`, `failed`, the run's own failure status, or `tampering` for
+//!   records no harness writes);
 //! - [`coverage`] counts how many upstream lines split, per language.
 
 pub mod compare;
 pub mod coverage;
+pub mod ffi;
 pub mod harness;
 pub mod literal;
 pub mod nonce;
 pub mod protocol;
 pub mod scan;
 pub mod split;
-pub mod value;
+/// The typed values programs report (`polyeval-lang`).
+pub mod value {
+    pub use polyeval_lang::value::*;
+}
 pub mod verdict;
 
 pub use compare::{equal, Equality, Semantics, Tolerance};
 pub use split::{plan, Plan, SplitOptions};
 pub use value::Value;
-pub use verdict::{judge, judge_completion, Judgement, RunReport};
+pub use verdict::{judge, Judgement, RunReport};

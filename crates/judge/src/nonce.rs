@@ -1,28 +1,22 @@
-//! The one-shot nonce: the secret that proves in-process code reached its
-//! end, kept out of everything the candidate can read before that point.
+//! The one-shot nonce: the secret that authenticates the CrossPL-FFI
+//! harness's own report of how a run ended, kept out of everything the
+//! candidate can read before that point.
 //!
-//! Where a verdict still depends on code running in the candidate's process
-//! (fallback lines; CrossPL-FFI's `assert_test`), the harness's last act is to
-//! read a nonce and write it in its end record. The nonce is never in the
-//! source, the binary, the arguments or the environment: it exists only in
-//! this process until someone opens the FIFO bound into the sandbox at
-//! [`NONCE_PATH`], and it is served to the **first** opener only
-//! (later openers read nothing, and every open is counted). The server holds
-//! its end open until that reader closes (an open for writing pairs with any
-//! open reader, so reopening earlier would count the harness twice); the
-//! harness therefore reads one line, never to end of file. So
-//! - a candidate that reads its own source, binary or constants finds no secret;
-//! - a candidate that opens the channel early takes the nonce away from the
-//!   harness, whose end record then lacks it, and the open count shows two
-//!   readers: the verdict is `tampering`;
-//! - a program that exits before the harness's end (exit hooks, early exit)
-//!   produces no end record with the nonce: `failed`.
-//!
-//! Residual risk (documented, not closable in-process): a candidate that knows
-//! this protocol can open the channel itself, print an end record and exit
-//! before the harness runs; the static scan flags the path, and observed
-//! checks never depend on the nonce, so this only matters for fallback lines
-//! and FFI.
+//! No pass rests on it: verdicts come from observations compared outside
+//! (a candidate that never produces them cannot pass, however it ends). What
+//! it protects is the blame of a failure: the harness writes the exception
+//! that ended the program (a GSL symbol the loader could not find, say) in
+//! an end record with the nonce, so a candidate cannot claim the
+//! `environment` class by printing a loader message. The nonce is never in
+//! the source, the binary, the arguments or the environment: it exists only
+//! in this process until someone opens the FIFO bound into the sandbox at
+//! [`NONCE_PATH`], and it is served to the **first** opener only (later
+//! openers read nothing, and every open is counted). The server holds its end
+//! open until that reader closes (an open for writing pairs with any open
+//! reader, so reopening earlier would count the harness twice); the harness
+//! therefore reads one line, never to end of file. A candidate that opens the
+//! channel itself (whatever spelling of the path it builds) shows up in the
+//! open count: the judge's channel used by someone else is `tampering`.
 //!
 //! Engine requirement: bind the FIFO read-only at [`NONCE_PATH`] for the run
 //! step only (not the compile step), with the FIFO world-readable and its

@@ -9,11 +9,15 @@
 //!   (see [`crate::value`] for the value format);
 //! - `{"t":3,"raised":{"type":"ValueError","message":"…"}}` — evaluating it
 //!   raised (the observer then re-raises, so the run fails as it would have);
-//! - `{"t":3,"ok":true}` — an in-process fallback line (one we could not
-//!   split) completed;
-//! - `{"tamper":"sys.gettrace() is set"}` — a runtime integrity check failed;
+//! - `{"c":2,"l":[<value>, {"raised":{…}}, …]}` — CrossPL-FFI: assertion 2
+//!   of the task's test ran, with the values of the parts of its condition
+//!   that come from the candidate's program (its leaves, see [`crate::ffi`]);
+//!   a leaf Python evaluates only when the rest of the condition needs it is
+//!   reported as the exception it raised, if it raised;
+//! - `{"tamper":"sys.gettrace() is set"}` — a runtime integrity check of the
+//!   prelude noticed something (a diagnostic, never a verdict);
 //! - `{"end":"<nonce>"}` / `{"end":null}` — the harness reached its end
-//!   (with the one-shot nonce when the plan needs one, see [`crate::nonce`]);
+//!   (CrossPL-FFI: with the one-shot nonce, see [`crate::nonce`]);
 //! - `{"end":"<nonce>","failure":{"type":"AttributeError","message":"…","symbol":"gsl_x"}}`
 //!   — the harness's own report of the uncaught exception that ended the
 //!   program (CrossPL-FFI, see [`crate::harness::ffi_program`]): its type,
@@ -48,11 +52,19 @@ pub enum Record {
         type_name: String,
         message: String,
     },
-    /// An in-process (fallback) line completed.
+    /// An in-process line completed: no harness writes this any more
+    /// (nothing is decided in the program), so one is forged.
     Ok {
         t: usize,
     },
-    /// A runtime integrity check of the prelude failed.
+    /// CrossPL-FFI: assertion `id` of the task's test ran with these leaves.
+    Check {
+        id: usize,
+        leaves: Vec<Leaf>,
+        /// The leaves as written (what the outside evaluator reads).
+        raw: Vec<J>,
+    },
+    /// A runtime integrity check of the prelude noticed something.
     Tamper {
         evidence: String,
     },
@@ -61,6 +73,18 @@ pub enum Record {
         /// Set when the harness reports an uncaught exception instead of
         /// a normal end.
         failure: Option<HarnessFailure>,
+    },
+}
+
+/// One leaf of a reported assertion.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Leaf {
+    Value(Value),
+    /// Evaluating it raised (only leaves evaluated conditionally are
+    /// reported this way; others raise in the program as they would have).
+    Raised {
+        type_name: String,
+        message: String,
     },
 }
 
@@ -218,6 +242,38 @@ fn parse_record(body: &str) -> Result<Record, String> {
             return Ok(Record::Ok { t });
         }
         return Err("a test record needs `v`, `raised` or `ok`".into());
+    }
+    if let Some(c) = m.get("c") {
+        let id = c
+            .as_u64()
+            .and_then(|c| usize::try_from(c).ok())
+            .ok_or_else(|| format!("`c` must be an assertion number, found {c}"))?;
+        let Some(J::Array(raw)) = m.get("l") else {
+            return Err("an assertion record needs its leaves `l`".into());
+        };
+        let mut leaves = Vec::with_capacity(raw.len());
+        for leaf in raw {
+            leaves.push(match leaf.get("raised") {
+                Some(r) if leaf.as_object().is_some_and(|o| o.len() == 1) => Leaf::Raised {
+                    type_name: r
+                        .get("type")
+                        .and_then(J::as_str)
+                        .unwrap_or_default()
+                        .to_string(),
+                    message: r
+                        .get("message")
+                        .and_then(J::as_str)
+                        .unwrap_or_default()
+                        .to_string(),
+                },
+                _ => Leaf::Value(Value::try_from(leaf).map_err(|e| format!("bad leaf: {e}"))?),
+            });
+        }
+        return Ok(Record::Check {
+            id,
+            leaves,
+            raw: raw.clone(),
+        });
     }
     if let Some(e) = m.get("tamper") {
         return Ok(Record::Tamper {

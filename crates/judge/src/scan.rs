@@ -1,8 +1,10 @@
-//! Static tamper scan of a candidate's code: defence in depth beside the
-//! observation protocol, and the main line of defence for CrossPL-FFI, whose
-//! `assert_test` runs in the candidate's process.
+//! Static scan of a candidate's code: a **diagnostic**. Its findings are
+//! shown with the verdict (`Judgement::diagnostics`) and in reports; they
+//! never decide one — verdicts come from observations compared outside the
+//! program, and a text scan can neither enumerate every spelling of a trick
+//! nor tell a debug macro using `__FILE__` from a program reading itself.
 //!
-//! Each rule names a technique of the threat model (issue 15):
+//! Each rule names a technique of the threat model:
 //! - **self-reading** — the program's own source, binary or code constants
 //!   (`__file__`, `/proc/self/…`, `sys._getframe`, `co_consts`, `inspect`,
 //!   `process.argv`, `__filename`, `__FILE__`, the harness file names

@@ -10,10 +10,14 @@
 //!   `assert.deepEqual(lhs, rhs)` …) whose `rhs` is a literal of the
 //!   language: the program only *observes* `lhs`, the expected value is
 //!   parsed here ([`crate::literal`]) and compared outside ([`crate::compare`]);
-//! - **fallback** — an assertion we cannot split (its right-hand side is not
-//!   a literal, is not valid in the language, or the condition is compound):
-//!   kept verbatim and run in-process as upstream does, followed by an `ok`
-//!   record, and labelled in the verdict data with the reason.
+//! - **not judgeable** — an assertion that cannot be turned into an
+//!   observation compared outside (its right-hand side is not a literal, is
+//!   not valid in the language, or the condition is compound). Its
+//!   assertion never runs: nothing is decided in the candidate's process.
+//!   Where its left-hand side is known, the program still evaluates and
+//!   reports it (so its side effects happen and the detail can show it), but
+//!   a sample of a task with such a line never passes; the line is
+//!   labelled with the reason (test defects, listed by `doctor`).
 //!
 //! Equality semantics stay the benchmark's own where they are sound (Python
 //! `==`, C++/C# value `==`, PHP `===` or `==` as written, JS `deepEqual` or
@@ -21,8 +25,8 @@
 //! references, which no computed result can pass; such checks compare by value
 //! and are marked `repaired` (a verdict that can differ from upstream's: a
 //! correct solution now passes). A right-hand side that is a literal of
-//! another language (Python's `True` in C++, a `[…]` list in Java) stays an
-//! in-process line, so the program fails to compile exactly as upstream's does.
+//! another language (Python's `True` in C++, a `[…]` list in Java) makes the
+//! line not judgeable (upstream's program failed to compile there).
 
 use crate::compare::{Equality, Semantics};
 use crate::literal::{self, LiteralError};
@@ -37,7 +41,8 @@ pub struct SplitOptions {
     /// (polyeval's `--js-strict-equality`).
     pub js_strict: bool,
     /// Java: keep `==` on string/collection literals as upstream has it
-    /// (reference comparison, run in-process) instead of comparing by value.
+    /// (a reference comparison, which cannot be judged outside: the line is
+    /// not judgeable) instead of comparing by value.
     pub java_reference_equality: bool,
 }
 
@@ -60,13 +65,13 @@ pub struct PlannedLine {
 pub enum LineKind {
     Setup,
     Check(Check),
-    Fallback(Fallback),
+    NotJudgeable(NotJudgeable),
 }
 
 /// An observed check.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Check {
-    /// Test number (shared numbering with fallback lines), as in the records.
+    /// Test number (shared numbering with not-judgeable lines), as in the records.
     pub t: usize,
     /// The expression the program evaluates and reports.
     pub lhs: String,
@@ -78,19 +83,23 @@ pub struct Check {
     pub repaired: Option<String>,
 }
 
-/// A line kept in-process.
+/// An assertion that cannot be judged outside the candidate's process.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Fallback {
+pub struct NotJudgeable {
     pub t: usize,
-    pub reason: FallbackReason,
+    pub reason: NotJudgeableReason,
     pub detail: String,
+    /// The expression under test when the line has one the program can
+    /// evaluate on its own (its value is reported, never compared).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lhs: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum FallbackReason {
-    /// The expected side is a literal the language rejects (upstream defect;
-    /// the line fails as it did).
+pub enum NotJudgeableReason {
+    /// The expected side is a literal the language rejects (an upstream
+    /// defect: the line did not compile or threw there).
     LiteralInvalidInLanguage,
     /// The expected side is an expression, not a literal.
     RhsNotLiteral,
@@ -105,15 +114,15 @@ pub enum FallbackReason {
     ReferenceEquality,
 }
 
-impl FallbackReason {
+impl NotJudgeableReason {
     pub fn as_str(self) -> &'static str {
         match self {
-            FallbackReason::LiteralInvalidInLanguage => "literal_invalid_in_language",
-            FallbackReason::RhsNotLiteral => "rhs_not_literal",
-            FallbackReason::CompoundCondition => "compound_condition",
-            FallbackReason::UnknownAssertionForm => "unknown_assertion_form",
-            FallbackReason::MultiStatement => "multi_statement",
-            FallbackReason::ReferenceEquality => "reference_equality",
+            NotJudgeableReason::LiteralInvalidInLanguage => "literal_invalid_in_language",
+            NotJudgeableReason::RhsNotLiteral => "rhs_not_literal",
+            NotJudgeableReason::CompoundCondition => "compound_condition",
+            NotJudgeableReason::UnknownAssertionForm => "unknown_assertion_form",
+            NotJudgeableReason::MultiStatement => "multi_statement",
+            NotJudgeableReason::ReferenceEquality => "reference_equality",
         }
     }
 }
@@ -125,34 +134,35 @@ impl Plan {
             _ => None,
         })
     }
-    pub fn fallbacks(&self) -> impl Iterator<Item = &Fallback> {
+    pub fn not_judgeable(&self) -> impl Iterator<Item = &NotJudgeable> {
         self.lines.iter().filter_map(|l| match &l.kind {
-            LineKind::Fallback(f) => Some(f),
+            LineKind::NotJudgeable(f) => Some(f),
             _ => None,
         })
     }
-    /// Number of tests (checks + fallback lines): the records expected.
-    pub fn tests(&self) -> usize {
-        self.checks().count() + self.fallbacks().count()
+    /// The not-judgeable lines with their text.
+    pub fn not_judgeable_lines(&self) -> impl Iterator<Item = (&str, &NotJudgeable)> {
+        self.lines.iter().filter_map(|l| match &l.kind {
+            LineKind::NotJudgeable(f) => Some((l.text.as_str(), f)),
+            _ => None,
+        })
     }
-    /// Whether the verdict depends on in-process code reaching the end, so
-    /// the end record must carry the one-shot nonce: any fallback line, or a
-    /// non-check line after the last check (a setup line that throws there
-    /// would otherwise go unnoticed by a candidate that exits 0 on its own).
-    pub fn needs_nonce(&self) -> bool {
-        if self.fallbacks().next().is_some() {
-            return true;
-        }
-        let last_check = self
-            .lines
-            .iter()
-            .rposition(|l| matches!(l.kind, LineKind::Check(_)));
-        match last_check {
-            Some(i) => self.lines[i + 1..]
-                .iter()
-                .any(|l| !l.text.trim().is_empty()),
-            None => !self.lines.is_empty(),
-        }
+    /// Number of tests (checks + not-judgeable lines).
+    pub fn tests(&self) -> usize {
+        self.checks().count() + self.not_judgeable().count()
+    }
+    /// Whether every test line can be judged outside (a sample can pass).
+    pub fn judgeable(&self) -> bool {
+        self.not_judgeable().next().is_none()
+    }
+    /// The record the program writes for test `t`: a value for checks and
+    /// for not-judgeable lines with a known expression, none otherwise.
+    pub fn observed(&self, t: usize) -> bool {
+        self.lines.iter().any(|l| match &l.kind {
+            LineKind::Check(c) => c.t == t,
+            LineKind::NotJudgeable(n) => n.t == t && n.lhs.is_some(),
+            LineKind::Setup => false,
+        })
     }
 }
 
@@ -181,12 +191,13 @@ pub fn plan(lang: Language, test_list: &[String], opts: SplitOptions) -> Plan {
                     repaired,
                 })
             }
-            Classified::Fallback(reason, detail) => {
+            Classified::NotJudgeable(reason, detail, lhs) => {
                 t += 1;
-                LineKind::Fallback(Fallback {
+                LineKind::NotJudgeable(NotJudgeable {
                     t: t - 1,
                     reason,
                     detail,
+                    lhs,
                 })
             }
         };
@@ -210,7 +221,7 @@ enum Classified {
         semantics: Semantics,
         repaired: Option<String>,
     },
-    Fallback(FallbackReason, String),
+    NotJudgeable(NotJudgeableReason, String, Option<String>),
 }
 
 /// Where the `(` of a call of `name` starting `line` is (spaces allowed
@@ -221,196 +232,27 @@ fn opening_paren(line: &str, name: &str) -> Option<usize> {
     args.starts_with('(').then(|| line.len() - args.len())
 }
 
-/// A fallback when more than `;` follows the call closed at `close`: the
+/// Not judgeable when more than `;` follows the call closed at `close`: the
 /// line is more than one check (`what` says what follows).
 fn text_after_call(line: &str, close: usize, what: &str) -> Option<Classified> {
     let after = line[close + 1..].trim().trim_end_matches(';').trim();
-    (!after.is_empty()).then(|| fallback(FallbackReason::CompoundCondition, what))
+    (!after.is_empty()).then(|| not_judgeable(NotJudgeableReason::CompoundCondition, what))
 }
 
-fn fallback(reason: FallbackReason, detail: impl Into<String>) -> Classified {
-    Classified::Fallback(reason, detail.into())
+fn not_judgeable(reason: NotJudgeableReason, detail: impl Into<String>) -> Classified {
+    Classified::NotJudgeable(reason, detail.into(), None)
 }
 
-/// A line with string/char literal contents and comments blanked out (same
-/// byte length, quotes kept) and the bracket depth before each byte, so
-/// operators can be found at the top level.
-#[derive(Debug, Clone)]
-pub struct Masked {
-    pub text: String,
-    pub depth: Vec<u16>,
+/// Not judgeable, but the program can still evaluate (and report) `lhs`.
+fn not_judgeable_observing(
+    reason: NotJudgeableReason,
+    detail: impl Into<String>,
+    lhs: &str,
+) -> Classified {
+    Classified::NotJudgeable(reason, detail.into(), Some(lhs.trim().to_string()))
 }
 
-impl Masked {
-    /// Byte offsets of `op` at bracket depth `depth` (not part of a longer operator).
-    fn find_op(&self, op: &str, depth: u16) -> Vec<usize> {
-        let b = self.text.as_bytes();
-        let mut out = Vec::new();
-        let mut from = 0;
-        while let Some(i) = self.text[from..].find(op).map(|i| i + from) {
-            from = i + op.len();
-            if self.depth[i] != depth {
-                continue;
-            }
-            let before = if i > 0 { b[i - 1] } else { b' ' };
-            let after = b.get(i + op.len()).copied().unwrap_or(b' ');
-            let glue = |c: u8| matches!(c, b'=' | b'!' | b'<' | b'>');
-            if glue(before) || after == b'=' {
-                continue;
-            }
-            out.push(i);
-        }
-        out
-    }
-
-    /// Byte offsets of the identifier `word` at bracket depth `depth`.
-    fn word_positions(&self, word: &str, depth: u16) -> Vec<usize> {
-        let b = self.text.as_bytes();
-        let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-        let mut out = Vec::new();
-        let mut from = 0;
-        while let Some(i) = self.text[from..].find(word).map(|i| i + from) {
-            from = i + word.len();
-            if self.depth[i] == depth
-                && (i == 0 || !ident(b[i - 1]))
-                && b.get(i + word.len()).is_none_or(|&c| !ident(c))
-            {
-                out.push(i);
-            }
-        }
-        out
-    }
-
-    /// Offset of the bracket closing the one opened at `open`.
-    fn closing(&self, open: usize) -> Option<usize> {
-        let d = self.depth[open];
-        let b = self.text.as_bytes();
-        (open + 1..b.len())
-            .find(|&i| self.depth[i] == d + 1 && matches!(b[i], b')' | b']' | b'}'))
-            .filter(|&i| {
-                // The first byte back at depth d after `open` is its closer.
-                (open + 1..i).all(|j| self.depth[j] > d)
-            })
-    }
-}
-
-/// Blank out strings, chars and comments of `text` in `lang`.
-pub fn mask(lang: Language, text: &str) -> Masked {
-    let b = text.as_bytes();
-    let mut out = b.to_vec();
-    let mut depth = vec![0u16; b.len()];
-    let mut d: u16 = 0;
-    let mut i = 0;
-    let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
-        for x in out.iter_mut().take(to).skip(from) {
-            if *x != b'\n' {
-                *x = b' ';
-            }
-        }
-    };
-    while i < b.len() {
-        let c = b[i];
-        depth[i] = d;
-        // Comments.
-        let line_comment = match lang {
-            Language::Python => c == b'#',
-            Language::Php => c == b'#' || (c == b'/' && b.get(i + 1) == Some(&b'/')),
-            _ => c == b'/' && b.get(i + 1) == Some(&b'/'),
-        };
-        if line_comment {
-            let end = text[i..].find('\n').map(|e| i + e).unwrap_or(b.len());
-            blank(&mut out, i, end);
-            for x in depth.iter_mut().take(end).skip(i) {
-                *x = d;
-            }
-            i = end;
-            continue;
-        }
-        if lang != Language::Python && c == b'/' && b.get(i + 1) == Some(&b'*') {
-            let end = text[i + 2..]
-                .find("*/")
-                .map(|e| i + 2 + e + 2)
-                .unwrap_or(b.len());
-            blank(&mut out, i, end);
-            for x in depth.iter_mut().take(end).skip(i) {
-                *x = d;
-            }
-            i = end;
-            continue;
-        }
-        let quote = match c {
-            b'"' | b'\'' => true,
-            b'`' => lang == Language::JavaScript || lang == Language::Go,
-            _ => false,
-        };
-        if quote {
-            // C# verbatim strings: @"…" with "" inside.
-            let verbatim = lang == Language::CSharp && i > 0 && b[i - 1] == b'@' && c == b'"';
-            let triple =
-                lang == Language::Python && b.len() >= i + 3 && b[i + 1] == c && b[i + 2] == c;
-            let raw_go = lang == Language::Go && c == b'`';
-            let close_len = if triple { 3 } else { 1 };
-            let mut j = i + close_len;
-            loop {
-                if j >= b.len() {
-                    break;
-                }
-                if !verbatim && !raw_go && b[j] == b'\\' {
-                    j += 2;
-                    continue;
-                }
-                if b[j] == c {
-                    if verbatim && b.get(j + 1) == Some(&b'"') {
-                        j += 2;
-                        continue;
-                    }
-                    if triple {
-                        if b.len() >= j + 3 && b[j + 1] == c && b[j + 2] == c {
-                            j += 3;
-                            break;
-                        }
-                        j += 1;
-                        continue;
-                    }
-                    j += 1;
-                    break;
-                }
-                j += 1;
-            }
-            let end = j.min(b.len());
-            blank(
-                &mut out,
-                i + close_len,
-                end.saturating_sub(close_len).max(i + close_len),
-            );
-            for x in depth.iter_mut().take(end).skip(i) {
-                *x = d;
-            }
-            i = end;
-            continue;
-        }
-        match c {
-            b'(' | b'[' | b'{' => {
-                d = d.saturating_add(1);
-            }
-            b')' | b']' | b'}' => {
-                d = d.saturating_sub(1);
-                depth[i] = d + 1;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    let text = String::from_utf8(out).unwrap_or_else(|e| {
-        e.into_bytes()
-            .into_iter()
-            .map(|c| if c.is_ascii() { c as char } else { ' ' })
-            .collect()
-    });
-    // Keep byte offsets aligned with the original: non-ASCII bytes of blanked
-    // regions are already spaces; others are copied verbatim.
-    Masked { text, depth }
-}
+pub use polyeval_lang::lex::{mask, Masked};
 
 /// Whether a line we could not split asserts something (so it must not be
 /// treated as setup): an assertion statement, a `throw`, or a call of an
@@ -460,8 +302,8 @@ fn classify(lang: Language, text: &str, opts: SplitOptions) -> Classified {
     let m = mask(lang, trimmed);
     if trimmed.contains('\n') {
         return if looks_like_assertion(lang, &m) {
-            fallback(
-                FallbackReason::MultiStatement,
+            not_judgeable(
+                NotJudgeableReason::MultiStatement,
                 "several lines in one test entry",
             )
         } else {
@@ -480,8 +322,8 @@ fn classify(lang: Language, text: &str, opts: SplitOptions) -> Classified {
         .len();
     if semis.iter().any(|&i| i < body_end) {
         return if looks_like_assertion(lang, &m) {
-            fallback(
-                FallbackReason::MultiStatement,
+            not_judgeable(
+                NotJudgeableReason::MultiStatement,
                 "several statements on one line",
             )
         } else {
@@ -513,8 +355,8 @@ fn classify(lang: Language, text: &str, opts: SplitOptions) -> Classified {
     };
     match split {
         Some(c) => c,
-        None if looks_like_assertion(lang, &m) => fallback(
-            FallbackReason::UnknownAssertionForm,
+        None if looks_like_assertion(lang, &m) => not_judgeable(
+            NotJudgeableReason::UnknownAssertionForm,
             "an assertion in a form the split does not recognise",
         ),
         None => Classified::Setup,
@@ -553,14 +395,14 @@ fn comparison(
         }
     });
     if found.is_empty() {
-        return Err(Box::new(fallback(
-            FallbackReason::UnknownAssertionForm,
+        return Err(Box::new(not_judgeable(
+            NotJudgeableReason::UnknownAssertionForm,
             "not an equality comparison",
         )));
     }
     if found.len() != 1 || compound {
-        return Err(Box::new(fallback(
-            FallbackReason::CompoundCondition,
+        return Err(Box::new(not_judgeable(
+            NotJudgeableReason::CompoundCondition,
             "the condition is not a single comparison",
         )));
     }
@@ -568,8 +410,8 @@ fn comparison(
     let lhs = line[start..at].trim().to_string();
     let rhs = line[at + op.len()..end].trim().to_string();
     if lhs.is_empty() || rhs.is_empty() {
-        return Err(Box::new(fallback(
-            FallbackReason::CompoundCondition,
+        return Err(Box::new(not_judgeable(
+            NotJudgeableReason::CompoundCondition,
             "an empty operand",
         )));
     }
@@ -583,8 +425,12 @@ fn comparison(
                 }
             }
             Err(Box::new(match rhs_err {
-                LiteralError::Invalid(d) => fallback(FallbackReason::LiteralInvalidInLanguage, d),
-                LiteralError::NotLiteral(d) => fallback(FallbackReason::RhsNotLiteral, d),
+                LiteralError::Invalid(d) => {
+                    not_judgeable_observing(NotJudgeableReason::LiteralInvalidInLanguage, d, &lhs)
+                }
+                LiteralError::NotLiteral(d) => {
+                    not_judgeable_observing(NotJudgeableReason::RhsNotLiteral, d, &lhs)
+                }
             }))
         }
     }
@@ -681,8 +527,8 @@ fn call_check(
         .map(|(i, _)| i)
         .find(|&i| i > open && i < close && m.depth[i] == 1);
     if comma.is_some() && lang == Language::Cpp {
-        return Some(fallback(
-            FallbackReason::CompoundCondition,
+        return Some(not_judgeable(
+            NotJudgeableReason::CompoundCondition,
             "`assert` with more than one argument",
         ));
     }
@@ -729,11 +575,13 @@ fn java_check(line: &str, m: &Masked, opts: SplitOptions) -> Option<Classified> 
                     let rhs = line[open + 1..e - 1].trim().to_string();
                     return Some(match literal::parse(Language::Java, &rhs) {
                         Ok(v) => check(lhs, rhs, v, Equality::Java, None),
-                        Err(LiteralError::Invalid(d)) => {
-                            fallback(FallbackReason::LiteralInvalidInLanguage, d)
-                        }
+                        Err(LiteralError::Invalid(d)) => not_judgeable_observing(
+                            NotJudgeableReason::LiteralInvalidInLanguage,
+                            d,
+                            &lhs,
+                        ),
                         Err(LiteralError::NotLiteral(d)) => {
-                            fallback(FallbackReason::RhsNotLiteral, d)
+                            not_judgeable_observing(NotJudgeableReason::RhsNotLiteral, d, &lhs)
                         }
                     });
                 }
@@ -750,9 +598,10 @@ fn java_check(line: &str, m: &Masked, opts: SplitOptions) -> Option<Classified> 
                     Value::Str(_) | Value::List(_) | Value::Set(_) | Value::Map(_)
                 );
                 if by_reference && opts.java_reference_equality {
-                    return Some(fallback(
-                        FallbackReason::ReferenceEquality,
+                    return Some(not_judgeable_observing(
+                        NotJudgeableReason::ReferenceEquality,
                         "`==` compares references (kept as upstream has it)",
+                        &lhs,
                     ));
                 }
                 let repaired =
@@ -777,8 +626,8 @@ fn php_check(line: &str, m: &Masked) -> Option<Classified> {
         let body = tail.strip_prefix('{')?.strip_suffix('}')?.trim();
         let body = body.trim_end_matches(';').trim();
         if !(body.starts_with("throw ") || body.starts_with("throw(")) {
-            return Some(fallback(
-                FallbackReason::UnknownAssertionForm,
+            return Some(not_judgeable(
+                NotJudgeableReason::UnknownAssertionForm,
                 "an `if` whose body is not a single `throw`",
             ));
         }
@@ -875,12 +724,16 @@ fn deep_equality_functions(lang: Language) -> &'static [&'static str] {
     }
 }
 
-/// The check of `lhs` against the literal `rhs`, or the fallback saying why not.
+/// The check of `lhs` against the literal `rhs`, or why it is not judgeable.
 fn literal_check(lang: Language, lhs: &str, rhs: &str, equality: Equality) -> Classified {
     match literal::parse(lang, rhs) {
         Ok(v) => check(lhs.to_string(), rhs.to_string(), v, equality, None),
-        Err(LiteralError::Invalid(d)) => fallback(FallbackReason::LiteralInvalidInLanguage, d),
-        Err(LiteralError::NotLiteral(d)) => fallback(FallbackReason::RhsNotLiteral, d),
+        Err(LiteralError::Invalid(d)) => {
+            not_judgeable_observing(NotJudgeableReason::LiteralInvalidInLanguage, d, lhs)
+        }
+        Err(LiteralError::NotLiteral(d)) => {
+            not_judgeable_observing(NotJudgeableReason::RhsNotLiteral, d, lhs)
+        }
     }
 }
 
@@ -921,8 +774,8 @@ fn if_throw_check(lang: Language, line: &str, m: &Masked) -> Option<Classified> 
         .trim_end_matches(';')
         .trim();
     if !body.starts_with("throw ") {
-        return Some(fallback(
-            FallbackReason::UnknownAssertionForm,
+        return Some(not_judgeable(
+            NotJudgeableReason::UnknownAssertionForm,
             "an `if` whose body is not a single `throw`",
         ));
     }
@@ -936,8 +789,8 @@ fn if_throw_check(lang: Language, line: &str, m: &Masked) -> Option<Classified> 
         let callee_start = s + 1 + (line[s + 1..e].len() - line[s + 1..e].trim_start().len());
         let paren = line[callee_start..e].find('(').map(|i| i + callee_start)?;
         if m.closing(paren) != Some(e - 1) {
-            return Some(fallback(
-                FallbackReason::CompoundCondition,
+            return Some(not_judgeable(
+                NotJudgeableReason::CompoundCondition,
                 "the condition is not a single negated comparison",
             ));
         }
@@ -952,15 +805,15 @@ fn if_throw_check(lang: Language, line: &str, m: &Masked) -> Option<Classified> 
             });
         }
         if !deep_equality_functions(lang).contains(&callee) {
-            return Some(fallback(
-                FallbackReason::UnknownAssertionForm,
+            return Some(not_judgeable(
+                NotJudgeableReason::UnknownAssertionForm,
                 format!("`{callee}` is not a known equality function"),
             ));
         }
         return Some(match two_arguments(line, m, paren, e - 1) {
             Some((lhs, rhs)) => literal_check(lang, lhs, rhs, equality),
-            None => fallback(
-                FallbackReason::UnknownAssertionForm,
+            None => not_judgeable(
+                NotJudgeableReason::UnknownAssertionForm,
                 format!("`{callee}` without two arguments"),
             ),
         });
@@ -983,8 +836,8 @@ fn go_check(line: &str, m: &Masked) -> Option<Classified> {
     }
     Some(match two_arguments(line, m, open, close) {
         Some((lhs, rhs)) => literal_check(Language::Go, lhs, rhs, Equality::Go),
-        None => fallback(
-            FallbackReason::UnknownAssertionForm,
+        None => not_judgeable(
+            NotJudgeableReason::UnknownAssertionForm,
             "an assertion call without two arguments",
         ),
     })
@@ -1019,9 +872,10 @@ fn js_check(line: &str, m: &Masked, opts: SplitOptions) -> Option<Classified> {
                     Ok((lhs, rhs, op, v)) => {
                         // `==` on an object literal compares references.
                         if op == "==" && !is_primitive(&v) {
-                            fallback(
-                                FallbackReason::RhsNotLiteral,
+                            not_judgeable_observing(
+                                NotJudgeableReason::RhsNotLiteral,
                                 "`==` with an object compares references",
+                                &lhs,
                             )
                         } else {
                             let eq = if op == "===" || strict_opt {
@@ -1037,8 +891,8 @@ fn js_check(line: &str, m: &Masked, opts: SplitOptions) -> Option<Classified> {
             );
         }
         c if c.starts_with("assert") => {
-            return Some(fallback(
-                FallbackReason::UnknownAssertionForm,
+            return Some(not_judgeable(
+                NotJudgeableReason::UnknownAssertionForm,
                 format!("`{c}` is not split"),
             ))
         }
@@ -1056,8 +910,8 @@ fn js_check(line: &str, m: &Masked, opts: SplitOptions) -> Option<Classified> {
         .filter(|&i| i > open && i < close && m.depth[i] == 1)
         .collect();
     if commas.is_empty() || commas.len() > 2 {
-        return Some(fallback(
-            FallbackReason::UnknownAssertionForm,
+        return Some(not_judgeable(
+            NotJudgeableReason::UnknownAssertionForm,
             "an assertion call without two arguments",
         ));
     }
@@ -1067,13 +921,18 @@ fn js_check(line: &str, m: &Masked, opts: SplitOptions) -> Option<Classified> {
     // `assert.equal`/`strictEqual` compare objects by reference.
     let by_reference = matches!(callee, "assert.equal" | "assert.strictEqual");
     Some(match literal::parse(Language::JavaScript, &rhs) {
-        Ok(v) if by_reference && !is_primitive(&v) => fallback(
-            FallbackReason::RhsNotLiteral,
+        Ok(v) if by_reference && !is_primitive(&v) => not_judgeable_observing(
+            NotJudgeableReason::RhsNotLiteral,
             format!("`{callee}` with an object compares references"),
+            &lhs,
         ),
         Ok(v) => check(lhs, rhs, v, equality, None),
-        Err(LiteralError::Invalid(d)) => fallback(FallbackReason::LiteralInvalidInLanguage, d),
-        Err(LiteralError::NotLiteral(d)) => fallback(FallbackReason::RhsNotLiteral, d),
+        Err(LiteralError::Invalid(d)) => {
+            not_judgeable_observing(NotJudgeableReason::LiteralInvalidInLanguage, d, &lhs)
+        }
+        Err(LiteralError::NotLiteral(d)) => {
+            not_judgeable_observing(NotJudgeableReason::RhsNotLiteral, d, &lhs)
+        }
     })
 }
 
@@ -1100,10 +959,10 @@ mod tests {
             other => panic!("{lang:?} {line:?} not split: {other:?}"),
         }
     }
-    fn reason(lang: Language, line: &str) -> FallbackReason {
+    fn reason(lang: Language, line: &str) -> NotJudgeableReason {
         match one(lang, line) {
-            LineKind::Fallback(f) => f.reason,
-            other => panic!("{lang:?} {line:?} not a fallback: {other:?}"),
+            LineKind::NotJudgeable(f) => f.reason,
+            other => panic!("{lang:?} {line:?} is judgeable: {other:?}"),
         }
     }
 
@@ -1252,36 +1111,36 @@ mod tests {
         // What the forms do not cover stays in-process, labelled.
         assert_eq!(
             reason(Language::Java, "if (a.f() != 1) { System.out.println(); }"),
-            FallbackReason::UnknownAssertionForm
+            NotJudgeableReason::UnknownAssertionForm
         );
         assert_eq!(
             reason(
                 Language::Java,
                 &format!("if (!Foo.same(a.f(), 1)) {throw_java}")
             ),
-            FallbackReason::UnknownAssertionForm
+            NotJudgeableReason::UnknownAssertionForm
         );
         assert_eq!(
             reason(
                 Language::CSharp,
                 &format!("if (a.f() != 1 && b) {throw_cs}")
             ),
-            FallbackReason::CompoundCondition
+            NotJudgeableReason::CompoundCondition
         );
         assert_eq!(
             reason(Language::Go, "polyevalAssertEqual(a.f(), g())"),
-            FallbackReason::RhsNotLiteral
+            NotJudgeableReason::RhsNotLiteral
         );
         assert_eq!(
             reason(Language::Go, "polyevalAssertEqual(a.f())"),
-            FallbackReason::UnknownAssertionForm
+            NotJudgeableReason::UnknownAssertionForm
         );
         assert_eq!(
             reason(
                 Language::Go,
                 "polyevalAssertEqual(a.f(), map[string]int{\"a\": 1})"
             ),
-            FallbackReason::RhsNotLiteral
+            NotJudgeableReason::RhsNotLiteral
         );
         assert_eq!(one(Language::Go, "x := []int{1, 2}"), LineKind::Setup);
     }
@@ -1328,7 +1187,7 @@ mod tests {
         ] {
             assert_eq!(
                 reason(lang, line),
-                FallbackReason::LiteralInvalidInLanguage,
+                NotJudgeableReason::LiteralInvalidInLanguage,
                 "{line}"
             );
         }
@@ -1362,7 +1221,7 @@ mod tests {
             },
         );
         assert!(
-            matches!(&kept.lines[0].kind, LineKind::Fallback(f) if f.reason == FallbackReason::ReferenceEquality)
+            matches!(&kept.lines[0].kind, LineKind::NotJudgeable(f) if f.reason == NotJudgeableReason::ReferenceEquality)
         );
         let LineKind::Check(c) = one(Language::Java, "assert(new A().f())==3") else {
             panic!()
@@ -1378,23 +1237,23 @@ mod tests {
     fn compound_and_non_literal_conditions_fall_back() {
         assert_eq!(
             reason(Language::Python, "assert f(1) == 2 and f(2) == 3"),
-            FallbackReason::CompoundCondition
+            NotJudgeableReason::CompoundCondition
         );
         assert_eq!(
             reason(Language::Python, "assert 0 < f(1) == 2"),
-            FallbackReason::CompoundCondition
+            NotJudgeableReason::CompoundCondition
         );
         assert_eq!(
             reason(Language::Cpp, "assert(f(1) == 2 && f(2) == 3)"),
-            FallbackReason::CompoundCondition
+            NotJudgeableReason::CompoundCondition
         );
         assert_eq!(
             reason(Language::Python, "assert f(1) == g(1)"),
-            FallbackReason::RhsNotLiteral
+            NotJudgeableReason::RhsNotLiteral
         );
         assert_eq!(
             reason(Language::Python, "assert f(1)"),
-            FallbackReason::UnknownAssertionForm
+            NotJudgeableReason::UnknownAssertionForm
         );
         // `==` inside strings or brackets is not the operator.
         assert_eq!(
@@ -1412,7 +1271,7 @@ mod tests {
         );
         assert_eq!(
             reason(Language::Cpp, "assert(f(1) == 2, \"msg\")"),
-            FallbackReason::CompoundCondition
+            NotJudgeableReason::CompoundCondition
         );
         // Yoda order.
         assert_eq!(
@@ -1421,12 +1280,12 @@ mod tests {
         );
         assert_eq!(
             reason(Language::Cpp, "assert(x); assert(y)"),
-            FallbackReason::MultiStatement
+            NotJudgeableReason::MultiStatement
         );
     }
 
     #[test]
-    fn numbering_is_shared_by_checks_and_fallbacks() {
+    fn numbering_is_shared_by_checks_and_not_judgeable_lines() {
         let p = plan(
             Language::Cpp,
             &[
@@ -1442,19 +1301,32 @@ mod tests {
             .iter()
             .filter_map(|l| match &l.kind {
                 LineKind::Check(c) => Some(c.t),
-                LineKind::Fallback(f) => Some(f.t),
+                LineKind::NotJudgeable(f) => Some(f.t),
                 LineKind::Setup => None,
             })
             .collect();
         assert_eq!(ts, vec![0, 1, 2]);
         assert_eq!(p.tests(), 3);
-        assert!(p.needs_nonce());
+        assert!(!p.judgeable());
+        // The not-judgeable line keeps its expression (reported, never compared).
+        let (text, n) = p.not_judgeable_lines().next().unwrap();
+        assert_eq!(text, "assert(f(a) == True)");
+        assert_eq!(n.lhs.as_deref(), Some("f(a)"));
+        assert!(p.observed(1));
         let clean = plan(
             Language::Cpp,
             &["int a = 1".into(), "assert(f(a) == 1)".into()],
             SplitOptions::default(),
         );
-        assert!(!clean.needs_nonce());
+        assert!(clean.judgeable());
+        // A compound condition has no one expression to report.
+        let compound = plan(
+            Language::Cpp,
+            &["assert(f(1) == 1 && g(2) == 2)".into()],
+            SplitOptions::default(),
+        );
+        assert_eq!(compound.not_judgeable().next().unwrap().lhs, None);
+        assert!(!compound.observed(0));
     }
 
     #[test]

@@ -1,34 +1,34 @@
 //! From a finished run to a judgement: records compared with the plan's
-//! expected values, the end record and the nonce checked, tamper evidence
-//! gathered.
+//! expected values, outside the candidate's process.
 //!
 //! Rules, in order:
-//! 1. Any tamper evidence (static scan findings, runtime `tamper` records, a
-//!    record that the harness cannot have written, a nonce read by someone
-//!    else, an exception swallowed with exit status 0) → `tampering`.
-//! 2. Records must come as tests 0, 1, 2 … in order; a duplicate or a gap →
-//!    `failed`.
-//! 3. Walking the tests in order, the first observed value that differs from
-//!    its expected value → `failed` (upstream's first failing assertion stops
-//!    the run: whatever happened after it does not change the verdict); a test
-//!    that raised → the run's own failure status (the observer re-raises, so
-//!    the run failed as it would have upstream).
-//! 4. Tests without records, or no end record → the run's status if it
-//!    failed (compile error, timeout, crash, in-process assertion …), else
+//! 1. Runtime evidence no correct program produces → `tampering`: a record
+//!    the harness cannot have written (a test it does not have, the wrong
+//!    kind for a test, a second record for a test or a second end record, a
+//!    record after the end record) or, where a nonce is served
+//!    (CrossPL-FFI), the judge's channel used by someone else.
+//! 2. Walking the observed tests in order, the first observed value that
+//!    differs from its expected value → `failed` (upstream's first failing
+//!    assertion stops the run: whatever happened after it does not change
+//!    the verdict); a test that raised → the run's own failure status (the
+//!    observer re-raises, so the run failed as it would have).
+//! 3. Records that skip a test, tests without records, or no end record →
+//!    the run's status if it failed (compile error, timeout, crash …), else
 //!    `failed` (the program exited 0 before the end: an early exit).
-//! 5. Where the plan needs the nonce and a nonce server was bound in, the
-//!    end record must carry it and the channel must have been opened exactly
-//!    once; anything else (two opens, an end record without the nonce or
-//!    with another value, a read followed by no end record) is tampering
-//!    evidence. Without a server the end record is trusted as upstream's
-//!    marker was ([`NonceState::Unavailable`]).
-//! 6. Otherwise the run's status (`passed` when it exited 0).
+//! 4. Every test passed, but the task has test lines that cannot be judged
+//!    outside (see [`crate::split`]) → `failed` (`not_judgeable`): nothing is
+//!    ever decided in the candidate's process.
+//! 5. Otherwise the run's status (`passed` when it exited 0).
+//!
+//! The static scan's findings and the preludes' runtime checks are
+//! *diagnostics*: kept in the judgement, never a verdict. A sample passes
+//! only by producing the right values, and those are never in the sandbox.
 
 use crate::compare::difference;
 use crate::nonce::NonceReport;
-use crate::protocol::{parse_records, HarnessFailure, Record};
+use crate::protocol::{parse_records, HarnessFailure, Record, RecordLine};
 use crate::scan::Finding;
-use crate::split::{LineKind, Plan};
+use crate::split::{LineKind, NotJudgeableReason, Plan};
 use crate::value::{render, Value};
 use polyeval_core::Status;
 use serde::{Deserialize, Serialize};
@@ -42,7 +42,7 @@ pub struct RunReport<'a> {
     pub stdout_truncated: bool,
 }
 
-/// One piece of tamper evidence.
+/// One piece of evidence (tampering) or one diagnostic.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Evidence {
     /// `static_scan`, `runtime_check`, `protocol` or `nonce`.
@@ -54,7 +54,12 @@ pub struct Evidence {
 }
 
 impl Evidence {
-    fn new(source: &str, rule: &str, detail: impl Into<String>, line: Option<usize>) -> Evidence {
+    pub(crate) fn new(
+        source: &str,
+        rule: &str,
+        detail: impl Into<String>,
+        line: Option<usize>,
+    ) -> Evidence {
         Evidence {
             source: source.into(),
             rule: rule.into(),
@@ -87,18 +92,27 @@ pub struct TestFailure {
     pub reason: String,
 }
 
-/// How the nonce requirement was met.
+/// A test line that cannot be judged outside, as the verdict shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NotJudgeableLine {
+    /// Index of the line in the task's `test_list`.
+    pub line_index: usize,
+    pub line: String,
+    pub reason: NotJudgeableReason,
+}
+
+/// How the nonce requirement was met (CrossPL-FFI only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NonceState {
-    /// Every test was observed: no nonce needed.
+    /// No nonce is used.
     NotNeeded,
     /// The end record carried the nonce, read once.
     Verified,
-    /// Needed, but no nonce server was provided (weaker: the end record is
-    /// trusted as upstream's marker was).
+    /// Used, but no nonce server was provided (the harness's failure
+    /// report is then not trusted).
     Unavailable,
-    /// Needed and not met (see the verdict).
+    /// Used and not met (see the evidence).
     Failed,
 }
 
@@ -110,17 +124,26 @@ pub struct Judgement {
     pub detail: String,
     /// A failure class suggestion: `AssertionError` for a wrong value (as the
     /// upstream harness names a failed check in every language),
-    /// `early_exit`, `tampering`; `None` when the run's own status decides
-    /// (the caller classifies it from the run's output as before).
+    /// `early_exit`, `not_judgeable`, `tampering`; `None` when the run's own
+    /// status decides (the caller classifies it from the run's output).
     pub category: Option<String>,
     pub tests: usize,
     pub observed_checks: usize,
-    pub fallback_lines: usize,
+    /// Test lines that cannot be judged outside (a sample of the task never
+    /// passes; see [`crate::split`]).
+    pub not_judgeable: usize,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_judgeable_lines: Vec<NotJudgeableLine>,
     pub repaired_checks: usize,
     /// Tests with a passing record before the verdict was reached.
     pub tests_passed: usize,
     pub first_failure: Option<TestFailure>,
+    /// Runtime evidence no correct program produces: the verdict is `tampering`.
     pub evidence: Vec<Evidence>,
+    /// What the static scan and the preludes' runtime checks noticed: shown
+    /// with the verdict, never deciding it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<Evidence>,
     pub nonce: NonceState,
     /// Record lines that did not parse (ignored).
     pub unreadable_records: usize,
@@ -145,129 +168,91 @@ impl Judgement {
             .then_some(self.harness_failure.as_ref())
             .flatten()
     }
-}
 
-/// What is expected of test `t`.
-enum Expect<'a> {
-    Value {
-        expected: &'a Value,
-        semantics: &'a crate::compare::Semantics,
-    },
-    InProcess,
-}
-
-struct TestSpec<'a> {
-    expect: Expect<'a>,
-    line_index: usize,
-    line: &'a str,
-}
-
-/// Judge a run of a split plan. `nonce` is the server's report when a
-/// [`crate::nonce::NonceServer`] was bound into the run; `findings` come
-/// from [`crate::scan::scan`] of the candidate's code.
-pub fn judge(
-    plan: &Plan,
-    run: &RunReport<'_>,
-    nonce: Option<&NonceReport>,
-    findings: &[Finding],
-) -> Judgement {
-    let mut specs: Vec<(usize, TestSpec<'_>)> = Vec::new();
-    for (i, l) in plan.lines.iter().enumerate() {
-        match &l.kind {
-            LineKind::Check(c) => specs.push((
-                c.t,
-                TestSpec {
-                    expect: Expect::Value {
-                        expected: &c.expected,
-                        semantics: &c.semantics,
-                    },
-                    line_index: i,
-                    line: &l.text,
-                },
-            )),
-            LineKind::Fallback(f) => specs.push((
-                f.t,
-                TestSpec {
-                    expect: Expect::InProcess,
-                    line_index: i,
-                    line: &l.text,
-                },
-            )),
-            LineKind::Setup => {}
+    pub(crate) fn empty(tests: usize, findings: &[Finding]) -> Judgement {
+        Judgement {
+            status: Status::Passed,
+            detail: String::new(),
+            category: None,
+            tests,
+            observed_checks: 0,
+            not_judgeable: 0,
+            not_judgeable_lines: Vec::new(),
+            repaired_checks: 0,
+            tests_passed: 0,
+            first_failure: None,
+            evidence: Vec::new(),
+            diagnostics: findings.iter().map(Evidence::from).collect(),
+            nonce: NonceState::NotNeeded,
+            unreadable_records: 0,
+            harness_failure: None,
         }
     }
-    specs.sort_by_key(|(t, _)| *t);
-    let specs: Vec<TestSpec<'_>> = specs.into_iter().map(|(_, s)| s).collect();
-    let mut j = decide(&specs, plan.needs_nonce(), run, nonce, findings);
-    j.observed_checks = plan.checks().count();
-    j.fallback_lines = plan.fallbacks().count();
-    j.repaired_checks = plan.checks().filter(|c| c.repaired.is_some()).count();
-    j
-}
 
-/// Judge a program whose verdict is "ran to its end" (CrossPL-FFI: the
-/// task's `assert_test` then the harness's finish): no tests, nonce needed.
-pub fn judge_completion(
-    run: &RunReport<'_>,
-    nonce: Option<&NonceReport>,
-    findings: &[Finding],
-) -> Judgement {
-    decide(&[], true, run, nonce, findings)
-}
+    /// The judgement of a run that could not be judged at all: a sample of a
+    /// task whose checks cannot be judged outside (`not_judgeable`).
+    pub fn not_judged(detail: String) -> Judgement {
+        let mut j = Judgement::empty(0, &[]);
+        j.not_judgeable = 1;
+        j.settle(Status::Failed, detail, Some("not_judgeable".into()))
+    }
 
-fn failure(t: usize, spec: Option<&TestSpec<'_>>, reason: impl Into<String>) -> TestFailure {
-    TestFailure {
-        t,
-        line_index: spec.map(|s| s.line_index),
-        line: spec.map(|s| s.line.to_string()),
-        expected: spec.and_then(|s| match &s.expect {
-            Expect::Value { expected, .. } => Some(render(expected, 300)),
-            Expect::InProcess => None,
-        }),
-        observed: None,
-        reason: reason.into(),
+    /// Settle the verdict: evidence of tampering wins over everything else.
+    pub(crate) fn settle(
+        mut self,
+        status: Status,
+        detail: String,
+        category: Option<String>,
+    ) -> Judgement {
+        if !self.evidence.is_empty() {
+            self.status = Status::Tampering;
+            self.category = Some("tampering".into());
+            let first = &self.evidence[0];
+            self.detail = format!(
+                "tampering: {}{}",
+                first.detail,
+                if self.evidence.len() > 1 {
+                    format!(" (+{} more)", self.evidence.len() - 1)
+                } else {
+                    String::new()
+                }
+            );
+            return self;
+        }
+        self.status = status;
+        self.detail = detail;
+        self.category = category;
+        self
     }
 }
 
-fn decide(
-    specs: &[TestSpec<'_>],
-    needs_nonce: bool,
-    run: &RunReport<'_>,
-    nonce: Option<&NonceReport>,
-    findings: &[Finding],
-) -> Judgement {
-    let tests = specs.len();
-    let mut j = Judgement {
-        status: Status::Passed,
-        detail: String::new(),
-        category: None,
-        tests,
-        observed_checks: 0,
-        fallback_lines: 0,
-        repaired_checks: 0,
-        tests_passed: 0,
-        first_failure: None,
-        evidence: findings.iter().map(Evidence::from).collect(),
-        nonce: if needs_nonce {
-            NonceState::Unavailable
-        } else {
-            NonceState::NotNeeded
-        },
-        unreadable_records: 0,
-        harness_failure: None,
-    };
+/// A run's records sorted out: the ones about tests (or assertions), the
+/// end record, and what was wrong with the rest.
+pub(crate) struct Collected {
+    pub tests: Vec<(Record, usize)>,
+    pub end: Option<(Option<String>, usize)>,
+}
 
-    // ---- collect records: in order, per test
-    let records = parse_records(run.stdout);
+/// Read the records of `run`: runtime notes become diagnostics, records the
+/// harness cannot have written become evidence (`attributable` says which
+/// test records it can write, in order), and an end record is kept with
+/// the failure report it may carry.
+pub(crate) fn collect(
+    run: &RunReport<'_>,
+    j: &mut Judgement,
+    attributable: &dyn Fn(&Record) -> Result<(), String>,
+) -> Collected {
+    let records: Vec<RecordLine> = parse_records(run.stdout);
     let last_line = records.last().map(|r| r.line);
-    let mut per_test: Vec<(Record, usize)> = Vec::new();
+    let mut tests: Vec<(Record, usize)> = Vec::new();
     let mut end: Option<(Option<String>, usize)> = None;
-    let mut protocol_failure: Option<String> = None;
     for r in &records {
         let rec = match &r.record {
             Ok(rec) => rec.clone(),
             Err(e) => {
-                // A record cut by the output cap is not the program's fault.
+                // A record cut by the output cap is not the program's fault;
+                // one garbled by a thread printing at the same time is not
+                // proof of anything either.
                 if !(run.stdout_truncated && Some(r.line) == last_line) {
                     j.unreadable_records += 1;
                     tracing::debug!("unreadable record at stdout line {}: {e}", r.line);
@@ -277,7 +262,7 @@ fn decide(
         };
         match rec {
             Record::Tamper { evidence } => {
-                j.evidence.push(Evidence::new(
+                j.diagnostics.push(Evidence::new(
                     "runtime_check",
                     "runtime",
                     evidence,
@@ -286,139 +271,214 @@ fn decide(
             }
             Record::End { nonce, failure } => {
                 if end.is_some() {
-                    protocol_failure.get_or_insert_with(|| "two end records".into());
+                    j.evidence.push(Evidence::new(
+                        "protocol",
+                        "second_end_record",
+                        "a second end record (the harness writes one)",
+                        Some(r.line),
+                    ));
+                    continue;
                 }
                 end = Some((nonce, r.line));
                 j.harness_failure = failure;
             }
             rec => {
-                let t = rec.check().unwrap_or(usize::MAX);
-                if t >= tests {
+                if let Err(why) = attributable(&rec) {
                     j.evidence.push(Evidence::new(
                         "protocol",
                         "unattributable_record",
-                        format!("a record for test {t}, but the harness has {tests} tests"),
-                        Some(r.line),
-                    ));
-                    continue;
-                }
-                // The kind must be what the harness writes for this test.
-                let kind_ok = matches!(
-                    (&rec, &specs[t].expect),
-                    (
-                        Record::Observed { .. } | Record::Raised { .. },
-                        Expect::Value { .. }
-                    ) | (Record::Ok { .. }, Expect::InProcess)
-                );
-                if !kind_ok {
-                    j.evidence.push(Evidence::new(
-                        "protocol",
-                        "unattributable_record",
-                        format!("a record of the wrong kind for test {t}"),
+                        why,
                         Some(r.line),
                     ));
                     continue;
                 }
                 if end.is_some() {
-                    protocol_failure.get_or_insert_with(|| {
-                        format!("a record for test {t} after the end record")
-                    });
-                }
-                let expected_t = per_test.len();
-                if t < expected_t {
-                    protocol_failure.get_or_insert_with(|| format!("test {t} reported twice"));
+                    j.evidence.push(Evidence::new(
+                        "protocol",
+                        "record_after_end",
+                        "a record after the end record (the harness writes the end last)",
+                        Some(r.line),
+                    ));
                     continue;
                 }
-                if t > expected_t {
-                    protocol_failure.get_or_insert_with(|| {
-                        format!("test {t} reported before test {expected_t}")
-                    });
-                    continue;
-                }
-                per_test.push((rec, r.line));
+                tests.push((rec, r.line));
             }
         }
     }
+    Collected { tests, end }
+}
 
-    // ---- nonce
-    if needs_nonce {
-        if let (Some(report), Some((got, _))) = (nonce, &end) {
+/// Apply the nonce rules (CrossPL-FFI): the end record must carry the nonce
+/// and the channel must have been opened exactly once; any other use of the
+/// channel is evidence. The nonce proves nothing about the tests — only
+/// that the failure report in the end record is the harness's own.
+pub(crate) fn check_nonce(
+    j: &mut Judgement,
+    nonce: Option<&NonceReport>,
+    end: &Option<(Option<String>, usize)>,
+) {
+    let Some(report) = nonce else {
+        j.nonce = NonceState::Unavailable;
+        return;
+    };
+    let mut evidence = |rule: &str, detail: String| {
+        j.evidence.push(Evidence::new("nonce", rule, detail, None));
+    };
+    j.nonce = match end {
+        Some((got, _)) => {
             let right = got.as_deref() == Some(report.nonce.as_str());
             if report.reads > 1 {
-                j.evidence.push(Evidence::new(
-                    "nonce",
+                evidence(
                     "nonce_read_twice",
                     format!(
                         "the nonce channel was opened {} times; the harness opens it once",
                         report.reads
                     ),
-                    None,
-                ));
-                j.nonce = NonceState::Failed;
+                );
+                NonceState::Failed
             } else if report.reads == 1 && !right {
-                j.evidence.push(Evidence::new(
-                    "nonce",
+                evidence(
                     "nonce_taken",
-                    "the nonce was read, but not by the harness that wrote the end record",
-                    None,
-                ));
-                j.nonce = NonceState::Failed;
-            } else if report.reads == 0 && got.is_some() {
-                j.evidence.push(Evidence::new(
-                    "nonce",
-                    "forged_end",
-                    "an end record with a nonce nobody read",
-                    None,
-                ));
-                j.nonce = NonceState::Failed;
+                    "the nonce was read, but not by the harness that wrote the end record".into(),
+                );
+                NonceState::Failed
             } else if report.reads == 0 {
-                // The harness always reads the channel it was given before
-                // writing its end record: this one was forged or the
-                // harness's finish was subverted.
-                j.evidence.push(Evidence::new(
-                    "nonce",
-                    "end_without_nonce",
-                    "an end record without the nonce, which nobody read",
-                    None,
-                ));
-                j.nonce = NonceState::Failed;
+                evidence(
+                    "forged_end",
+                    "an end record the harness did not write (nobody read the nonce)".into(),
+                );
+                NonceState::Failed
             } else {
-                j.nonce = NonceState::Verified;
+                NonceState::Verified
             }
-        } else if let Some(report) = nonce {
-            // No end record: only the count matters (the verdict fails anyway).
+        }
+        None => {
             if report.reads > 1 {
-                j.evidence.push(Evidence::new(
-                    "nonce",
+                evidence(
                     "nonce_read_twice",
                     format!("the nonce channel was opened {} times", report.reads),
-                    None,
-                ));
+                );
             } else if report.reads == 1 {
-                j.evidence.push(Evidence::new(
-                    "nonce",
+                evidence(
                     "nonce_taken",
-                    "the nonce was read but the harness wrote no end record",
-                    None,
-                ));
+                    "the nonce was read but the harness wrote no end record".into(),
+                );
             }
-            j.nonce = NonceState::Failed;
+            NonceState::Failed
         }
-    } else if let Some(report) = nonce {
-        if report.reads > 0 {
-            j.evidence.push(Evidence::new(
-                "nonce",
-                "nonce_read_unasked",
-                "the nonce channel was opened although the harness does not use it",
-                None,
-            ));
+    };
+}
+
+/// What is expected of test `t`.
+enum Expect<'a> {
+    Value {
+        expected: &'a Value,
+        semantics: &'a crate::compare::Semantics,
+    },
+    /// A not-judgeable line whose expression is reported, never compared.
+    Unjudged,
+}
+
+struct TestSpec<'a> {
+    t: usize,
+    expect: Expect<'a>,
+    line_index: usize,
+    line: &'a str,
+}
+
+/// Judge a run of a split plan; `findings` come from [`crate::scan::scan`]
+/// of the candidate's code (diagnostics only).
+pub fn judge(plan: &Plan, run: &RunReport<'_>, findings: &[Finding]) -> Judgement {
+    // The tests the program reports, in order.
+    let mut specs: Vec<TestSpec<'_>> = Vec::new();
+    let mut not_judgeable_lines = Vec::new();
+    for (i, l) in plan.lines.iter().enumerate() {
+        match &l.kind {
+            LineKind::Check(c) => specs.push(TestSpec {
+                t: c.t,
+                expect: Expect::Value {
+                    expected: &c.expected,
+                    semantics: &c.semantics,
+                },
+                line_index: i,
+                line: &l.text,
+            }),
+            LineKind::NotJudgeable(n) => {
+                not_judgeable_lines.push(NotJudgeableLine {
+                    line_index: i,
+                    line: l.text.clone(),
+                    reason: n.reason,
+                });
+                if n.lhs.is_some() {
+                    specs.push(TestSpec {
+                        t: n.t,
+                        expect: Expect::Unjudged,
+                        line_index: i,
+                        line: &l.text,
+                    });
+                }
+            }
+            LineKind::Setup => {}
         }
     }
+    specs.sort_by_key(|s| s.t);
+    let mut j = Judgement::empty(plan.tests(), findings);
+    j.observed_checks = plan.checks().count();
+    j.not_judgeable = not_judgeable_lines.len();
+    j.not_judgeable_lines = not_judgeable_lines;
+    j.repaired_checks = plan.checks().filter(|c| c.repaired.is_some()).count();
 
-    // ---- walk the tests
+    let reported = |t: usize| specs.iter().position(|s| s.t == t);
+    let collected = collect(run, &mut j, &|rec| match rec {
+        Record::Observed { t, .. } | Record::Raised { t, .. } => reported(*t)
+            .map(|_| ())
+            .ok_or_else(|| format!("a record for test {t}, which the harness does not report")),
+        Record::Ok { t } => Err(format!(
+            "an in-process completion record for test {t} (no harness writes one)"
+        )),
+        Record::Check { id, .. } => Err(format!(
+            "an assertion record ({id}) in a program that has none"
+        )),
+        _ => Err("a record of an unknown kind".into()),
+    });
+    // Records must come one per test, in order: a second one for a test is
+    // forged; a skipped one fails the sample (a garbled record looks alike).
+    let mut per_test: Vec<(Record, usize)> = Vec::new();
+    let mut protocol_failure: Option<String> = None;
+    for (rec, line) in collected.tests {
+        let at = rec.check().and_then(reported).unwrap_or(usize::MAX);
+        let next = per_test.len();
+        if at < next {
+            j.evidence.push(Evidence::new(
+                "protocol",
+                "duplicate_record",
+                format!("a second record for test {}", specs[at].t),
+                Some(line),
+            ));
+        } else if at > next {
+            protocol_failure.get_or_insert_with(|| {
+                format!(
+                    "test {} reported before test {}",
+                    specs[at].t, specs[next].t
+                )
+            });
+        } else if protocol_failure.is_none() {
+            per_test.push((rec, line));
+        }
+    }
+    if let Some((Some(_), _)) = &collected.end {
+        j.evidence.push(Evidence::new(
+            "protocol",
+            "forged_end",
+            "an end record carrying a nonce, which this harness never reads",
+            collected.end.as_ref().map(|(_, l)| *l),
+        ));
+    }
+
+    let reported_tests = specs.len();
     let mut verdict: Option<(Status, String, Option<String>)> = None;
-    for (t, (rec, line)) in per_test.iter().enumerate() {
-        let spec = &specs[t];
+    for (k, (rec, line)) in per_test.iter().enumerate() {
+        let spec = &specs[k];
         match (rec, &spec.expect) {
             (
                 Record::Observed { value, .. },
@@ -428,18 +488,19 @@ fn decide(
                 },
             ) => {
                 if let Some(diff) = difference(value, expected, semantics) {
-                    let mut f = failure(t, Some(spec), diff.clone());
+                    let mut f = failure(spec, diff.clone());
                     f.observed = Some(render(value, 300));
                     j.first_failure = Some(f);
                     verdict = Some((
                         Status::Failed,
-                        format!("test {} of {tests}: {diff}", t + 1),
+                        format!("test {} of {}: {diff}", spec.t + 1, j.tests),
                         Some("AssertionError".into()),
                     ));
                     break;
                 }
                 j.tests_passed += 1;
             }
+            (Record::Observed { .. }, Expect::Unjudged) => {}
             (
                 Record::Raised {
                     type_name, message, ..
@@ -454,112 +515,84 @@ fn decide(
                         message.chars().take(200).collect::<String>()
                     )
                 };
-                let mut f = failure(t, Some(spec), format!("raised {what}"));
+                let mut f = failure(spec, format!("raised {what}"));
                 f.observed = Some(format!("raised {type_name}"));
                 j.first_failure = Some(f);
-                if run.status == Status::Passed && type_name == "SystemExit" {
-                    // Python's `sys.exit(0)` in the code under test: an early
-                    // exit, which fails (no hook needed to exit 0).
-                    verdict = Some((
-                        Status::Failed,
-                        format!("test {} of {tests} called sys.exit (early exit)", t + 1),
-                        Some("early_exit".into()),
-                    ));
-                } else if run.status == Status::Passed {
-                    // The observer re-raised: exiting 0 means a hook swallowed it.
-                    j.evidence.push(Evidence::new(
+                verdict = Some(
+                    if run.status == Status::Passed && type_name == "SystemExit" {
+                        // Python's `sys.exit(0)` in the code under test: an early exit.
+                        (
+                            Status::Failed,
+                            format!(
+                                "test {} of {} called sys.exit (early exit)",
+                                spec.t + 1,
+                                j.tests
+                            ),
+                            Some("early_exit".into()),
+                        )
+                    } else if run.status == Status::Passed {
+                        // The observer re-raised: exiting 0 means a hook took over.
+                        j.diagnostics.push(Evidence::new(
                         "protocol",
                         "swallowed_exception",
                         format!(
                             "test {} raised {type_name}, yet the program exited 0 (an exit or exception hook took over)",
-                            t + 1
+                            spec.t + 1
                         ),
                         Some(*line),
                     ));
-                    verdict = Some((
-                        Status::Failed,
-                        format!("test {} raised {what}", t + 1),
-                        None,
-                    ));
-                } else {
-                    verdict = Some((
-                        run.status,
-                        format!("test {} of {tests} raised {what}", t + 1),
-                        None,
-                    ));
-                }
+                        (
+                            Status::Failed,
+                            format!("test {} raised {what}", spec.t + 1),
+                            None,
+                        )
+                    } else {
+                        (
+                            run.status,
+                            format!("test {} of {} raised {what}", spec.t + 1, j.tests),
+                            None,
+                        )
+                    },
+                );
                 break;
             }
-            _ => j.tests_passed += 1,
+            _ => {}
         }
     }
     let done = per_test.len();
-    if verdict.is_none() && done < tests {
+    if verdict.is_none() && done < reported_tests {
         let spec = &specs[done];
         j.first_failure = Some(failure(
-            done,
-            Some(spec),
+            spec,
             "no record: the program stopped before this test",
         ));
-        verdict = Some(if run.status != Status::Passed {
-            (
-                run.status,
-                format!("{} after {done} of {tests} tests", run.status),
-                None,
-            )
-        } else {
-            (
-                Status::Failed,
-                format!("the program exited 0 after {done} of {tests} tests (early exit)"),
-                Some("early_exit".into()),
-            )
-        });
-    }
-    if verdict.is_none() {
-        if let Some(p) = &protocol_failure {
-            verdict = Some((
+        let before = j.tests_passed;
+        verdict = Some(match (&protocol_failure, run.status) {
+            (Some(p), _) => (
                 Status::Failed,
                 format!("harness protocol violated: {p}"),
                 None,
-            ));
-        }
-    }
-    if let (None, Some(f)) = (&verdict, &j.harness_failure) {
-        let what = if f.message.is_empty() {
-            f.type_name.clone()
-        } else {
-            format!(
-                "{}: {}",
-                f.type_name,
-                f.message.chars().take(200).collect::<String>()
-            )
-        };
-        if run.status == Status::Passed {
-            j.evidence.push(Evidence::new(
-                "protocol",
-                "swallowed_exception",
+            ),
+            (None, Status::Passed) => (
+                Status::Failed,
                 format!(
-                    "the harness reported an uncaught {}, yet the program exited 0 (an exit hook took over)",
-                    f.type_name
+                    "the program exited 0 after {before} of {} tests (early exit)",
+                    j.tests
                 ),
-                end.as_ref().map(|(_, line)| *line),
-            ));
-        }
-        verdict = Some((
-            if run.status == Status::Passed {
-                Status::Failed
-            } else {
-                run.status
-            },
-            format!("uncaught {what}"),
-            None,
-        ));
+                Some("early_exit".into()),
+            ),
+            (None, status) => (
+                status,
+                format!("{status} after {before} of {} tests", j.tests),
+                None,
+            ),
+        });
     }
-    if verdict.is_none() && end.is_none() {
+    if verdict.is_none() && collected.end.is_none() {
         verdict = Some(if run.status != Status::Passed {
             (
                 run.status,
-                format!("{} after all {tests} tests", run.status),
+                format!("{} after all {} tests", run.status, j.tests),
                 None,
             )
         } else {
@@ -570,43 +603,53 @@ fn decide(
             )
         });
     }
-    let (status, detail, category) = verdict.unwrap_or_else(|| {
-        if run.status == Status::Passed {
-            (
-                Status::Passed,
-                format!("{tests} of {tests} tests passed"),
-                None,
-            )
-        } else {
-            (
-                run.status,
-                format!(
-                    "all {tests} tests passed, then the program failed ({})",
-                    run.status
-                ),
-                None,
-            )
-        }
-    });
-    if !j.evidence.is_empty() {
-        j.status = Status::Tampering;
-        j.category = Some("tampering".into());
-        let first = &j.evidence[0];
-        j.detail = format!(
-            "tampering: {}{}",
-            first.detail,
-            if j.evidence.len() > 1 {
-                format!(" (+{} more)", j.evidence.len() - 1)
-            } else {
-                String::new()
-            }
-        );
-        return j;
+    if verdict.is_none() && run.status != Status::Passed {
+        verdict = Some((
+            run.status,
+            format!(
+                "all {} judgeable tests passed, then the program failed ({})",
+                j.tests_passed, run.status
+            ),
+            None,
+        ));
     }
-    j.status = status;
-    j.detail = detail;
-    j.category = category;
-    j
+    if verdict.is_none() && j.not_judgeable > 0 {
+        let first = &j.not_judgeable_lines[0];
+        verdict = Some((
+            Status::Failed,
+            format!(
+                "all {} judgeable tests passed; {} of {} test lines cannot be judged outside the program (first: line {}, {})",
+                j.tests_passed,
+                j.not_judgeable,
+                j.tests,
+                first.line_index + 1,
+                first.reason.as_str()
+            ),
+            Some("not_judgeable".into()),
+        ));
+    }
+    let (status, detail, category) = verdict.unwrap_or_else(|| {
+        (
+            Status::Passed,
+            format!("{} of {} tests passed", j.tests, j.tests),
+            None,
+        )
+    });
+    j.settle(status, detail, category)
+}
+
+fn failure(spec: &TestSpec<'_>, reason: impl Into<String>) -> TestFailure {
+    TestFailure {
+        t: spec.t,
+        line_index: Some(spec.line_index),
+        line: Some(spec.line.to_string()),
+        expected: match &spec.expect {
+            Expect::Value { expected, .. } => Some(render(expected, 300)),
+            Expect::Unjudged => None,
+        },
+        observed: None,
+        reason: reason.into(),
+    }
 }
 
 #[cfg(test)]
@@ -628,17 +671,20 @@ mod tests {
         )
     }
 
-    fn run(status: Status, stdout: &str) -> Judgement {
+    fn judge_plan(p: &Plan, status: Status, stdout: &str) -> Judgement {
         judge(
-            &cpp_plan(),
+            p,
             &RunReport {
                 status,
                 stdout,
                 stdout_truncated: false,
             },
-            None,
             &[],
         )
+    }
+
+    fn run(status: Status, stdout: &str) -> Judgement {
+        judge_plan(&cpp_plan(), status, stdout)
     }
 
     fn recs(lines: &[&str]) -> String {
@@ -691,14 +737,17 @@ mod tests {
     }
 
     #[test]
-    fn raised_takes_the_run_status_unless_it_was_swallowed() {
+    fn raised_takes_the_run_status_and_a_swallowed_one_is_only_noted() {
         let out = recs(&[r#"{"t":0,"raised":{"type":"std::out_of_range","message":"x"}}"#]);
         let j = run(Status::RuntimeError, &out);
         assert_eq!(j.status, Status::RuntimeError);
+        // Exit 0 after a raised test: a hook took over. The test did not
+        // pass, whatever took over; that alone proves nothing more.
         let j = run(Status::Passed, &out);
-        assert_eq!(j.status, Status::Tampering, "{j:?}");
+        assert_eq!(j.status, Status::Failed, "{j:?}");
+        assert_eq!(j.diagnostics[0].rule, "swallowed_exception");
         // Python's sys.exit(0) in the code under test exits 0 by itself: an
-        // early exit, not a hook.
+        // early exit.
         let exit = recs(&[r#"{"t":0,"raised":{"type":"SystemExit","message":"0"}}"#]);
         let j = run(Status::Passed, &exit);
         assert_eq!(
@@ -709,167 +758,62 @@ mod tests {
     }
 
     #[test]
-    fn protocol_violations() {
-        let dup = recs(&[
-            r#"{"t":0,"v":2}"#,
-            r#"{"t":0,"v":2}"#,
-            r#"{"t":1,"v":"x"}"#,
-            r#"{"end":null}"#,
-        ]);
-        assert_eq!(run(Status::Passed, &dup).status, Status::Failed);
+    fn records_no_harness_writes_are_tampering() {
+        // A skipped test fails (a garbled record looks the same) …
         let gap = recs(&[r#"{"t":1,"v":"x"}"#, r#"{"end":null}"#]);
         assert_eq!(run(Status::Passed, &gap).status, Status::Failed);
-        let alien = recs(&[
+        // … but a second record for a test, a test the harness does not
+        // have, an in-process completion record (no harness writes one any
+        // more), a second end record and a record after the end are forged.
+        for forged in [
+            vec![
+                r#"{"t":0,"v":2}"#,
+                r#"{"t":0,"v":2}"#,
+                r#"{"t":1,"v":"x"}"#,
+                r#"{"end":null}"#,
+            ],
+            vec![
+                r#"{"t":0,"v":2}"#,
+                r#"{"t":1,"v":"x"}"#,
+                r#"{"t":7,"v":1}"#,
+                r#"{"end":null}"#,
+            ],
+            vec![
+                r#"{"t":0,"ok":true}"#,
+                r#"{"t":1,"v":"x"}"#,
+                r#"{"end":null}"#,
+            ],
+            vec![
+                r#"{"t":0,"v":2}"#,
+                r#"{"t":1,"v":"x"}"#,
+                r#"{"end":null}"#,
+                r#"{"end":null}"#,
+            ],
+            vec![r#"{"t":0,"v":2}"#, r#"{"end":null}"#, r#"{"t":1,"v":"x"}"#],
+            vec![
+                r#"{"t":0,"v":2}"#,
+                r#"{"t":1,"v":"x"}"#,
+                r#"{"end":"n0nce"}"#,
+            ],
+        ] {
+            let j = run(Status::Passed, &recs(&forged));
+            assert_eq!(j.status, Status::Tampering, "{forged:?}: {j:?}");
+        }
+    }
+
+    #[test]
+    fn runtime_checks_and_scan_findings_are_diagnostics_never_verdicts() {
+        let ok = recs(&[
             r#"{"t":0,"v":2}"#,
             r#"{"t":1,"v":"x"}"#,
-            r#"{"t":7,"v":1}"#,
+            r#"{"tamper":"sys.settrace: a tracer is installed"}"#,
             r#"{"end":null}"#,
         ]);
-        assert_eq!(run(Status::Passed, &alien).status, Status::Tampering);
-        let wrong_kind = recs(&[
-            r#"{"t":0,"ok":true}"#,
-            r#"{"t":1,"v":"x"}"#,
-            r#"{"end":null}"#,
-        ]);
-        assert_eq!(run(Status::Passed, &wrong_kind).status, Status::Tampering);
-        let tamper = recs(&[
-            r#"{"t":0,"v":2}"#,
-            r#"{"t":1,"v":"x"}"#,
-            r#"{"tamper":"sys.settrace"}"#,
-            r#"{"end":null}"#,
-        ]);
-        let j = run(Status::Passed, &tamper);
-        assert_eq!(j.status, Status::Tampering);
-        assert!(j.detail.contains("sys.settrace"));
-    }
-
-    #[test]
-    fn nonce_rules() {
-        let p = plan(
-            Language::Cpp,
-            &["assert(f() == True)".into()],
-            SplitOptions::default(),
-        );
-        let judge_with = |end: &str, reads: u32| {
-            let out = recs(&[r#"{"t":0,"ok":true}"#, end]);
-            judge(
-                &p,
-                &RunReport {
-                    status: Status::Passed,
-                    stdout: &out,
-                    stdout_truncated: false,
-                },
-                Some(&NonceReport {
-                    nonce: "abc".into(),
-                    reads,
-                }),
-                &[],
-            )
-        };
-        let j = judge_with(r#"{"end":"abc"}"#, 1);
-        assert_eq!((j.status, j.nonce), (Status::Passed, NonceState::Verified));
-        assert_eq!(judge_with(r#"{"end":"abc"}"#, 2).status, Status::Tampering);
-        assert_eq!(judge_with(r#"{"end":""}"#, 1).status, Status::Tampering);
-        assert_eq!(judge_with(r#"{"end":"zzz"}"#, 0).status, Status::Tampering);
-        assert_eq!(judge_with(r#"{"end":null}"#, 0).status, Status::Tampering);
-        // FFI: completion only.
-        let out = record_line(r#"{"end":"abc"}"#);
-        let report = NonceReport {
-            nonce: "abc".into(),
-            reads: 1,
-        };
-        let r = RunReport {
-            status: Status::Passed,
-            stdout: &out,
-            stdout_truncated: false,
-        };
-        assert_eq!(
-            judge_completion(&r, Some(&report), &[]).status,
-            Status::Passed
-        );
-        let r = RunReport {
-            status: Status::Passed,
-            stdout: "",
-            stdout_truncated: false,
-        };
-        assert_eq!(
-            judge_completion(&r, Some(&report), &[]).status,
-            Status::Tampering,
-            "read but no end"
-        );
-    }
-
-    #[test]
-    fn the_harness_failure_report_is_trusted_only_with_the_nonce() {
-        let report = NonceReport {
-            nonce: "abc".into(),
-            reads: 1,
-        };
-        let failure = r#""failure":{"type":"AttributeError","message":"lib.so: undefined symbol: gsl_f","symbol":"gsl_f"}"#;
-        let judge_run = |status: Status, end: &str, nonce: &NonceReport| {
-            let out = record_line(end);
-            judge_completion(
-                &RunReport {
-                    status,
-                    stdout: &out,
-                    stdout_truncated: false,
-                },
-                Some(nonce),
-                &[],
-            )
-        };
-        // The harness's report, with the nonce: the run's failure, trusted.
-        let j = judge_run(
-            Status::RuntimeError,
-            &format!(r#"{{"end":"abc",{failure}}}"#),
-            &report,
-        );
-        assert_eq!(
-            (j.status, j.nonce),
-            (Status::RuntimeError, NonceState::Verified)
-        );
-        assert!(j.detail.contains("uncaught AttributeError"), "{}", j.detail);
-        assert_eq!(
-            j.trusted_failure().and_then(|f| f.symbol.as_deref()),
-            Some("gsl_f")
-        );
-        // Printed by the candidate (nobody read the nonce): tampering, untrusted.
-        let unread = NonceReport {
-            nonce: "abc".into(),
-            reads: 0,
-        };
-        let j = judge_run(
-            Status::Failed,
-            &format!(r#"{{"end":null,{failure}}}"#),
-            &unread,
-        );
-        assert_eq!(j.status, Status::Tampering);
-        assert!(j.trusted_failure().is_none());
-        // A guessed nonce is no better.
-        let j = judge_run(
-            Status::Failed,
-            &format!(r#"{{"end":"abd",{failure}}}"#),
-            &report,
-        );
-        assert_eq!(j.status, Status::Tampering);
-        assert!(j.trusted_failure().is_none());
-        // An uncaught exception but exit status 0: an exit hook took over.
-        let j = judge_run(
-            Status::Passed,
-            &format!(r#"{{"end":"abc",{failure}}}"#),
-            &report,
-        );
-        assert_eq!(j.status, Status::Tampering);
-    }
-
-    #[test]
-    fn static_findings_make_it_tampering_even_when_values_are_right() {
-        let ok = recs(&[r#"{"t":0,"v":2}"#, r#"{"t":1,"v":"x"}"#, r#"{"end":null}"#]);
-        let f = Finding {
-            rule: "cpp.assert_macro".into(),
+        let finding = Finding {
+            rule: "cpp.own_file".into(),
             line: 3,
-            excerpt: "#define assert(x)".into(),
-            description: "redefines assert".into(),
+            excerpt: "__FILE__".into(),
+            description: "reads its own source".into(),
         };
         let j = judge(
             &cpp_plan(),
@@ -878,11 +822,88 @@ mod tests {
                 stdout: &ok,
                 stdout_truncated: false,
             },
-            None,
-            &[f],
+            std::slice::from_ref(&finding),
         );
-        assert_eq!(j.status, Status::Tampering);
-        assert_eq!(j.evidence[0].line, Some(3));
-        assert!(j.data()["evidence"][0]["rule"] == "cpp.assert_macro");
+        assert_eq!(j.status, Status::Passed, "right values pass: {j:?}");
+        assert_eq!(j.diagnostics.len(), 2);
+        assert_eq!(j.diagnostics[0].line, Some(3));
+        assert!(j.data()["diagnostics"][0]["rule"] == "cpp.own_file");
+        // … and wrong values fail whatever the scan found.
+        let bad = recs(&[r#"{"t":0,"v":3}"#, r#"{"t":1,"v":"x"}"#, r#"{"end":null}"#]);
+        let j = judge(
+            &cpp_plan(),
+            &RunReport {
+                status: Status::Passed,
+                stdout: &bad,
+                stdout_truncated: false,
+            },
+            &[finding],
+        );
+        assert_eq!(j.status, Status::Failed);
+    }
+
+    #[test]
+    fn a_task_with_a_line_that_cannot_be_judged_never_passes() {
+        let p = plan(
+            Language::Cpp,
+            &[
+                "assert(f(1) == 2)".into(),
+                "assert(f(2) == True)".into(),
+                "assert(f(3) == 4 && f(4) == 5)".into(),
+            ],
+            SplitOptions::default(),
+        );
+        // Test 1 is reported (its expression runs), test 2 has no record.
+        let all = recs(&[r#"{"t":0,"v":2}"#, r#"{"t":1,"v":true}"#, r#"{"end":null}"#]);
+        let j = judge_plan(&p, Status::Passed, &all);
+        assert_eq!(
+            (j.status, j.category.as_deref()),
+            (Status::Failed, Some("not_judgeable")),
+            "{j:?}"
+        );
+        assert_eq!((j.tests, j.not_judgeable, j.tests_passed), (3, 2, 1));
+        assert_eq!(j.not_judgeable_lines[0].line, "assert(f(2) == True)");
+        assert!(j.detail.contains("cannot be judged"), "{}", j.detail);
+        // A wrong judged value is still the first failure.
+        let wrong = recs(&[r#"{"t":0,"v":5}"#, r#"{"t":1,"v":true}"#, r#"{"end":null}"#]);
+        let j = judge_plan(&p, Status::Passed, &wrong);
+        assert_eq!(j.category.as_deref(), Some("AssertionError"));
+        // A record for the line without an expression is forged.
+        let forged = recs(&[
+            r#"{"t":0,"v":2}"#,
+            r#"{"t":1,"v":true}"#,
+            r#"{"t":2,"v":true}"#,
+            r#"{"end":null}"#,
+        ]);
+        assert_eq!(
+            judge_plan(&p, Status::Passed, &forged).status,
+            Status::Tampering
+        );
+    }
+
+    #[test]
+    fn nonce_rules_guard_the_judges_channel() {
+        let mut j = Judgement::empty(0, &[]);
+        let report = |reads| NonceReport {
+            nonce: "abc".into(),
+            reads,
+        };
+        let end = |n: Option<&str>| Some((n.map(str::to_string), 1usize));
+        check_nonce(&mut j, Some(&report(1)), &end(Some("abc")));
+        assert_eq!((j.nonce, j.evidence.len()), (NonceState::Verified, 0));
+        for (reads, got) in [(2, Some("abc")), (1, Some("")), (0, Some("zzz")), (0, None)] {
+            let mut j = Judgement::empty(0, &[]);
+            check_nonce(&mut j, Some(&report(reads)), &end(got));
+            assert_eq!(j.nonce, NonceState::Failed, "{reads} {got:?}");
+            assert_eq!(j.evidence.len(), 1, "{reads} {got:?}");
+        }
+        // Read, but no end record at all.
+        let mut j = Judgement::empty(0, &[]);
+        check_nonce(&mut j, Some(&report(1)), &None);
+        assert_eq!(j.evidence[0].rule, "nonce_taken");
+        // No server: nothing can be trusted, nothing is evidence.
+        let mut j = Judgement::empty(0, &[]);
+        check_nonce(&mut j, None, &end(Some("abc")));
+        assert_eq!((j.nonce, j.evidence.len()), (NonceState::Unavailable, 0));
     }
 }

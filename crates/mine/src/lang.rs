@@ -82,14 +82,14 @@ pub fn detect<'a>(exts: impl IntoIterator<Item = &'a str>, strict: bool) -> Vec<
         .collect()
 }
 
-/// Parse a `--languages` list (comma or space separated, any case).
+/// Parse a `--lang` list (comma or space separated, any case).
 pub fn parse_list(list: &str) -> anyhow::Result<Vec<&'static str>> {
     let mut out = Vec::new();
     for word in list.split([',', ' ']).filter(|w| !w.trim().is_empty()) {
         let word = word.trim().to_lowercase();
         let Some((lang, _)) = LANGUAGES.iter().find(|(l, _)| *l == word) else {
             anyhow::bail!(
-                "unknown language `{word}` in --languages (known: {})",
+                "unknown language `{word}` in --lang (known: {})",
                 LANGUAGES.map(|(l, _)| l).join(", ")
             );
         };

@@ -121,13 +121,13 @@ pub struct Summary {
 /// and named, never fatal; bad options and inputs are one clear error.
 pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
     if options.repos.is_empty() && options.repos_dir.is_none() && options.clone_list.is_none() {
-        bail!("no repositories to mine: give REPO_DIR..., --repos-dir DIR or --clone-list LIST.csv --into DIR");
+        bail!("no repositories to mine: give CHECKOUT..., --repos DIR or --clone-list LIST.csv --into DIR");
     }
     let languages = match &options.languages {
         Some(list) => {
             let langs = lang::parse_list(list)?;
             if langs.len() < 2 {
-                bail!("--languages {list:?}: the miner skips repositories with fewer than two languages; give at least two");
+                bail!("--lang {list:?}: the miner skips repositories with fewer than two languages; give at least two");
             }
             Some(langs)
         }
@@ -143,7 +143,7 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
         progress.warn(format!("left out: {issue}"));
     }
 
-    // Repositories: named, found under --repos-dir, cloned from a list.
+    // Repositories: named, found under --repos, cloned from a list.
     let mut repos = Vec::new();
     for dir in &options.repos {
         repos.push(Repo::at(dir)?);
@@ -174,7 +174,7 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
                 }
             }
             let cloned = Repo::at(&into.join(entry.dir_name()))?;
-            // Already named (e.g. found by --repos-dir in the same directory).
+            // Already named (e.g. found by --repos in the same directory).
             if !repos.iter().any(|r| same_dir(&r.dir, &cloned.dir)) {
                 repos.push(cloned);
             }

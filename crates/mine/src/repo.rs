@@ -60,13 +60,13 @@ pub fn split_name(dir_name: &str) -> (String, Option<String>) {
 /// clones in progress, are not checkouts).
 pub fn discover(dir: &Path) -> anyhow::Result<Vec<Repo>> {
     let meta = std::fs::metadata(dir)
-        .with_context(|| format!("--repos-dir {}: cannot access it", dir.display()))?;
+        .with_context(|| format!("--repos {}: cannot access it", dir.display()))?;
     if !meta.is_dir() {
-        bail!("--repos-dir {} is not a directory", dir.display());
+        bail!("--repos {} is not a directory", dir.display());
     }
     let mut repos = Vec::new();
-    for entry in std::fs::read_dir(dir).with_context(|| format!("--repos-dir {}", dir.display()))? {
-        let entry = entry.with_context(|| format!("--repos-dir {}", dir.display()))?;
+    for entry in std::fs::read_dir(dir).with_context(|| format!("--repos {}", dir.display()))? {
+        let entry = entry.with_context(|| format!("--repos {}", dir.display()))?;
         let path = entry.path();
         if entry.file_name().to_string_lossy().starts_with('.') || !path.is_dir() {
             continue;

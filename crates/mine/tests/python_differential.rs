@@ -257,7 +257,7 @@ fn compat_mining_agrees_with_the_python_reference_miner() {
         &shared_catalog().display().to_string(),
         "--out",
         &reference.display().to_string(),
-        "--repos-dir",
+        "--repos",
         &repos.display().to_string(),
     ]);
     let ours = tmp.path().join("ours.csv");

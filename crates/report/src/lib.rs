@@ -111,8 +111,7 @@ pub fn write_plots(report: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
     let mut written = Vec::new();
     for chart in plots::charts_for(report) {
         let svg_path = plot_dir.join(format!("{}.svg", chart.id));
-        std::fs::write(&svg_path, plots::render_svg(&chart)?)
-            .with_context(|| format!("writing {}", svg_path.display()))?;
+        polyeval_core::fsutil::write_atomic(&svg_path, plots::render_svg(&chart)?.as_bytes())?;
         written.push(svg_path);
         let png_path = plot_dir.join(format!("{}.png", chart.id));
         // PNG text needs a system font; without one, keep the SVGs and say why.

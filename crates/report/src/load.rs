@@ -104,8 +104,18 @@ fn record_for(task: &Task) -> TaskRecord {
         code_level,
         instruction: task.instruction.clone(),
         sound: true,
+        judgeable: true,
         samples: Vec::new(),
     }
+}
+
+/// Whether a verdict says its task has test lines the judge cannot decide
+/// outside the program (every judged verdict counts them).
+pub fn says_not_judgeable(v: &polyeval_core::Verdict) -> bool {
+    v.data
+        .pointer("/judge/not_judgeable")
+        .and_then(|n| n.as_u64())
+        .is_some_and(|n| n > 0)
 }
 
 /// Load several run directories for reporting, side by side (in parallel).
@@ -272,6 +282,9 @@ fn build(
     }
     drop(index);
     for (i, sample) in placed {
+        if sample.verdict.as_ref().is_some_and(says_not_judgeable) {
+            tasks[i].judgeable = false;
+        }
         tasks[i].samples.push(sample);
     }
     if unknown > 0 {

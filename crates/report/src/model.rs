@@ -70,7 +70,15 @@ pub struct TaskRecord {
     pub instruction: String,
     /// False when a defect list (`--defects`) marks the task as unpassable.
     pub sound: bool,
+    /// False when the judge found test lines of the task that cannot be
+    /// judged outside the program (its verdicts say so; no sample passes).
+    #[serde(default = "judgeable_by_default")]
+    pub judgeable: bool,
     pub samples: Vec<SampleRecord>,
+}
+
+fn judgeable_by_default() -> bool {
+    true
 }
 
 /// A run ready for reporting.
@@ -201,6 +209,7 @@ mod tests {
             code_level: None,
             instruction: String::new(),
             sound: true,
+            judgeable: true,
             samples: outcomes
                 .iter()
                 .enumerate()

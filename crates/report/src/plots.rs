@@ -87,51 +87,45 @@ pub fn charts_for(report: &Report) -> Vec<Chart> {
             .iter()
             .map(|l| l.display_name().to_string())
             .collect();
-        charts.push(Chart {
-            id: "radar-language".into(),
-            title: "CrossPL-IPC pass@1 by language".into(),
-            kind: ChartKind::Radar {
-                axes: langs.clone(),
-                series: ipc
-                    .iter()
-                    .map(|r| {
-                        let v = langs
-                            .iter()
-                            .map(|l| {
-                                r.by_language
-                                    .get(l)
-                                    .and_then(|g| g.metrics.get("pass@1"))
-                                    .map(|e| e.value)
-                            })
-                            .collect();
-                        (run_name(r), v)
-                    })
-                    .collect(),
-            },
-        });
+        charts.extend(radar(
+            "radar-language",
+            "CrossPL-IPC pass@1 by language",
+            langs.clone(),
+            ipc.iter()
+                .map(|r| {
+                    let v = langs
+                        .iter()
+                        .map(|l| {
+                            r.by_language
+                                .get(l)
+                                .and_then(|g| g.metrics.get("pass@1"))
+                                .map(|e| e.value)
+                        })
+                        .collect();
+                    (run_name(r), v)
+                })
+                .collect(),
+        ));
         let techs: Vec<String> = TECHNIQUES.iter().map(|s| s.to_string()).collect();
-        charts.push(Chart {
-            id: "radar-technique".into(),
-            title: "CrossPL-IPC pass@1 by technique".into(),
-            kind: ChartKind::Radar {
-                axes: techs.clone(),
-                series: ipc
-                    .iter()
-                    .map(|r| {
-                        let v = techs
-                            .iter()
-                            .map(|t| {
-                                r.by_technique
-                                    .get(t)
-                                    .and_then(|g| g.metrics.get("pass@1"))
-                                    .map(|e| e.value)
-                            })
-                            .collect();
-                        (run_name(r), v)
-                    })
-                    .collect(),
-            },
-        });
+        charts.extend(radar(
+            "radar-technique",
+            "CrossPL-IPC pass@1 by technique",
+            techs.clone(),
+            ipc.iter()
+                .map(|r| {
+                    let v = techs
+                        .iter()
+                        .map(|t| {
+                            r.by_technique
+                                .get(t)
+                                .and_then(|g| g.metrics.get("pass@1"))
+                                .map(|e| e.value)
+                        })
+                        .collect();
+                    (run_name(r), v)
+                })
+                .collect(),
+        ));
         for r in &ipc {
             let Some(f) = &r.fsm else { continue };
             let max_step = f
@@ -232,6 +226,48 @@ pub fn charts_for(report: &Report) -> Vec<Chart> {
         }
     }
     charts
+}
+
+/// A radar chart of the axes where every series has a value: a group with
+/// no data (a language a run has no tasks or samples in) is left out, not
+/// drawn as 0 %, and the title says which. `None` below three axes, where a
+/// radar shows nothing a table does not.
+fn radar(
+    id: &str,
+    title: &str,
+    axes: Vec<String>,
+    series: Vec<(String, Vec<Option<f64>>)>,
+) -> Option<Chart> {
+    let keep: Vec<usize> = (0..axes.len())
+        .filter(|&i| {
+            series
+                .iter()
+                .all(|(_, v)| v.get(i).copied().flatten().is_some())
+        })
+        .collect();
+    if keep.len() < 3 {
+        return None;
+    }
+    let left_out: Vec<&str> = (0..axes.len())
+        .filter(|i| !keep.contains(i))
+        .map(|i| axes[i].as_str())
+        .collect();
+    let title = if left_out.is_empty() {
+        title.to_string()
+    } else {
+        format!("{title} (no data: {})", left_out.join(", "))
+    };
+    Some(Chart {
+        id: id.into(),
+        title,
+        kind: ChartKind::Radar {
+            axes: keep.iter().map(|&i| axes[i].clone()).collect(),
+            series: series
+                .into_iter()
+                .map(|(name, v)| (name, keep.iter().map(|&i| v[i]).collect()))
+                .collect(),
+        },
+    })
 }
 
 fn slug(s: &str) -> String {
@@ -694,6 +730,31 @@ mod tests {
             svg.matches("fill=\"#1F77B4\"").count() >= 2,
             "legend + bar of series 1"
         );
+    }
+
+    #[test]
+    fn radar_axes_without_data_are_left_out_and_named() {
+        let axes: Vec<String> = ["Java", "Python", "Go", "PHP"].map(String::from).to_vec();
+        let c = radar(
+            "r",
+            "pass@1",
+            axes.clone(),
+            vec![
+                ("a".into(), vec![Some(0.5), Some(0.4), None, Some(0.1)]),
+                ("b".into(), vec![Some(0.2), Some(0.3), Some(0.9), Some(0.0)]),
+            ],
+        )
+        .unwrap();
+        assert_eq!(c.title, "pass@1 (no data: Go)");
+        let ChartKind::Radar { axes: kept, series } = &c.kind else {
+            panic!()
+        };
+        assert_eq!(kept, &["Java", "Python", "PHP"]);
+        assert_eq!(series[0].1, [Some(0.5), Some(0.4), Some(0.1)]);
+        assert_eq!(series[1].1, [Some(0.2), Some(0.3), Some(0.0)]);
+        // A measured 0 % stays; with fewer than three groups there is no radar.
+        let few = vec![("a".into(), vec![Some(0.5), None, None, Some(0.0)])];
+        assert!(radar("r", "t", axes, few).is_none());
     }
 
     #[test]

@@ -3,7 +3,8 @@
 
 use crate::compare::Comparison;
 use crate::summary::{
-    paper_language_order, GroupSummary, Metrics, RunSummary, SUBSET_ALL, SUBSET_SOUND, TECHNIQUES,
+    paper_language_order, GroupSummary, Metrics, RunSummary, SUBSET_ALL, SUBSET_JUDGEABLE,
+    SUBSET_SOUND, TECHNIQUES,
 };
 use crate::table::{pct, to_latex, to_markdown, Cell, Column, Row, Table};
 use polyeval_core::Bench;
@@ -173,21 +174,33 @@ pub fn paper_tables(report: &Report) -> Vec<Table> {
                 .iter()
                 .map(|l| (l.display_name().to_string(), true)),
         );
-        for sound in [false, true] {
-            if sound && !runs.iter().any(|r| r.sound_subset.is_some()) {
+        // All tasks, then the defect list's sound subset, then the judgeable one.
+        for subset in 0..3 {
+            let has = |r: &RunSummary| match subset {
+                1 => r.sound_subset.is_some(),
+                2 => r.judgeable_subset.is_some(),
+                _ => true,
+            };
+            if !runs.iter().any(|r| has(r)) {
                 continue;
             }
             for (group, is_lang) in &groups {
                 let pick = |r: &RunSummary| -> Option<Metrics> {
-                    match (sound, is_lang) {
-                        (false, false) => Some(r.overall.clone()),
-                        (false, true) => r.by_language.get(group).map(|g| g.metrics.clone()),
-                        (true, false) => r.sound_subset.as_ref().map(|s| s.overall.clone()),
-                        (true, true) => r
-                            .sound_subset
-                            .as_ref()
-                            .and_then(|s| s.by_language.get(group))
-                            .map(|g| g.metrics.clone()),
+                    let (overall, by_language) = match subset {
+                        1 => {
+                            let s = r.sound_subset.as_ref()?;
+                            (&s.overall, &s.by_language)
+                        }
+                        2 => {
+                            let s = r.judgeable_subset.as_ref()?;
+                            (&s.overall, &s.by_language)
+                        }
+                        _ => (&r.overall, &r.by_language),
+                    };
+                    if *is_lang {
+                        by_language.get(group).map(|g| g.metrics.clone())
+                    } else {
+                        Some(overall.clone())
                     }
                 };
                 if !runs.iter().any(|r| pick(r).is_some_and(|m| !m.is_empty())) {
@@ -220,20 +233,19 @@ pub fn paper_tables(report: &Report) -> Vec<Table> {
                         }
                     })
                     .collect();
-                let subset = if sound {
-                    ", sound tasks only".to_string()
-                } else {
-                    format!(", {}", subset_label(&runs))
+                let (label, suffix) = match subset {
+                    1 => (format!(", {SUBSET_SOUND}"), "-sound"),
+                    2 => (format!(", {SUBSET_JUDGEABLE}"), "-judgeable"),
+                    _ => (format!(", {}", subset_label(&runs)), ""),
                 };
                 tables.push(Table {
                     id: format!(
-                        "{}-{}{}",
+                        "{}-{}{suffix}",
                         bench.key(),
                         group.to_lowercase().replace([' ', '(', ')', '#', '+'], ""),
-                        if sound { "-sound" } else { "" }
                     ),
                     title: format!(
-                        "{} {group}{subset}: pass@k and pass@o (paper Table IV layout)",
+                        "{} {group}{label}: pass@k and pass@o (paper Table IV layout)",
                         bench.key()
                     ),
                     note: Some("Δ = pass@o − pass@k in percentage points.".into()),
@@ -312,6 +324,16 @@ pub fn run_detail_table(r: &RunSummary) -> Table {
             format!(
                 "Sound subset ({} defective tasks left out)",
                 s.defective_tasks
+            ),
+            Some(s.tasks),
+            &s.overall,
+        );
+    }
+    if let Some(s) = &r.judgeable_subset {
+        push(
+            format!(
+                "Judgeable subset ({} tasks with test lines that cannot be judged left out)",
+                s.not_judgeable_tasks
             ),
             Some(s.tasks),
             &s.overall,
@@ -724,6 +746,8 @@ pub fn to_csv_report(report: &Report) -> String {
                     e.ci95[1],
                     if kind.starts_with("sound_subset") {
                         SUBSET_SOUND
+                    } else if kind.starts_with("judgeable_subset") {
+                        SUBSET_JUDGEABLE
                     } else {
                         r.subset.as_str()
                     }
@@ -753,6 +777,12 @@ pub fn to_csv_report(report: &Report) -> String {
             emit("sound_subset", "pooled", Some(sub.tasks), &sub.overall);
             for (g, v) in &sub.by_language {
                 emit("sound_subset_language", g, Some(v.tasks), &v.metrics);
+            }
+        }
+        if let Some(sub) = &r.judgeable_subset {
+            emit("judgeable_subset", "pooled", Some(sub.tasks), &sub.overall);
+            for (g, v) in &sub.by_language {
+                emit("judgeable_subset_language", g, Some(v.tasks), &v.metrics);
             }
         }
     }

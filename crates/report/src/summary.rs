@@ -94,6 +94,16 @@ pub struct FsmAnalysis {
     pub missing_steps_by_technique: BTreeMap<String, Vec<MissingStep>>,
 }
 
+/// The scores restricted to tasks whose every test line the judge can
+/// decide outside the program (the others pass nobody).
+#[derive(Debug, Clone, Serialize)]
+pub struct JudgeableSubset {
+    pub tasks: usize,
+    pub not_judgeable_tasks: usize,
+    pub overall: Metrics,
+    pub by_language: BTreeMap<String, GroupSummary>,
+}
+
 /// The scores restricted to tasks a defect list did not flag.
 #[derive(Debug, Clone, Serialize)]
 pub struct SoundSubset {
@@ -148,6 +158,10 @@ pub struct RunSummary {
     pub by_code_level: BTreeMap<String, GroupSummary>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sound_subset: Option<SoundSubset>,
+    /// The same scores on the judgeable tasks, when some tasks have test
+    /// lines that cannot be judged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judgeable_subset: Option<JudgeableSubset>,
     /// Samples where both our verdict and a recorded verdict exist.
     pub recorded_agreement: Option<Agreement>,
     /// Our verdicts' statuses over all samples.
@@ -310,6 +324,8 @@ fn summarise_groups(
 pub const SUBSET_ALL: &str = "all tasks";
 /// `RunSummary::subset` under `--sound-only`.
 pub const SUBSET_SOUND: &str = "sound tasks only";
+/// The subset of tasks whose every test line can be judged.
+pub const SUBSET_JUDGEABLE: &str = "judgeable tasks only";
 
 /// Compute the full summary of one run.
 pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
@@ -356,6 +372,20 @@ pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
             defective_tasks: all_scored.len() - sound.len(),
             overall: group_metrics(run, &sound, &plan, opts),
             by_language: summarise_groups(run, &sound_by_lang, &plan, opts),
+        })
+    } else {
+        None
+    };
+
+    let judgeable_subset = if all_scored.iter().any(|t| !t.judgeable) {
+        let judgeable: Vec<&TaskRecord> =
+            all_scored.iter().copied().filter(|t| t.judgeable).collect();
+        let by_lang = by_group(&judgeable, |t| Some(t.language.display_name().to_string()));
+        Some(JudgeableSubset {
+            tasks: judgeable.len(),
+            not_judgeable_tasks: all_scored.len() - judgeable.len(),
+            overall: group_metrics(run, &judgeable, &plan, opts),
+            by_language: summarise_groups(run, &by_lang, &plan, opts),
         })
     } else {
         None
@@ -449,6 +479,7 @@ pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
         by_technique,
         by_code_level,
         sound_subset,
+        judgeable_subset,
         recorded_agreement: (total > 0).then_some(Agreement { agree, total }),
         status_counts,
         failure_categories,

@@ -161,6 +161,21 @@ pub fn latex_escape(s: &str) -> String {
             }
             '~' => out.push_str("\\textasciitilde{}"),
             '^' => out.push_str("\\textasciicircum{}"),
+            // What the tables print beyond ASCII, written as LaTeX itself
+            // spells it (a plain LaTeX setup has no glyph for `Δ` or `−`).
+            'Δ' => out.push_str("$\\Delta$"),
+            '−' => out.push_str("$-$"),
+            '–' => out.push_str("--"),
+            '—' => out.push_str("---"),
+            '±' => out.push_str("$\\pm$"),
+            '×' => out.push_str("$\\times$"),
+            '·' => out.push_str("$\\cdot$"),
+            '≤' => out.push_str("$\\leq$"),
+            '≥' => out.push_str("$\\geq$"),
+            '→' => out.push_str("$\\rightarrow$"),
+            '…' => out.push_str("\\ldots{}"),
+            '<' => out.push_str("\\textless{}"),
+            '>' => out.push_str("\\textgreater{}"),
             _ => out.push(ch),
         }
     }

@@ -35,8 +35,19 @@ fn chromium(args: &[String], profile: &Path) -> std::process::Output {
 
 #[test]
 fn html_report_renders_in_chromium_and_model_output_stays_text() {
-    let a = common::ipc_run("model-a", 24, |i| i % 4 != 0);
-    let b = common::ipc_run("model-b <i>x</i>", 24, |i| i % 3 != 0);
+    // Three languages and techniques: a radar needs three groups with data.
+    let with_go = |mut run: polyeval_report::RunData| {
+        for (i, t) in run.tasks.iter_mut().enumerate() {
+            if i % 6 == 5 {
+                t.language = polyeval_core::Language::Go;
+                t.key = format!("go/{}", t.task_id);
+                t.technique = Some("UDP".into());
+            }
+        }
+        run
+    };
+    let a = with_go(common::ipc_run("model-a", 24, |i| i % 4 != 0));
+    let b = with_go(common::ipc_run("model-b <i>x</i>", 24, |i| i % 3 != 0));
     let opts = ReportOptions {
         ks: vec![1],
         seed: 5,

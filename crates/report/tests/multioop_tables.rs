@@ -32,6 +32,7 @@ fn run() -> RunData {
             code_level: None,
             instruction: "class Foo".into(),
             sound: true,
+            judgeable: true,
             samples: (0..15)
                 .map(|i| SampleRecord {
                     index: i,
@@ -51,6 +52,7 @@ fn run() -> RunData {
             code_level: None,
             instruction: "class Foo".into(),
             sound: t != 1,
+            judgeable: true,
             samples: (0..15)
                 .map(|i| SampleRecord {
                     index: i,
@@ -197,4 +199,51 @@ fn tampering_samples_are_failures_listed_per_model() {
     assert!(md.contains("2 sample(s) judged tampering"), "{md}");
     assert!(md.contains("python/OOP/4 (#1)"));
     assert!(md.contains("sys.excepthook"));
+}
+
+/// Tasks with test lines the judge cannot decide outside the program (their
+/// verdicts count those lines) get a judgeable-subset score beside all tasks.
+#[test]
+fn judgeable_subset_beside_all_tasks() {
+    let mut r = run();
+    // Python OOP/4 (the task with the most passes) cannot be judged.
+    let py4 = r
+        .tasks
+        .iter_mut()
+        .find(|t| t.key == "python/OOP/4")
+        .unwrap();
+    for s in &mut py4.samples {
+        let v = s.verdict.as_mut().unwrap();
+        v.data["judge"] = serde_json::json!({"not_judgeable": 2});
+        assert!(polyeval_report::load::says_not_judgeable(v));
+    }
+    py4.judgeable = false;
+    let opts = ReportOptions {
+        ks: vec![1],
+        seed: 2,
+        resamples: 200,
+    };
+    let report = build_report(std::slice::from_ref(&r), &opts);
+    let s = &report.runs[0];
+    let j = s.judgeable_subset.as_ref().expect("judgeable subset");
+    assert_eq!((j.tasks, j.not_judgeable_tasks), (5, 1));
+    // Python on the judgeable tasks: (0 + 3 + 6)/45 passes.
+    let want = (3.0 + 6.0) / 45.0;
+    assert!((j.by_language["Python"].metrics["pass@1"].value - want).abs() < 1e-12);
+    let all = s.by_language["Python"].metrics["pass@1"].value;
+    assert!((all - 18.0 / 60.0).abs() < 1e-12);
+    let md = render(&report, std::slice::from_ref(&r), Format::Markdown, &opts).unwrap();
+    assert!(md.contains("Python, judgeable tasks only"), "{md}");
+    assert!(md.contains("| m | 20.00% |"), "{md}");
+    let csv = render(&report, std::slice::from_ref(&r), Format::Csv, &opts).unwrap();
+    assert!(
+        csv.lines()
+            .any(|l| l.contains(",judgeable_subset,pooled,5,")
+                && l.ends_with("judgeable tasks only")),
+        "{csv}"
+    );
+    // Verdicts without the count (another benchmark, an older run) say nothing.
+    assert!(!polyeval_report::load::says_not_judgeable(&v(
+        false, false, "x"
+    )));
 }

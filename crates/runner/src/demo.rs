@@ -135,16 +135,11 @@ pub fn run(spec: &DemoSpec, progress: &Progress) -> anyhow::Result<Vec<DemoSecti
     let data = spec.out.join("data");
     materialise(&data)?;
     let mut benches = vec![Bench::CrossplIpc, Bench::MultiOop];
-    match (spec.ffi, find_gsl()) {
+    // The GSL the evaluation will load, found the way it finds it.
+    match (spec.ffi, polyeval_sandbox::gsl::find(None).ok()) {
         (false, _) => progress.note(Level::Info, "note: FFI part skipped (--no-ffi)"),
-        (true, Some(dir)) => {
-            progress.note(
-                Level::Info,
-                format!(
-                    "GSL found in {}: including the CrossPL-FFI demo tasks",
-                    dir.display()
-                ),
-            );
+        (true, Some(gsl)) => {
+            progress.note(Level::Info, gsl_note(&gsl));
             benches.push(Bench::CrossplFfi);
         }
         (true, None) => progress.note(
@@ -277,20 +272,17 @@ pub fn materialise(dir: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The directory of an installed libgsl.so, if any.
-fn find_gsl() -> Option<PathBuf> {
-    let candidates = [
-        "/usr/local/gsl/lib",
-        "/usr/lib/x86_64-linux-gnu",
-        "/usr/lib/aarch64-linux-gnu",
-        "/usr/lib64",
-        "/usr/lib",
-        "/usr/local/lib",
-    ];
-    candidates
-        .iter()
-        .map(PathBuf::from)
-        .find(|d| d.join("libgsl.so").exists() && d.join("libgslcblas.so").exists())
+/// Which GSL scores the demo's CrossPL-FFI tasks.
+fn gsl_note(gsl: &polyeval_sandbox::gsl::GslLibs) -> String {
+    format!(
+        "GSL {} ({}) in {}: including the CrossPL-FFI demo tasks",
+        gsl.version,
+        gsl.origin.describe(),
+        gsl.libgsl
+            .parent()
+            .unwrap_or(std::path::Path::new("/"))
+            .display()
+    )
 }
 
 #[cfg(test)]

@@ -32,9 +32,16 @@ pub struct ExportRecord {
     pub pass_o: Option<bool>,
     pub recorded_passed: Option<bool>,
     pub completion: String,
+    /// For a sample that did not pass: the end of what the compiler (for a
+    /// compile error) or the program said on standard error, at most
+    /// [`FAILURE_OUTPUT_CHARS`] characters; `None` when it said nothing.
+    pub failure_output: Option<String>,
 }
 
-pub const CSV_HEADER: [&str; 12] = [
+/// The longest failure output exported (its last characters are kept).
+pub const FAILURE_OUTPUT_CHARS: usize = 2000;
+
+pub const CSV_HEADER: [&str; 13] = [
     "sample_id",
     "task_key",
     "task_id",
@@ -47,6 +54,7 @@ pub const CSV_HEADER: [&str; 12] = [
     "pass_o",
     "recorded_passed",
     "completion",
+    "failure_output",
 ];
 
 /// The verdict mode to export: the one `report` would show (see
@@ -94,10 +102,33 @@ fn record(s: SampleRow, mode: Option<&str>, verdicts: &HashMap<String, Verdict>)
         detail: v.map(|v| v.detail.clone()),
         pass_o: v.and_then(|v| v.pass_o),
         recorded_passed: s.recorded_passed,
+        failure_output: v.and_then(failure_output),
         sample_id: s.id,
         task_key: s.task_key,
         completion: s.completion,
     }
+}
+
+/// What the toolchain said about a failed sample: the compiler's output for
+/// a compile error, else the program's standard error (as the verdict keeps
+/// them), bounded.
+fn failure_output(v: &Verdict) -> Option<String> {
+    if v.status == polyeval_core::Status::Passed {
+        return None;
+    }
+    let field = |k: &str| {
+        v.data
+            .get(k)
+            .and_then(|t| t.as_str())
+            .filter(|t| !t.trim().is_empty())
+    };
+    let text = match v.status {
+        polyeval_core::Status::CompileError => {
+            field("compile_tail").or_else(|| field("stderr_tail"))
+        }
+        _ => field("stderr_tail").or_else(|| field("compile_tail")),
+    }?;
+    Some(polyeval_sandbox::tail(text, FAILURE_OUTPUT_CHARS))
 }
 
 pub fn write_records(
@@ -130,6 +161,7 @@ pub fn write_records(
                     &opt_bool(r.pass_o),
                     &opt_bool(r.recorded_passed),
                     &r.completion,
+                    r.failure_output.as_deref().unwrap_or(""),
                 ])?;
             }
             csv.flush()?;
@@ -168,9 +200,12 @@ mod tests {
         let v = Verdict {
             status: Status::CompileError,
             category: Some("undeclared_identifier".into()),
-            detail: "error: 'x' was not declared".into(),
+            detail: "compile_error after 0 of 20 tests".into(),
             pass_o: Some(false),
-            data: serde_json::json!({}),
+            data: serde_json::json!({
+                "compile_tail": "main.cs(3,7): error CS1503: Argument 1: cannot convert from 'int' to 'string'\n",
+                "stderr_tail": "",
+            }),
         };
         s.put_verdicts("sound", &[("cpp/OOP/3#0".into(), v)])
             .unwrap();
@@ -192,6 +227,15 @@ mod tests {
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
         assert_eq!(lines[0]["category"], "undeclared_identifier");
+        assert!(
+            lines[0]["failure_output"]
+                .as_str()
+                .unwrap()
+                .contains("error CS1503: Argument 1"),
+            "{}",
+            lines[0]
+        );
+        assert_eq!(lines[1]["failure_output"], serde_json::Value::Null);
         assert_eq!(lines[0]["completion"], "int main() {\n  puts(\"a,b\");\n}");
 
         let mut buf = Vec::new();
@@ -206,6 +250,7 @@ mod tests {
         assert_eq!(&rows[0][6], "compile_error");
         assert_eq!(&rows[0][10], "false");
         assert_eq!(&rows[1][6], "");
+        assert!(rows[0][12].contains("CS1503"), "{:?}", &rows[0]);
 
         s.put_verdicts("other", &[]).unwrap();
         s.put_verdicts("strict", &[("csharp/OOP/3#1".into(), recs_verdict())])
@@ -218,6 +263,39 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("no `nope` verdicts"));
+    }
+
+    #[test]
+    fn failure_output_is_the_runtime_message_bounded() {
+        let v = |status, data| Verdict {
+            status,
+            category: None,
+            detail: String::new(),
+            pass_o: None,
+            data,
+        };
+        let long = format!(
+            "{}\nZeroDivisionError: division by zero\n",
+            "x".repeat(5000)
+        );
+        let out = failure_output(&v(
+            Status::RuntimeError,
+            serde_json::json!({"stderr_tail": long, "compile_tail": ""}),
+        ))
+        .unwrap();
+        assert_eq!(out.chars().count(), FAILURE_OUTPUT_CHARS);
+        assert!(out.ends_with("ZeroDivisionError: division by zero\n"));
+        assert_eq!(
+            failure_output(&v(
+                Status::Passed,
+                serde_json::json!({"stderr_tail": "noise"})
+            )),
+            None
+        );
+        assert_eq!(
+            failure_output(&v(Status::Failed, serde_json::json!({"deepest_step": 2}))),
+            None
+        );
     }
 
     fn recs_verdict() -> Verdict {

@@ -181,7 +181,6 @@ pub fn generate(
         None => open_run(&spec, config, tasks).map(|run| (run, None)),
         Some(shard) => {
             crate::shard::open_generation_shard(&spec.out, shard, config, tasks, spec.force)
-                .map_err(|e| force_hint(e, spec.force))
                 .map(|(run, known)| (run, Some((shard, known))))
         }
     };
@@ -244,15 +243,7 @@ pub fn open_run(
     config: RunConfig,
     tasks: Arc<TaskSet>,
 ) -> anyhow::Result<Run> {
-    Run::open_or_create(&spec.out, config, tasks, spec.force).map_err(|e| force_hint(e, spec.force))
-}
-
-fn force_hint(e: anyhow::Error, force: bool) -> anyhow::Error {
-    if force {
-        e
-    } else {
-        e.context("re-run with --force to resume under the new configuration")
-    }
+    Run::open_or_create(&spec.out, config, tasks, spec.force)
 }
 
 /// How many samples of the tasks at `selected` (`samples` each) `run` lacks.

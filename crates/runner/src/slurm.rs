@@ -279,6 +279,7 @@ pub fn generate_args(spec: &GenerateSpec, data_dir: &Path) -> Vec<String> {
     args.opt("--technique", list(f.techniques.iter()));
     args.opt("--tasks", list(f.tasks.iter()));
     args.opt("--limit", f.limit);
+    args.opt("--limit-per-lang", f.limit_per_lang);
     args.opt("--samples", Some(spec.samples));
     args.opt("--temperature", spec.sampling.temperature);
     args.opt("--top-p", spec.sampling.top_p);

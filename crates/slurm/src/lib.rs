@@ -32,6 +32,7 @@ pub use scontrol::State;
 pub use script::{array_script, merge_script, shell_quote};
 
 use anyhow::{bail, Context};
+use polyeval_core::fsutil::write_atomic;
 use polyeval_core::progress::{Level, Progress};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -334,7 +335,7 @@ impl JobRecord {
 
     fn save(&self) -> anyhow::Result<()> {
         let path = Layout::new(&self.job).record();
-        write_atomically(&path, &serde_json::to_string_pretty(self)?)
+        write_atomic(&path, serde_json::to_string_pretty(self)?.as_bytes())
     }
 
     /// The latest submission of each task: (task, array job id).
@@ -347,12 +348,6 @@ impl JobRecord {
         }
         latest
     }
-}
-
-fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).with_context(|| format!("{}: cannot write", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("{}: cannot write", path.display()))
 }
 
 /// The path of `program` on `PATH`.
@@ -463,8 +458,11 @@ pub fn submit(job: &ArrayJob, progress: &Progress) -> anyhow::Result<Submission>
     // Exit statuses of earlier submissions would be mistaken for this one's
     // if the cluster ever reused their job ids.
     remove_exit_files(&layout)?;
-    write_atomically(&layout.script(), &array_script(job, &layout))?;
-    write_atomically(&layout.merge_script(), &merge_script(job, &layout))?;
+    write_atomic(&layout.script(), array_script(job, &layout).as_bytes())?;
+    write_atomic(
+        &layout.merge_script(),
+        merge_script(job, &layout).as_bytes(),
+    )?;
     let tasks: Vec<u32> = (0..job.shards).collect();
     let submission = submit_tasks(&layout, &tasks, &[])?;
     JobRecord {

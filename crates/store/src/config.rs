@@ -123,38 +123,112 @@ pub(crate) fn read_config(conn: &Connection) -> anyhow::Result<RunConfig> {
     })
 }
 
-pub(crate) fn config_differences(old: &RunConfig, new: &RunConfig) -> Vec<String> {
-    let mut d = Vec::new();
+/// How a requested configuration differs from a run's stored one.
+#[derive(Debug, Default)]
+pub(crate) struct Differences {
+    /// Differences `--force` may adopt (the stored samples keep their meaning).
+    pub adoptable: Vec<String>,
+    /// Differences that would make the stored samples meaningless.
+    pub breaking: Vec<String>,
+}
+
+impl Differences {
+    /// Every difference, the breaking ones first.
+    pub fn all(&self) -> String {
+        self.breaking
+            .iter()
+            .chain(&self.adoptable)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
+/// The differences between a run's stored configuration and a requested
+/// one, naming only what differs (within `params`, only the keys that do).
+/// `sample_languages` are the language keys of the run's stored samples: a
+/// configuration whose language filter leaves some out would orphan them.
+pub(crate) fn config_differences(
+    old: &RunConfig,
+    new: &RunConfig,
+    sample_languages: &[String],
+) -> Differences {
+    let mut d = Differences::default();
     if old.bench != new.bench {
-        d.push(format!(
+        d.breaking.push(format!(
             "bench: stored {}, requested {}",
             old.bench, new.bench
         ));
     }
-    if old.model != new.model {
-        d.push(format!(
-            "model: stored `{}`, requested `{}`",
-            old.model, new.model
+    if old.task_fingerprint != new.task_fingerprint {
+        d.breaking.push(format!(
+            "task data: stored fingerprint {} ({}), requested {} ({})",
+            short(&old.task_fingerprint),
+            old.data_dir,
+            short(&new.task_fingerprint),
+            new.data_dir
         ));
-    }
-    if old.data_dir != new.data_dir {
-        d.push(format!(
+    } else if old.data_dir != new.data_dir {
+        d.adoptable.push(format!(
             "data_dir: stored {}, requested {}",
             old.data_dir, new.data_dir
         ));
     }
-    if old.task_fingerprint != new.task_fingerprint {
-        d.push(format!(
-            "task_fingerprint: stored {}, requested {} (the task data differs)",
-            short(&old.task_fingerprint),
-            short(&new.task_fingerprint)
+    if old.model != new.model {
+        d.adoptable.push(format!(
+            "model: stored `{}`, requested `{}`",
+            old.model, new.model
         ));
     }
-    if old.params != new.params {
-        d.push(format!(
-            "params: stored {}, requested {}",
-            old.params, new.params
-        ));
+    if let Ok(filter) = new.task_filter() {
+        let left_out: Vec<&str> = sample_languages
+            .iter()
+            .map(String::as_str)
+            .filter(|l| {
+                !filter.languages.is_empty() && !filter.languages.iter().any(|f| f.key() == *l)
+            })
+            .collect();
+        if !left_out.is_empty() {
+            d.breaking.push(format!(
+                "languages: the run holds samples in {}, which the requested languages ({}) leave out",
+                left_out.join(", "),
+                filter
+                    .languages
+                    .iter()
+                    .map(|l| l.key())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
     }
+    d.adoptable
+        .extend(params_differences(&old.params, &new.params));
     d
+}
+
+/// `params.<key>: stored X, requested Y` for each top-level key that differs.
+fn params_differences(old: &serde_json::Value, new: &serde_json::Value) -> Vec<String> {
+    let (Some(a), Some(b)) = (old.as_object(), new.as_object()) else {
+        return if old == new {
+            Vec::new()
+        } else {
+            vec![format!("params: stored {old}, requested {new}")]
+        };
+    };
+    let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .filter(|k| a.get(*k) != b.get(*k))
+        .map(|k| {
+            let show = |v: Option<&serde_json::Value>| {
+                v.map_or_else(|| "(unset)".to_string(), |v| v.to_string())
+            };
+            format!(
+                "params.{k}: stored {}, requested {}",
+                show(a.get(k)),
+                show(b.get(k))
+            )
+        })
+        .collect()
 }

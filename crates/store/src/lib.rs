@@ -28,6 +28,7 @@
 
 mod config;
 mod lock;
+mod migrate;
 mod open;
 mod samples;
 mod schema;
@@ -50,7 +51,9 @@ pub use shard::{merge_shards, MergeReport, Shard, ShardError, ShardStore};
 
 /// The database file inside a run directory.
 pub const DB_FILE: &str = "run.sqlite";
-/// Schema version written to `meta.schema_version`; bumped on incompatible changes.
+/// Schema version written to `meta.schema_version`. Changing the schema
+/// bumps it and adds a migration (see `migrate`): runs of every earlier
+/// version open, upgraded in place.
 pub const SCHEMA_VERSION: i64 = 1;
 /// Pseudo-mode under which the upstream-recorded verdicts are reported.
 pub const RECORDED_MODE: &str = "recorded";
@@ -70,6 +73,9 @@ pub struct RunStore {
     last_sync: std::cell::Cell<std::time::Instant>,
     /// Whether anything was written since.
     unsynced: std::cell::Cell<bool>,
+    /// A run of an older schema opened read-only is read through an
+    /// upgraded copy, kept here while it is read.
+    _upgraded_copy: Option<tempfile::TempDir>,
 }
 
 /// The current UTC time as the schema's timestamps spell it. Batch inserts
@@ -86,9 +92,11 @@ impl RunStore {
         dir.join(DB_FILE)
     }
 
-    /// Whether `dir` holds a run.
+    /// Whether `dir` holds a run (a database whose creation was interrupted
+    /// before its first commit is none: creating the run there completes it).
     pub fn exists(dir: &Path) -> bool {
-        Self::db_path(dir).is_file()
+        let db = Self::db_path(dir);
+        db.is_file() && !open::never_committed(&db).unwrap_or(false)
     }
 
     fn connect(dir: &Path) -> anyhow::Result<Connection> {
@@ -129,6 +137,7 @@ impl RunStore {
         config: &RunConfig,
         lock: std::sync::Arc<RunLock>,
     ) -> anyhow::Result<RunStore> {
+        let db = Self::db_path(dir);
         if Self::exists(dir) {
             bail!(
                 "{} already holds a run ({}); open it or choose another directory",
@@ -136,7 +145,39 @@ impl RunStore {
                 DB_FILE
             );
         }
-        let mut conn = Self::connect(dir)?;
+        if db.is_file() {
+            // A creation that stopped before its first commit (a crash, a
+            // full disk, under an older polyeval that created in place):
+            // nothing in it, so it is made again.
+            tracing::info!(
+                "{}: completing a run whose creation was interrupted",
+                dir.display()
+            );
+            open::remove_database(&db)?;
+        }
+        // Built whole under another name and renamed: a crash or a full disk
+        // while creating leaves no `run.sqlite` at all, never a half-made one.
+        let staging = dir.join(format!("{DB_FILE}.creating"));
+        open::remove_database(&staging)?;
+        let created = Self::write_new_database(&staging, config);
+        if let Err(e) = created {
+            let _ = open::remove_database(&staging);
+            return Err(e.context(format!("{}: cannot create the run", dir.display())));
+        }
+        polyeval_core::fsutil::persist(&staging, &db)
+            .with_context(|| format!("{}: cannot create the run", dir.display()))?;
+        Self::open_locked(dir, lock)
+    }
+
+    /// Write a complete new run database at `path` (closed when done, its
+    /// journal gone: the file alone holds it, flushed to the disk).
+    fn write_new_database(path: &Path, config: &RunConfig) -> anyhow::Result<()> {
+        let mut conn =
+            Connection::open(path).with_context(|| format!("{}: cannot create", path.display()))?;
+        // 16 KiB pages: a completion of a few KB fits in a page instead of a
+        // chain of overflow pages (inserts twice as fast).
+        conn.pragma_update(None, "page_size", 16384)?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
         let tx = conn.transaction()?;
         tx.execute_batch(schema::SCHEMA)
             .context("creating the run database schema")?;
@@ -148,16 +189,11 @@ impl RunStore {
             ],
         )?;
         write_config(&tx, config, false)?;
-        tx.commit()
-            .with_context(|| format!("{}: cannot write the new run", dir.display()))?;
-        Ok(RunStore {
-            dir: dir.to_path_buf(),
-            conn,
-            config: config.clone(),
-            lock: Some(lock),
-            last_sync: std::cell::Cell::new(std::time::Instant::now()),
-            unsynced: std::cell::Cell::new(true),
-        })
+        tx.commit()?;
+        // WAL is recorded in the file; closing checkpoints and removes the log.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.close().map_err(|(_, e)| e)?;
+        Ok(())
     }
 
     /// Open the run in `dir` for writing: the store holds the run lock,
@@ -169,6 +205,12 @@ impl RunStore {
     }
 
     fn not_a_run_unless_exists(dir: &Path) -> anyhow::Result<()> {
+        if Self::db_path(dir).is_file() && !Self::exists(dir) {
+            bail!(
+                "{}: the creation of this run was interrupted before anything was stored in it; re-run the command that creates it (import, generate or run) to complete it",
+                dir.display()
+            );
+        }
         if !Self::exists(dir) {
             bail!(
                 "{} is not a run directory (no {} in it)",
@@ -182,8 +224,19 @@ impl RunStore {
     fn open_locked(dir: &Path, lock: std::sync::Arc<RunLock>) -> anyhow::Result<RunStore> {
         let db = Self::db_path(dir);
         open::check_database_file(&db)?;
-        let conn = Self::connect(dir)?;
-        Self::with_connection(dir, conn, Some(lock))
+        let mut conn = Self::connect(dir)?;
+        let version = migrate::stored_version(&conn, &db)?;
+        migrate::refuse_newer(&conn, &db, version)?;
+        if version < SCHEMA_VERSION {
+            let backup =
+                migrate::upgrade(&mut conn, &db, version, SCHEMA_VERSION, migrate::MIGRATIONS)?;
+            tracing::warn!(
+                "{}: upgraded the run from schema version {version} to {SCHEMA_VERSION}; the run as it was is kept in {}",
+                dir.display(),
+                backup.display()
+            );
+        }
+        Self::with_connection(dir, conn, Some(lock), None)
     }
 
     /// Open the run in `dir` for reading only (`report`, `export`, a
@@ -192,8 +245,17 @@ impl RunStore {
     /// Writing through the store fails.
     pub fn open_read_only(dir: &Path) -> anyhow::Result<RunStore> {
         Self::not_a_run_unless_exists(dir)?;
-        let conn = open::open_read_only(&Self::db_path(dir), open::Immutable::WhenUnwritable)?;
-        Self::with_connection(dir, conn, None)
+        let db = Self::db_path(dir);
+        let conn = open::open_read_only(&db, open::Immutable::WhenUnwritable)?;
+        let version = migrate::stored_version(&conn, &db)?;
+        migrate::refuse_newer(&conn, &db, version)?;
+        if version < SCHEMA_VERSION {
+            // Never written by a reader: the upgrade happens on a copy.
+            let (copy, upgraded) =
+                migrate::upgraded_copy(&conn, &db, version, SCHEMA_VERSION, migrate::MIGRATIONS)?;
+            return Self::with_connection(dir, upgraded, None, Some(copy));
+        }
+        Self::with_connection(dir, conn, None, None)
     }
 
     /// Whether the store was opened read-only.
@@ -201,27 +263,14 @@ impl RunStore {
         self.lock.is_none()
     }
 
+    /// The store over `conn`, a database of the current schema.
     fn with_connection(
         dir: &Path,
         conn: Connection,
         lock: Option<std::sync::Arc<RunLock>>,
+        upgraded_copy: Option<tempfile::TempDir>,
     ) -> anyhow::Result<RunStore> {
         let where_ = Self::db_path(dir).display().to_string();
-        let version: Option<String> = conn
-            .query_row(
-                "SELECT value FROM meta WHERE key = 'schema_version'",
-                [],
-                |r| r.get(0),
-            )
-            .optional()
-            .with_context(|| format!("{where_}: not a polyeval run database"))?;
-        match version.as_deref().map(str::parse::<i64>) {
-            Some(Ok(SCHEMA_VERSION)) => {}
-            Some(Ok(v)) => {
-                bail!("{where_}: schema version {v}, this polyeval reads version {SCHEMA_VERSION}")
-            }
-            _ => bail!("{where_}: missing or invalid schema version"),
-        }
         let config = read_config(&conn)
             .with_context(|| format!("{where_}: cannot read the run configuration"))?;
         Ok(RunStore {
@@ -231,6 +280,7 @@ impl RunStore {
             lock,
             last_sync: std::cell::Cell::new(std::time::Instant::now()),
             unsynced: std::cell::Cell::new(false),
+            _upgraded_copy: upgraded_copy,
         })
     }
 
@@ -247,12 +297,19 @@ impl RunStore {
         }
         let mut store = Self::open_locked(dir, lock)?;
         if store.config != *config {
-            let diffs = config_differences(&store.config, config);
+            let diffs = config_differences(&store.config, config, &store.sample_languages()?);
+            if !diffs.breaking.is_empty() {
+                bail!(
+                    "{} holds a run whose samples would mean nothing under the requested configuration ({}); use another run directory (--force cannot adopt this)",
+                    dir.display(),
+                    diffs.all()
+                );
+            }
             if !force {
                 bail!(
-                    "{} already holds a run with a different configuration ({}); use another run directory, or force to overwrite the configuration",
+                    "{} already holds a run with a different configuration ({}); use another run directory, or --force to adopt the new configuration (the stored samples are kept)",
                     dir.display(),
-                    diffs.join("; ")
+                    diffs.all()
                 );
             }
             let tx = store.conn.transaction()?;
@@ -263,6 +320,17 @@ impl RunStore {
             store.config = config.clone();
         }
         Ok(store)
+    }
+
+    /// The language keys (`java`, `cpp` …) of the run's stored samples.
+    pub fn sample_languages(&self) -> anyhow::Result<Vec<String>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT DISTINCT substr(task_key, 1, instr(task_key, '/') - 1) FROM samples ORDER BY 1",
+        )?;
+        let languages = stmt
+            .query_map([], |r| r.get::<_, String>(0))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(languages)
     }
 
     pub fn dir(&self) -> &Path {

@@ -66,7 +66,7 @@ impl RunLock {
             Ok(()) => Some(file),
             Err(TryLockError::WouldBlock) => {
                 tracing::warn!(
-                    "{}: another command is writing this run; waiting for the run lock held by {}",
+                    "{} is being written by another command; waiting for the run lock held by {} to be released",
                     dir.display(),
                     holder(&file).unwrap_or_else(|| "another process".into())
                 );

@@ -44,6 +44,54 @@ pub(crate) fn check_database_file(db: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Whether `db` is an SQLite database into which nothing was ever committed
+/// (no table at all): a run whose creation stopped before its first commit.
+/// Anything else (an empty file, a foreign file, a run) is not.
+pub(crate) fn never_committed(db: &Path) -> anyhow::Result<bool> {
+    if check_database_file(db).is_err() {
+        return Ok(false);
+    }
+    // A database file longer than its first page holds committed pages: no
+    // need to open it (`exists` asks this often).
+    let mut header = [0u8; 18];
+    std::fs::File::open(db)
+        .and_then(|mut f| f.read_exact(&mut header))
+        .with_context(|| format!("{}: cannot read the run database", db.display()))?;
+    let page_size = match u16::from_be_bytes([header[16], header[17]]) {
+        1 => 65536,
+        n => u64::from(n),
+    };
+    if std::fs::metadata(db)?.len() > page_size {
+        return Ok(false);
+    }
+    let conn = Connection::open_with_flags(
+        db,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .with_context(|| format!("{}: cannot open run database", db.display()))?;
+    let tables: i64 = conn
+        .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
+        .with_context(|| format!("{}: cannot read the run database", db.display()))?;
+    Ok(tables == 0)
+}
+
+/// Remove a database file with its log and shared-memory index, if present.
+pub(crate) fn remove_database(db: &Path) -> anyhow::Result<()> {
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let mut name = db.as_os_str().to_owned();
+        name.push(suffix);
+        match std::fs::remove_file(&name) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => {
+                return Err(e)
+                    .with_context(|| format!("cannot remove {}", Path::new(&name).display()))
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The write-ahead log of a database.
 pub(crate) fn wal_path(db: &Path) -> PathBuf {
     let mut wal = db.as_os_str().to_owned();

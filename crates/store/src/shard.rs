@@ -315,7 +315,7 @@ impl ShardStore {
                     "{} holds a run with a different configuration ({}); a shard must generate under the run's configuration: \
                      use another run directory, or adopt the new configuration in the run first (generate without --shard, with --force)",
                     run_dir.display(),
-                    config_differences(&run_config, config).join("; ")
+                    crate::config::config_differences(&run_config, config, &[]).all()
                 );
             }
             let mut stmt = run.prepare("SELECT id FROM samples")?;
@@ -871,19 +871,15 @@ fn short(fp: &str) -> &str {
 
 fn read_run_config(conn: &Connection, dir: &Path) -> anyhow::Result<RunConfig> {
     let db = dir.join(DB_FILE);
-    let version: Option<String> = conn
-        .query_row(
-            "SELECT value FROM meta WHERE key = 'schema_version'",
-            [],
-            |r| r.get(0),
-        )
-        .optional()
-        .with_context(|| format!("{}: not a polyeval run database", db.display()))?;
-    if version.as_deref() != Some(&SCHEMA_VERSION.to_string()) {
+    let version = crate::migrate::stored_version(conn, &db)?;
+    crate::migrate::refuse_newer(conn, &db, version)?;
+    if version < SCHEMA_VERSION {
+        // Shards read their run from many machines at once and never write
+        // it: the run is upgraded once, by a command that writes it.
         bail!(
-            "{}: schema version {}, this polyeval reads version {SCHEMA_VERSION}",
+            "{}: schema version {version}, older than this polyeval's ({SCHEMA_VERSION}); run `polyeval evaluate {}` without --shard once (it upgrades the run in place), then the shards",
             db.display(),
-            version.as_deref().unwrap_or("missing")
+            dir.display()
         );
     }
     read_config(conn)

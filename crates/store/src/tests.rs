@@ -550,3 +550,275 @@ fn one_process_shares_its_run_lock_and_readers_take_none() {
     let f = std::fs::File::open(tmp.path().join(LOCK_FILE)).unwrap();
     f.try_lock().unwrap();
 }
+
+/// Made-up schema steps, to exercise the upgrade machinery before the real
+/// schema has a second version.
+const TEST_MIGRATIONS: &[migrate::Migration] = &[
+    migrate::Migration {
+        from: 1,
+        summary: "samples get a note",
+        sql: "ALTER TABLE samples ADD COLUMN note TEXT; UPDATE samples SET note = 'kept';",
+    },
+    migrate::Migration {
+        from: 2,
+        summary: "a broken step",
+        sql: "ALTER TABLE no_such_table ADD COLUMN x TEXT;",
+    },
+];
+
+fn meta_value(db: &std::path::Path, key: &str) -> Option<String> {
+    rusqlite::Connection::open(db)
+        .unwrap()
+        .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+        .optional()
+        .unwrap()
+}
+
+fn run_with_two_samples(dir: &std::path::Path) {
+    let store = RunStore::create(dir, &config()).unwrap();
+    store
+        .insert_samples(&[
+            NewSample::new("java/1", 0, "a"),
+            NewSample::new("java/2", 0, "b"),
+        ])
+        .unwrap();
+}
+
+#[test]
+fn every_schema_version_has_its_migration() {
+    assert_eq!(migrate::MIGRATIONS.len() as i64, SCHEMA_VERSION - 1);
+    for (i, m) in migrate::MIGRATIONS.iter().enumerate() {
+        assert_eq!(m.from, i as i64 + 1, "{}", m.summary);
+    }
+}
+
+#[test]
+fn an_older_schema_is_upgraded_in_place_in_one_transaction_with_a_backup() {
+    let tmp = tempfile::tempdir().unwrap();
+    run_with_two_samples(tmp.path());
+    let db = tmp.path().join(DB_FILE);
+    let mut conn = rusqlite::Connection::open(&db).unwrap();
+    let backup = migrate::upgrade(&mut conn, &db, 1, 2, TEST_MIGRATIONS).unwrap();
+    drop(conn);
+    assert_eq!(backup, migrate::backup_path(&db, 1));
+    assert_eq!(meta_value(&db, "schema_version").as_deref(), Some("2"));
+    assert!(meta_value(&db, "upgraded_by")
+        .unwrap()
+        .ends_with("(from schema version 1)"));
+    let notes: Vec<String> = rusqlite::Connection::open(&db)
+        .unwrap()
+        .prepare("SELECT note FROM samples ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(notes, ["kept", "kept"]);
+    // The backup is the run as it was: version 1, both samples, no note.
+    assert_eq!(meta_value(&backup, "schema_version").as_deref(), Some("1"));
+    let backup_conn = rusqlite::Connection::open(&backup).unwrap();
+    let n: i64 = backup_conn
+        .query_row("SELECT count(*) FROM samples", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(n, 2);
+    assert!(backup_conn.prepare("SELECT note FROM samples").is_err());
+
+    // A failing step leaves the run exactly as it was, the earlier steps too.
+    let tmp = tempfile::tempdir().unwrap();
+    run_with_two_samples(tmp.path());
+    let db = tmp.path().join(DB_FILE);
+    let mut conn = rusqlite::Connection::open(&db).unwrap();
+    let e = migrate::upgrade(&mut conn, &db, 1, 3, TEST_MIGRATIONS).unwrap_err();
+    let e = format!("{e:#}");
+    assert!(
+        e.contains("upgrading schema version 2 to 3 (a broken step) failed"),
+        "{e}"
+    );
+    assert!(e.contains("left as it was"), "{e}");
+    assert!(conn.prepare("SELECT note FROM samples").is_err());
+    drop(conn);
+    assert_eq!(meta_value(&db, "schema_version").as_deref(), Some("1"));
+    assert_eq!(
+        RunStore::open(tmp.path()).unwrap().samples().unwrap().len(),
+        2
+    );
+
+    // A version without its migration is refused before anything is written.
+    let mut conn = rusqlite::Connection::open(&db).unwrap();
+    let e = migrate::upgrade(&mut conn, &db, 1, 4, TEST_MIGRATIONS).unwrap_err();
+    assert!(
+        format!("{e:#}").contains("no migration from schema version 3"),
+        "{e:#}"
+    );
+}
+
+#[test]
+fn a_reader_upgrades_a_copy_and_never_the_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    run_with_two_samples(tmp.path());
+    let db = tmp.path().join(DB_FILE);
+    let before = std::fs::read(&db).unwrap();
+    let conn = open::open_read_only(&db, open::Immutable::WhenUnwritable).unwrap();
+    let (copy, upgraded) = migrate::upgraded_copy(&conn, &db, 1, 2, TEST_MIGRATIONS).unwrap();
+    let version: String = upgraded
+        .query_row(
+            "SELECT value FROM meta WHERE key = 'schema_version'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(version, "2");
+    assert!(copy.path().join(DB_FILE).is_file());
+    drop(conn);
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+    assert!(!migrate::backup_path(&db, 1).exists());
+}
+
+#[test]
+fn a_run_of_a_newer_schema_is_refused_saying_what_to_install() {
+    let tmp = tempfile::tempdir().unwrap();
+    run_with_two_samples(tmp.path());
+    let db = tmp.path().join(DB_FILE);
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch(
+            "UPDATE meta SET value = '99' WHERE key = 'schema_version';
+             UPDATE meta SET value = 'polyeval 7.0.0' WHERE key = 'created_by';
+             PRAGMA wal_checkpoint(TRUNCATE);",
+        )
+        .unwrap();
+    let before = std::fs::read(&db).unwrap();
+    for e in [
+        RunStore::open(tmp.path()).err().unwrap(),
+        RunStore::open_read_only(tmp.path()).err().unwrap(),
+        RunStore::open_or_create(tmp.path(), &config(), true)
+            .err()
+            .unwrap(),
+    ] {
+        let e = format!("{e:#}");
+        assert!(
+            e.contains("schema version 99 (made by polyeval 7.0.0)"),
+            "{e}"
+        );
+        assert!(e.contains("open it with a newer polyeval"), "{e}");
+    }
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+#[test]
+fn the_oldest_released_run_opens_with_todays_schema() {
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../cli/tests/fixtures/runs-0.1.0/generated-replay/run.sqlite");
+    let tmp = tempfile::tempdir().unwrap();
+    let old = tmp.path().join("old");
+    std::fs::create_dir(&old).unwrap();
+    std::fs::copy(&fixture, old.join(DB_FILE)).unwrap();
+    let store = RunStore::open(&old).unwrap();
+    assert_eq!(store.samples().unwrap().len(), 3);
+    drop(store);
+    RunStore::create(&tmp.path().join("new"), &config()).unwrap();
+    let schema = |dir: &str| -> Vec<String> {
+        rusqlite::Connection::open(tmp.path().join(dir).join(DB_FILE))
+            .unwrap()
+            .prepare("SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master ORDER BY name")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    assert_eq!(schema("old"), schema("new"));
+    assert_eq!(
+        meta_value(&tmp.path().join("old").join(DB_FILE), "schema_version"),
+        Some(SCHEMA_VERSION.to_string())
+    );
+}
+
+#[test]
+fn a_creation_that_never_committed_is_made_again() {
+    // What creating in place left after a crash or a full disk: an SQLite
+    // file with a header and no table.
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join(DB_FILE);
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.pragma_update(None, "page_size", 16384).unwrap();
+        conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+    }
+    assert!(open::never_committed(&db).unwrap());
+    assert!(RunStore::open(tmp.path()).is_err());
+    let store = RunStore::open_or_create(tmp.path(), &config(), false).unwrap();
+    assert_eq!(store.config(), &config());
+    drop(store);
+    assert!(!open::never_committed(&db).unwrap());
+    // A made run is never taken for one.
+    assert!(RunStore::create(tmp.path(), &config()).is_err());
+    // Nothing is left under the staging name.
+    let names: Vec<String> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("creating"))
+        .collect();
+    assert!(names.is_empty(), "{names:?}");
+}
+
+#[test]
+fn force_never_adopts_a_configuration_that_orphans_the_stored_samples() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut cfg = config();
+    cfg.params = serde_json::json!({"temperature": 0.0, "seed": 1, "filters": {"lang": ["java"]}});
+    RunStore::open_or_create(tmp.path(), &cfg, false)
+        .unwrap()
+        .insert_samples(&[NewSample::new("java/1", 0, "x")])
+        .unwrap();
+    let refused = |other: &RunConfig| {
+        let e = RunStore::open_or_create(tmp.path(), other, true)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("--force cannot adopt this"), "{e}");
+        assert_eq!(RunStore::open(tmp.path()).unwrap().config(), &cfg, "{e}");
+        e
+    };
+    let mut other = cfg.clone();
+    other.bench = Bench::MultiOop;
+    let e = refused(&other);
+    assert!(
+        e.contains("bench: stored crosspl-ipc, requested multioop"),
+        "{e}"
+    );
+    assert!(!e.contains("params"), "only what differs is named: {e}");
+    let mut other = cfg.clone();
+    other.task_fingerprint = "cd".repeat(32);
+    let e = refused(&other);
+    assert!(
+        e.contains("task data: stored fingerprint abababababab"),
+        "{e}"
+    );
+    let mut other = cfg.clone();
+    other.params["filters"] = serde_json::json!({"lang": ["python"]});
+    let e = refused(&other);
+    assert!(
+        e.contains(
+            "the run holds samples in java, which the requested languages (python) leave out"
+        ),
+        "{e}"
+    );
+
+    // What keeps the samples' meaning is adopted with --force, and the
+    // refusal without it names only the differing keys of the parameters.
+    let mut other = cfg.clone();
+    other.params["seed"] = serde_json::json!(2);
+    other.params["filters"] = serde_json::json!({"lang": ["java", "python"]});
+    let e = RunStore::open_or_create(tmp.path(), &other, false)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("params.seed: stored 1, requested 2"), "{e}");
+    assert!(e.contains("params.filters"), "{e}");
+    assert!(!e.contains("temperature"), "{e}");
+    assert!(e.contains("or --force to adopt"), "{e}");
+    let store = RunStore::open_or_create(tmp.path(), &other, true).unwrap();
+    assert_eq!(store.config(), &other);
+    assert_eq!(store.sample_languages().unwrap(), ["java"]);
+}

@@ -290,10 +290,12 @@ pub fn augment(opts: &AugmentOptions, progress: &Progress) -> anyhow::Result<Sum
             } else {
                 made += 1;
             }
-            let (parsed, bad) = parse_proposals(&answer.content);
+            let (parsed, rejected) = parse_proposals(&answer.content);
             let t = &mut tasks[i];
             t.rounds = round + 1;
-            *t.rejected.entry("invalid_json".into()).or_default() += bad;
+            for (reason, n) in rejected {
+                *t.rejected.entry(reason).or_default() += n;
+            }
             proposals.push(parsed);
             verdicts.push(journal.stage_as::<RoundResult>(&t.id, Stage::Augment, round)?);
         }
@@ -419,7 +421,7 @@ pub fn augment(opts: &AugmentOptions, progress: &Progress) -> anyhow::Result<Sum
         out: opts.out.clone(),
     };
     let report = json!({"tasks": summary.tasks});
-    data::write_atomic(
+    polyeval_core::fsutil::write_atomic(
         &opts.out.join(REPORT_FILE),
         (serde_json::to_string_pretty(&report)? + "\n").as_bytes(),
     )?;
@@ -539,29 +541,36 @@ async fn ask_all(
     Ok(out.into_iter().flatten().collect())
 }
 
-/// The inputs an answer proposes, and how many of its entries are not
-/// `{"ctor": [...], "args": [...]}` (or the answer holds no JSON array: 1).
-pub fn parse_proposals(answer: &str) -> (Vec<TestInput>, usize) {
-    let (Some(start), Some(end)) = (answer.find('['), answer.rfind(']')) else {
-        return (Vec::new(), 1);
+/// The inputs an answer proposes, and the proposals rejected by reason:
+/// `invalid_json` for each entry that is not `{"ctor": [...], "args": [...]}`
+/// (or 1 when the answer holds no JSON array), `empty_answer` when it holds
+/// an empty one (`[]`: the model proposed nothing).
+pub fn parse_proposals(answer: &str) -> (Vec<TestInput>, BTreeMap<String, usize>) {
+    let mut rejected = BTreeMap::new();
+    let items = match (answer.find('['), answer.rfind(']')) {
+        (Some(start), Some(end)) => {
+            serde_json::from_str::<serde_json::Value>(answer.get(start..=end).unwrap_or("")).ok()
+        }
+        _ => None,
     };
-    let Ok(serde_json::Value::Array(items)) =
-        serde_json::from_str::<serde_json::Value>(answer.get(start..=end).unwrap_or(""))
-    else {
-        return (Vec::new(), 1);
+    let Some(serde_json::Value::Array(items)) = items else {
+        rejected.insert("invalid_json".to_string(), 1);
+        return (Vec::new(), rejected);
     };
+    if items.is_empty() {
+        rejected.insert("empty_answer".to_string(), 1);
+    }
     let mut out = Vec::new();
-    let mut bad = 0;
     for item in &items {
         let list = |k: &str| -> Option<Vec<Value>> {
             item.get(k)?.as_array()?.iter().map(from_json).collect()
         };
         match (list("ctor"), list("args")) {
             (Some(ctor), Some(args)) => out.push(TestInput { ctor, args }),
-            _ => bad += 1,
+            _ => *rejected.entry("invalid_json".to_string()).or_default() += 1,
         }
     }
-    (out, bad)
+    (out, rejected)
 }
 
 /// A plain JSON value as a test value (objects are dicts with string keys).
@@ -723,10 +732,10 @@ mod tests {
 
     #[test]
     fn proposals_are_read_from_json_and_bad_entries_counted() {
-        let (p, bad) = parse_proposals(
+        let (p, rejected) = parse_proposals(
             "Here:\n```json\n[{\"ctor\": [3], \"args\": [[1, 2.5], \"s\", {\"k\": null}]}, 7, {\"args\": []}]\n```",
         );
-        assert_eq!(bad, 2);
+        assert_eq!(rejected, BTreeMap::from([("invalid_json".to_string(), 2)]));
         assert_eq!(
             p,
             vec![TestInput {
@@ -738,8 +747,18 @@ mod tests {
                 ],
             }]
         );
-        assert_eq!(parse_proposals("no tests today"), (vec![], 1));
-        assert_eq!(parse_proposals("[1, 2"), (vec![], 1));
+        let reason = |r: &str| BTreeMap::from([(r.to_string(), 1)]);
+        assert_eq!(
+            parse_proposals("no tests today"),
+            (vec![], reason("invalid_json"))
+        );
+        assert_eq!(parse_proposals("[1, 2"), (vec![], reason("invalid_json")));
+        // Nothing proposed is a rejection too, not a silent round.
+        assert_eq!(parse_proposals("[]"), (vec![], reason("empty_answer")));
+        assert_eq!(
+            parse_proposals("```json\n[ ]\n```"),
+            (vec![], reason("empty_answer"))
+        );
     }
 
     #[test]

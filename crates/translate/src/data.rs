@@ -176,21 +176,14 @@ pub fn write_jsonl(path: &Path, records: &[Map<String, Value>]) -> anyhow::Resul
         text.push_str(&serde_json::to_string(r)?);
         text.push('\n');
     }
-    write_atomic(path, text.as_bytes())
-}
-
-/// Write a file through a temporary sibling and a rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let tmp = path.with_extension("tmp-polyeval");
-    std::fs::write(&tmp, bytes).with_context(|| format!("{}: cannot write", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("{}: cannot write", path.display()))
+    polyeval_core::fsutil::write_atomic(path, text.as_bytes())
 }
 
 /// Copy the Python data (`oop-python.jsonl`, `python_reference/`) into `out`.
 pub fn copy_python(root: &Path, reference_dir: &Path, out: &Path) -> anyhow::Result<()> {
     let src = root.join("oop-python.jsonl");
     let bytes = std::fs::read(&src).with_context(|| format!("{}: cannot read", src.display()))?;
-    write_atomic(&out.join("oop-python.jsonl"), &bytes)?;
+    polyeval_core::fsutil::write_atomic(&out.join("oop-python.jsonl"), &bytes)?;
     let dest = out.join("python_reference");
     std::fs::create_dir_all(&dest).with_context(|| format!("{}: cannot create", dest.display()))?;
     for entry in std::fs::read_dir(reference_dir)
@@ -199,7 +192,7 @@ pub fn copy_python(root: &Path, reference_dir: &Path, out: &Path) -> anyhow::Res
         let entry = entry?;
         if entry.file_type()?.is_file() {
             let bytes = std::fs::read(entry.path())?;
-            write_atomic(&dest.join(entry.file_name()), &bytes)?;
+            polyeval_core::fsutil::write_atomic(&dest.join(entry.file_name()), &bytes)?;
         }
     }
     Ok(())

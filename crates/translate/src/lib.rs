@@ -339,11 +339,11 @@ pub fn translate(
     data::copy_python(&root, &reference_dir, &opts.out)?;
     report.timing.write_s = t_write.elapsed().as_secs_f64();
     report.timing.total_s = start.elapsed().as_secs_f64();
-    data::write_atomic(
+    polyeval_core::fsutil::write_atomic(
         &opts.out.join(report::JSON_FILE),
         (serde_json::to_string_pretty(&report)? + "\n").as_bytes(),
     )?;
-    data::write_atomic(
+    polyeval_core::fsutil::write_atomic(
         &opts.out.join(report::MARKDOWN_FILE),
         report.markdown().as_bytes(),
     )?;
@@ -850,7 +850,7 @@ fn observed(lang: Language, lines: &[String], expected: &Value) -> Result<(), St
                     ));
                 }
             }
-            LineKind::Fallback(f) => {
+            LineKind::NotJudgeable(f) => {
                 return Err(format!("`{}` stays in-process: {}", l.text, f.detail));
             }
         }

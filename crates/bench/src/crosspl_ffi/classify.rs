@@ -144,7 +144,7 @@ fn malloc_abort(stderr: &str) -> bool {
     .any(|m| stderr.contains(m))
 }
 
-fn exception_category(kind: &str) -> &'static str {
+pub fn exception_category(kind: &str) -> &'static str {
     let short = kind.rsplit('.').next().unwrap_or(kind);
     match short {
         "SyntaxError" | "IndentationError" | "TabError" => SYNTAX_ERROR,

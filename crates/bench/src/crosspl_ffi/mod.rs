@@ -5,30 +5,36 @@
 //! it as Python with the host's GSL bound read-only at the paths the tasks
 //! load (`/usr/local/gsl/lib/libgsl.so`, `…/libgslcblas.so`), within 60 s by
 //! default. Two modes ([`Scoring`]):
-//! - `sound` (default), judged ([`judged_program`]): the judge's observer
-//!   prelude and its FFI guard, the candidate, the task's `assert_test` and a
-//!   main guard that calls it and then finishes (runtime integrity checks,
-//!   an end record carrying the one-shot nonce the engine serves); the
-//!   candidate's code is scanned with `assert_test` as context. Pass = the
-//!   harness reached its end with the nonce, nothing tampered with;
+//! - `sound` (default), judged outside the candidate's process
+//!   (`polyeval_judge::ffi`): the task's `assert_test` is instrumented once so
+//!   that it only reports the values its assertions need; the program is the
+//!   judge's observer prelude and FFI guard, the candidate and the
+//!   instrumented test ([`judged_program`]). The assertions are evaluated
+//!   outside, and the run must follow the canonical solution's run (the
+//!   task's reference, made once per task the same way): the same
+//!   assertions in the same order, each holding — or, where even the
+//!   canonical solution's cannot be decided outside, with the canonical
+//!   solution's values. The static scan is a diagnostic;
 //! - `inprocess` ([`build_program`], for comparison): the main guard prints
 //!   the engine's integrity marker after `assert_test()`; pass = exit 0 with
 //!   the marker printed.
 //!
 //! Failures are classified with the paper's taxonomy ([`classify`]) from
 //! the harness's own report of the exception that ended the program (it
-//! records loader failures where they happen); a symbol this GSL lacks but
-//! GSL 2.8 has is an environment defect (`Status::Error`, category
-//! `environment`) only when that report names it — never on the strength of
-//! what the candidate printed. Every verdict records the GSL that scored it
-//! (`gsl_version`, `gsl_lib`, `gsl_origin` in `Verdict::data`), which
-//! reports show.
+//! records loader failures where they happen; trusted only with the
+//! one-shot nonce), or from the assertion that failed outside; a symbol this
+//! GSL lacks but GSL 2.8 has is an environment defect (`Status::Error`,
+//! category `environment`) only when that report names it — never on the
+//! strength of what the candidate printed. Every verdict records the GSL
+//! that scored it (`gsl_version`, `gsl_lib`, `gsl_origin` in
+//! `Verdict::data`), which reports show.
 
 mod benchmark;
 pub mod classify;
 pub mod decode;
 pub mod doctor;
 pub mod gsl;
+mod judged;
 pub mod loader;
 
 pub use benchmark::CrossplFfi;
@@ -36,13 +42,15 @@ pub use decode::decode_answer;
 pub use gsl::GslInstall;
 
 pub use crate::scoring::Scoring;
+use judged::Judged;
 use polyeval_core::eval::{EvalItem, EvalOptions};
 use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
-use polyeval_judge::scan::{scan, ScanContext};
-use polyeval_judge::verdict::{judge_completion, RunReport};
+use polyeval_judge::ffi::FfiPlan;
+use polyeval_judge::verdict::Judgement;
 use polyeval_sandbox::gsl::{GSL_BUILD_VERSION, GSL_SETUP_HINT};
 use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, Outcome};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Upstream's limit for one program.
@@ -73,10 +81,11 @@ pub fn default_memory_mb() -> u64 {
 /// Characters of stdout/stderr kept in `Verdict::data`.
 const TAIL_CHARS: usize = 2000;
 
-/// The judged program for a candidate (mode `sound`): see
-/// `polyeval_judge::harness::ffi_program`. Run it with a nonce.
-pub fn judged_program(candidate: &str, assert_test: &str) -> String {
-    polyeval_judge::harness::ffi_program(candidate, assert_test)
+/// The judged program for a candidate (mode `sound`) with the task's test
+/// instrumented as `plan`: see `polyeval_judge::harness::ffi_program`. Run
+/// it with a nonce.
+pub fn judged_program(candidate: &str, plan: &FfiPlan, assert_test: &str) -> String {
+    polyeval_judge::harness::ffi_program(candidate, &plan.program, assert_test)
 }
 
 /// The in-process program for a candidate (mode `inprocess`): the candidate
@@ -140,10 +149,58 @@ pub struct Prepared {
     pub program: String,
     pub job: Job,
     pub scoring: Scoring,
+    /// Judged: the task's test instrumented, or why it cannot be.
+    pub plan: Option<Arc<Result<FfiPlan, String>>>,
+    /// Judged: what the run is checked against.
+    pub reference: Against,
 }
 
-/// The verdict for an engine outcome of a prepared candidate.
-pub fn verdict_from_outcome(prepared: &Prepared, outcome: &Outcome, gsl: &GslInstall) -> Verdict {
+/// What a judged run is checked against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Against {
+    /// Its own test: every assertion it runs must hold (a canonical
+    /// solution, a construction workflow's solution); see
+    /// `polyeval_judge::ffi::judge_self`.
+    OwnTest,
+    /// The task's canonical solution, whose run it must follow (a candidate).
+    Canonical(String),
+    /// Nothing: the task has no canonical solution, so it cannot be judged.
+    Nothing(String),
+}
+
+impl Prepared {
+    /// Judge this candidate against the task's canonical solution.
+    pub fn against(mut self, canonical: Option<&str>) -> Prepared {
+        self.reference = match canonical {
+            Some(c) => Against::Canonical(c.to_string()),
+            None => Against::Nothing("the task has no canonical solution".into()),
+        };
+        self
+    }
+}
+
+/// How a failure of a run may be blamed on the GSL in use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Blame<'a> {
+    /// A missing GSL 2.8 symbol is the environment's fault (in-process
+    /// scoring, and a solution run against its own test).
+    AnyNewerSymbol,
+    /// Only if the task's own canonical solution could not load a GSL 2.8
+    /// symbol here (this one): the task needs a GSL this is not. Otherwise a
+    /// candidate that reaches for such a symbol the task does not need fails
+    /// like any other.
+    TaskNeeds(Option<&'a str>),
+}
+
+/// The verdict for an engine outcome of a prepared candidate; judged runs
+/// come with their judgement (see [`judged`]).
+pub fn verdict_from_outcome(
+    prepared: &Prepared,
+    outcome: &Outcome,
+    gsl: &GslInstall,
+    judgement: Option<&Judgement>,
+    blame: Blame<'_>,
+) -> Verdict {
     let mut data = serde_json::json!({
         "scoring": prepared.scoring.mode(),
         "exit_code": outcome.exit_code,
@@ -160,44 +217,50 @@ pub fn verdict_from_outcome(prepared: &Prepared, outcome: &Outcome, gsl: &GslIns
         "gsl_lib": gsl.libgsl.display().to_string(),
         "gsl_origin": gsl.origin.as_str(),
     });
-    let (status, harness, reached_end, detail) = match prepared.scoring {
-        Scoring::InProcess => {
+    let (status, harness, reached_end, detail, assertion) = match (prepared.scoring, judgement) {
+        (Scoring::InProcess, _) | (Scoring::Judge, None) => {
             data["marker_seen"] = serde_json::json!(outcome.marker_seen);
-            (outcome.status, None, outcome.marker_seen, None)
+            (outcome.status, None, outcome.marker_seen, None, None)
         }
-        Scoring::Judge => {
-            let findings = scan(
-                Language::Python,
-                &prepared.candidate,
-                &ScanContext {
-                    test_code: Some(&prepared.assert_test),
-                },
-            );
-            let j = judge_completion(
-                &RunReport {
-                    status: outcome.status,
-                    stdout: &outcome.stdout,
-                    stdout_truncated: outcome.stdout_truncated,
-                },
-                outcome.nonce.as_ref(),
-                &findings,
-            );
+        (Scoring::Judge, Some(j)) => {
             data["judge"] = j.data();
-            if j.status == Status::Tampering {
+            if matches!(j.status, Status::Tampering | Status::Passed)
+                || matches!(j.category.as_deref(), Some("harness" | "not_judgeable"))
+            {
                 return Verdict {
-                    status: Status::Tampering,
-                    category: Some("tampering".into()),
-                    detail: j.detail,
+                    status: j.status,
+                    category: j.category.clone(),
+                    detail: if j.status == Status::Passed {
+                        "passed".into()
+                    } else {
+                        j.detail.clone()
+                    },
                     pass_o: None,
                     data,
                 };
             }
-            let reached_end = j.status == Status::Passed || j.harness_failure.is_some();
+            let reached_end = j.harness_failure.is_some();
+            // A failure the judge decided outside: an assertion that does not
+            // hold, or one that raised on the candidate's values.
+            let assertion = match j.category.as_deref() {
+                Some(c) if c.starts_with(polyeval_judge::ffi::EXCEPTION_CATEGORY_PREFIX) => Some((
+                    classify::exception_category(
+                        &c[polyeval_judge::ffi::EXCEPTION_CATEGORY_PREFIX.len()..],
+                    ),
+                    c[polyeval_judge::ffi::EXCEPTION_CATEGORY_PREFIX.len()..].to_string(),
+                )),
+                Some("AssertionError") => {
+                    Some((classify::ASSERTION_FAILURE, "AssertionError".to_string()))
+                }
+                Some("early_exit") => Some((classify::OTHER, String::new())),
+                _ => None,
+            };
             (
                 j.status,
                 j.trusted_failure().cloned(),
                 reached_end,
-                Some(j.detail),
+                Some(j.detail.clone()),
+                assertion,
             )
         }
     };
@@ -210,6 +273,20 @@ pub fn verdict_from_outcome(prepared: &Prepared, outcome: &Outcome, gsl: &GslIns
             data,
         };
     }
+    if let (Some((category, exception)), Some(detail)) = (assertion, &detail) {
+        data["exception"] = if exception.is_empty() {
+            serde_json::Value::Null
+        } else {
+            serde_json::json!(exception)
+        };
+        return Verdict {
+            status,
+            category: Some(category.to_string()),
+            detail: detail.clone(),
+            pass_o: None,
+            data,
+        };
+    }
     let facts = classify::RunFacts {
         status,
         exit_code: outcome.exit_code,
@@ -218,7 +295,13 @@ pub fn verdict_from_outcome(prepared: &Prepared, outcome: &Outcome, gsl: &GslIns
         harness: harness.as_ref(),
         marker_seen: reached_end,
     };
-    let mut c = classify::classify(&facts, &|symbol| gsl.lacks_newer_symbol(symbol));
+    let mut c = classify::classify(&facts, &|symbol| {
+        gsl.lacks_newer_symbol(symbol)
+            && match blame {
+                Blame::AnyNewerSymbol => true,
+                Blame::TaskNeeds(needed) => needed.is_some_and(|n| gsl.lacks_newer_symbol(n)),
+            }
+    });
     if c.category == classify::SYMBOL_RESOLUTION && gsl.reference.is_none() {
         c.detail.push_str(&format!(
             " (GSL {}; whether GSL {GSL_BUILD_VERSION} has it is unknown without a GSL {GSL_BUILD_VERSION} build: run `{GSL_SETUP_HINT}`)",
@@ -254,6 +337,7 @@ pub struct FfiEvaluator {
     engine: Engine,
     gsl: GslInstall,
     scoring: Scoring,
+    judged: Judged,
 }
 
 impl FfiEvaluator {
@@ -282,6 +366,7 @@ impl FfiEvaluator {
             engine,
             gsl,
             scoring,
+            judged: Judged::default(),
         })
     }
 
@@ -298,16 +383,30 @@ impl FfiEvaluator {
     }
 
     /// The program and job for a candidate's code (already decoded), with
-    /// extra environment variables for the run.
+    /// extra environment variables for the run. Judged, the task's test is
+    /// instrumented here (once per test; [`FfiEvaluator::instrument`] does
+    /// many at once) and the run is checked against its own test until
+    /// [`Prepared::against`] names the canonical solution.
     pub fn prepare(
         &self,
         candidate: &str,
         assert_test: &str,
         env: Vec<(String, String)>,
     ) -> Prepared {
-        let program = match self.scoring {
-            Scoring::Judge => judged_program(candidate, assert_test),
-            Scoring::InProcess => build_program(candidate, assert_test, self.engine.marker()),
+        let (program, plan) = match self.scoring {
+            Scoring::Judge => {
+                let plan = self.judged.plan(&self.engine, assert_test);
+                let program = match plan.as_ref() {
+                    Ok(p) => judged_program(candidate, p, assert_test),
+                    // Not run: the verdict says why the test cannot be judged.
+                    Err(_) => String::new(),
+                };
+                (program, Some(plan))
+            }
+            Scoring::InProcess => (
+                build_program(candidate, assert_test, self.engine.marker()),
+                None,
+            ),
         };
         Prepared {
             candidate: candidate.to_string(),
@@ -320,26 +419,54 @@ impl FfiEvaluator {
             ),
             program,
             scoring: self.scoring,
+            plan,
+            reference: Against::OwnTest,
+        }
+    }
+
+    /// Instrument the tests `assert_tests` (judged scoring) in one sandbox
+    /// run, so that preparing their candidates needs none.
+    pub fn instrument(&self, assert_tests: &[&str]) {
+        if self.scoring == Scoring::Judge {
+            self.judged.plans(&self.engine, assert_tests);
         }
     }
 
     /// Run prepared candidates and score them; used by `doctor` for
-    /// canonical solutions and probes.
+    /// canonical solutions and probes, and by `build ffi`.
     pub fn run_prepared(
         &self,
         prepared: &[Prepared],
         progress: &(dyn Fn() + Sync),
     ) -> Vec<(Outcome, Verdict)> {
-        let jobs: Vec<Job> = prepared.iter().map(|p| p.job.clone()).collect();
-        let outcomes = self.engine.run_all(&jobs, progress);
-        prepared
-            .iter()
-            .zip(outcomes)
-            .map(|(p, o)| {
-                let v = verdict_from_outcome(p, &o, &self.gsl);
-                (o, v)
-            })
-            .collect()
+        match self.scoring {
+            Scoring::InProcess => {
+                let jobs: Vec<Job> = prepared.iter().map(|p| p.job.clone()).collect();
+                let outcomes = self.engine.run_all(&jobs, progress);
+                prepared
+                    .iter()
+                    .zip(outcomes)
+                    .map(|(p, o)| {
+                        let v = verdict_from_outcome(p, &o, &self.gsl, None, Blame::AnyNewerSymbol);
+                        (o, v)
+                    })
+                    .collect()
+            }
+            Scoring::Judge => self
+                .judged
+                .run(&self.engine, &self.gsl, prepared, progress)
+                .into_iter()
+                .zip(prepared)
+                .map(|((o, j, missing), p)| {
+                    let blame = match p.reference {
+                        Against::OwnTest => Blame::AnyNewerSymbol,
+                        _ => Blame::TaskNeeds(missing.as_deref()),
+                    };
+                    let v = verdict_from_outcome(p, &o, &self.gsl, Some(&j), blame);
+                    (o, v)
+                })
+                .collect(),
+        }
     }
 }
 
@@ -378,10 +505,18 @@ impl Evaluator for FfiEvaluator {
         let mut verdicts: Vec<Option<Verdict>> = vec![None; items.len()];
         let mut prepared = Vec::new();
         let mut slots = Vec::new();
+        let tests: Vec<&str> = items
+            .iter()
+            .filter_map(|i| assert_test_of(i.task).ok())
+            .collect();
+        self.instrument(&tests);
         for (slot, item) in items.iter().enumerate() {
             match assert_test_of(item.task) {
                 Ok(assert_test) => {
-                    prepared.push(self.prepare(&decode_answer(item.code), assert_test, Vec::new()));
+                    prepared.push(
+                        self.prepare(&decode_answer(item.code), assert_test, Vec::new())
+                            .against(item.task.canonical_solution.as_deref()),
+                    );
                     slots.push(slot);
                 }
                 Err(e) => {
@@ -453,12 +588,31 @@ mod tests {
             program: String::new(),
             job: Job::new(Language::Python, ""),
             scoring: Scoring::Judge,
+            plan: None,
+            reference: Against::OwnTest,
         };
         (prepared, o)
     }
 
     fn verdict(run: &(Prepared, Outcome), gsl: &GslInstall) -> Verdict {
-        verdict_from_outcome(&run.0, &run.1, gsl)
+        let plan = FfiPlan {
+            program: String::new(),
+            checks: Vec::new(),
+            modules: Vec::new(),
+        };
+        let o = &run.1;
+        let j = polyeval_judge::ffi::judge_self(
+            &plan,
+            &polyeval_judge::RunReport {
+                status: o.status,
+                stdout: &o.stdout,
+                stdout_truncated: o.stdout_truncated,
+            },
+            Ok(&[]),
+            o.nonce.as_ref(),
+            &[],
+        );
+        verdict_from_outcome(&run.0, o, gsl, Some(&j), Blame::AnyNewerSymbol)
     }
 
     #[test]

@@ -4,9 +4,8 @@
 //!
 //! - judged (the default, [`assemble_judged`]): the program only observes —
 //!   each test line that `polyeval_judge` splits reports the value of its
-//!   expression and the expected values stay outside the sandbox; lines it
-//!   cannot split run in-process and the harness's end is proven with a
-//!   one-shot nonce (see `polyeval_judge`);
+//!   expression and the expected values stay outside the sandbox; no
+//!   assertion runs in the program (see `polyeval_judge`);
 //! - in-process ([`assemble`], mode `inprocess`, for comparison): upstream's
 //!   test lines, then the engine's integrity marker, so a solution that exits
 //!   early (`exit(0)`, `process.exit(0)` …) fails;
@@ -86,7 +85,7 @@ pub fn assemble(
 }
 
 /// Assemble the judged test program for `code` with the split `plan` of the
-/// task's test lines; `None` when the language has no judged layout.
+/// task's test lines; `None` when MultiOOP has no layer for the language.
 pub fn assemble_judged(
     lang: Language,
     code: &str,
@@ -94,7 +93,7 @@ pub fn assemble_judged(
     plan: &Plan,
     opts: AssembleOptions,
 ) -> Option<Program> {
-    let source = lang::language(lang)?.assemble_judged(code, spec, plan, opts)?;
+    let source = lang::language(lang)?.assemble_judged(code, spec, plan, opts);
     Some(program(lang, source))
 }
 

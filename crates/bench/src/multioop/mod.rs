@@ -13,15 +13,16 @@
 //! Scoring ([`Scorer`], shared by the evaluator and the doctor), two modes:
 //! - `sound` (default): judged by observation (`polyeval_judge`): each test
 //!   line is split once per task into the expression the program reports
-//!   and the expected value polyeval keeps; lines that cannot be split run
-//!   in-process, and then the harness proves it reached its end with a
-//!   one-shot nonce; the candidate's code is scanned for tampering. Verdict
-//!   `status` and `detail` from the judgement (`tampering` with evidence,
-//!   a failure); `category` from the judgement, else the taxonomy of the
-//!   run's output; `data["judge"]` holds the judgement.
+//!   and the expected value polyeval keeps; a line that cannot be split is
+//!   not judgeable (its assertion never runs, and the sample cannot pass);
+//!   nothing is decided in the candidate's process. The static scan's
+//!   findings are diagnostics. Verdict `status` and `detail` from the
+//!   judgement (`tampering` only for records no harness writes);
+//!   `category` from the judgement, else the taxonomy of the run's output;
+//!   `data["judge"]` holds the judgement.
 //! - `inprocess`: upstream's in-process assertions with polyeval's integrity
 //!   marker, for comparison only: a candidate in charge of its own process
-//!   can fake it (issue 15); `status` from the sandbox.
+//!   can fake it; `status` from the sandbox.
 //!
 //! Both: `pass_o` = passed and keywords present; `data` = the
 //! executed-benchmark fields of the contract plus `scoring`, `keywords_ok`,
@@ -165,14 +166,13 @@ pub fn program_for(
     Ok((code, program))
 }
 
-fn job_for(program: &Program, judged: Option<&Plan>) -> Job {
+/// The sandbox job of a program; in-process (`judged` false), it must
+/// print the engine's marker to pass.
+fn job_for(program: &Program, judged: bool) -> Job {
     let mut job = Job::new(program.language, program.source.clone());
     job.file_name = Some(program.file_name.clone());
     job.entry_class = program.entry_class.clone();
-    match judged {
-        Some(plan) => job.nonce = plan.needs_nonce(),
-        None => job.require_marker = true,
-    }
+    job.require_marker = !judged;
     job
 }
 
@@ -235,37 +235,41 @@ impl Scorer {
     /// The program and job for one completion; `marker` is the engine's
     /// (used by the in-process scheme only).
     pub fn prepare(&self, task: &Task, completion: &str, marker: &str) -> Result<Prepared, String> {
-        if self.scoring == Scoring::Judge {
-            let (test_list, test_function, entry_point, _) = oop_meta(task)?;
-            let code = extract_code(completion, task.language);
-            let plan = self.plan(task)?;
-            let judged = assemble::assemble_judged(
-                task.language,
-                &code,
-                &TestSpec {
-                    test_list,
-                    test_function,
-                    entry_point,
-                },
-                &plan,
-                AssembleOptions {
-                    js_strict_equality: self.js_strict,
-                },
-            );
-            if let Some(program) = judged {
-                return Ok(Prepared {
-                    code,
-                    job: job_for(&program, Some(&plan)),
-                    plan: Some(plan),
-                });
-            }
-            // No judged layout for the language: in-process, labelled below.
+        if self.scoring == Scoring::InProcess {
+            let (code, program) = program_for(task, completion, marker, self.js_strict)?;
+            return Ok(Prepared {
+                code,
+                job: job_for(&program, false),
+                plan: None,
+            });
         }
-        let (code, program) = program_for(task, completion, marker, self.js_strict)?;
+        let (test_list, test_function, entry_point, _) = oop_meta(task)?;
+        let code = extract_code(completion, task.language);
+        let plan = self.plan(task)?;
+        let program = assemble::assemble_judged(
+            task.language,
+            &code,
+            &TestSpec {
+                test_list,
+                test_function,
+                entry_point,
+            },
+            &plan,
+            AssembleOptions {
+                js_strict_equality: self.js_strict,
+            },
+        )
+        .ok_or_else(|| {
+            format!(
+                "task {}: MultiOOP has no {} layer",
+                task.key,
+                task.language.display_name()
+            )
+        })?;
         Ok(Prepared {
             code,
-            job: job_for(&program, None),
-            plan: None,
+            job: job_for(&program, true),
+            plan: Some(plan),
         })
     }
 
@@ -294,7 +298,6 @@ pub fn judged_verdict(
             stdout: &outcome.stdout,
             stdout_truncated: outcome.stdout_truncated,
         },
-        outcome.nonce.as_ref(),
         &findings,
     );
     let keyword_lists = oop_meta(task).map(|m| m.3).unwrap_or(&[]);

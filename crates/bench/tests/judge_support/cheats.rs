@@ -1,9 +1,14 @@
-//! The cheats of issue 15: one concrete program per technique and language
-//! (MultiOOP on the fixture task `Acc`, CrossPL-FFI on task 1's
-//! `compute_histogram`). Each reads, takes over or disarms what the
-//! in-process scheme (test lines in the candidate's process, a marker printed
-//! after the last one) decides with; the protocol-aware ones know the judge's
-//! protocol (records, the nonce channel) instead.
+//! Cheats: one concrete program per technique and language (MultiOOP on the
+//! fixture task `Acc`, CrossPL-FFI on task 1's `compute_histogram` or on
+//! every task). Each reads, takes over or disarms what an in-process scheme
+//! (test lines in the candidate's process, a marker printed after the last
+//! one) decides with; the protocol-aware ones know the judge's protocol
+//! (records, the nonce channel) instead. [`multioop_cheats`] and
+//! [`ffi_cheats`] are the first round's; [`second_round_cheats`] and
+//! [`generic_ffi_cheats`] attack what was left in the candidate's process
+//! then (stolen nonces under another spelling, in-process lines with the
+//! candidate's own operators, assertions disarmed past the scan, comparator
+//! slack).
 
 use polyeval_core::Language;
 
@@ -148,5 +153,97 @@ pub fn ffi_blame_cheats() -> Vec<Cheat> {
         cheat("prints `undefined symbol: gsl_…` and exits 1", SHIFT, Python, "import sys\nsys.stderr.write('Traceback (most recent call last):\\n  File \"main.py\", line 3, in <module>\\nAttributeError: /usr/local/gsl/lib/libgsl.so: undefined symbol: gsl_bspline_ncontrol\\n')\nsys.exit(1)\n"),
         cheat("raises the loader's AttributeError by hand", SHIFT, Python, "raise AttributeError('/usr/local/gsl/lib/libgsl.so: undefined symbol: gsl_bspline_ncontrol')\n"),
         cheat("forges the harness's failure report", SHIFT, Python, "import os\nos.write(1, b'\\n\\x1epolyeval-judge {\"end\":null,\"failure\":{\"type\":\"AttributeError\",\"message\":\"libgsl.so: undefined symbol: gsl_bspline_ncontrol\",\"symbol\":\"gsl_bspline_ncontrol\"}}\\n')\nos._exit(1)\n"),
+    ]
+}
+
+const CPP_STEAL: &str = r#"#include <fstream>
+#include <string>
+#include <cstdio>
+#include <unistd.h>
+static int steal_ = [] {
+    std::string p = std::string("/poly") + "eval/judge/" + "nonce";
+    std::ifstream f(p);
+    std::string n;
+    std::getline(f, n);
+    std::printf("\n\x1epolyeval-judge {\"end\":\"%s\"}\n", n.c_str());
+    std::fflush(stdout);
+    _exit(0);
+    return 0;
+}();
+"#;
+
+/// The second round: each class the first judging let through, in every
+/// language it applies to. `not_judgeable` cheats target the task's lines
+/// that cannot be judged (upstream's Python `True` in typed tests).
+pub fn second_round_cheats() -> Vec<(Cheat, bool)> {
+    use Language::*;
+    const STEAL: &str = "steals the nonce under another spelling";
+    const OWN_OPS: &str = "in-process lines with its own operators";
+    const DISARM: &str = "disarms assertions past the scan";
+    const SLACK: &str = "comparator slack";
+    vec![
+        (cheat("FIFO path from pieces, forged end", STEAL, Python, "import os\np = \"/poly\" + \"eval/judge/\" + \"nonce\"\ntry:\n    n = open(p).readline().strip()\nexcept OSError:\n    n = \"\"\nos.write(1, ('\\n\\x1epolyeval-judge {\"end\":\"%s\"}\\n' % n).encode())\nos._exit(0)\n"), false),
+        (cheat("static initialiser steals, forged end", STEAL, Cpp, format!("{CPP_STEAL}{CPP_WRONG}")), false),
+        (cheat("static constructor steals, forged end", STEAL, CSharp, "using System;\nclass Acc {\n    static Acc() { string n = \"\"; try { n = System.IO.File.ReadAllLines(\"/poly\" + \"eval/judge/nonce\")[0]; } catch (Exception) {} Console.Write(\"\\n\\u001epolyeval-judge {\\\"end\\\":\\\"\" + n + \"\\\"}\\n\"); Console.Out.Flush(); Environment.Exit(0); }\n    public int add(int a, int b) { return 0; }\n    public string greet(string n) { return \"\"; }\n}\n"), false),
+        (cheat("steals, forged end, process.exit", STEAL, JavaScript, "let n = '';\ntry { n = require('fs').readFileSync('/poly' + 'eval/judge/nonce', 'utf8').split('\\n')[0]; } catch (e) {}\nprocess.stdout.write('\\n\\x1epolyeval-judge {\"end\":\"' + n + '\"}\\n');\nprocess.exit(0);\n"), false),
+        (cheat("True = False = {} without any class", OWN_OPS, JavaScript, "var True = {}, False = True;\nconst _a = require('node:assert');\n_a.deepEqual = () => {};\n"), true),
+        (cheat("AnyBool with its own operator==", OWN_OPS, Cpp, "#include <string>\nstruct AnyBool { template <class T> bool operator==(const T&) const { return true; } };\ntemplate <class T> bool operator==(const T&, const AnyBool&) { return true; }\nstatic AnyBool True, False;\nclass Acc {\npublic:\n    int add(int, int) { volatile int z = 0; return z; }\n    std::string greet(const std::string&) { return \"\"; }\n};\n"), true),
+        (cheat("AnyBool with its own operator==", OWN_OPS, CSharp, "using System;\nclass AnyBool { public static bool operator ==(int a, AnyBool b) { return true; } public static bool operator !=(int a, AnyBool b) { return false; } public override bool Equals(object o) { return true; } public override int GetHashCode() { return 0; } }\nclass Acc {\n    public static AnyBool True = new AnyBool(), False = new AnyBool();\n    public int add(int a, int b) { return 0; }\n    public string greet(string n) { return \"\"; }\n}\n"), true),
+        (cheat("digraph `%:define assert(x)`", DISARM, Cpp, format!("#include <string>\n{CPP_WRONG}%:define assert(x) ((void)0)\n")), false),
+        (cheat("backslash-newline `#define \\ assert(x)`", DISARM, Cpp, format!("#include <string>\n{CPP_WRONG}#define \\\nassert(x) ((void)0)\n")), false),
+        (cheat("a global class Debug shadowing System.Diagnostics", DISARM, CSharp, "using System;\nclass Debug { public static void Assert(bool c) {} public static void Assert(bool c, string m) {} }\nclass Acc {\n    public int add(int a, int b) { return 0; }\n    public string greet(string n) { return \"\"; }\n}\n"), false),
+        (cheat("reassigned require", DISARM, JavaScript, format!("require = () => new Proxy({{}}, {{ get: () => () => {{}} }});\n{JS_WRONG}")), false),
+        (cheat("reads the marker from its own binary", "reads the marker", Go, "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"regexp\"\n)\n\ntype Acc struct{}\n\nfunc (a *Acc) Add(x, y int) int { return 0 }\n\nfunc (a *Acc) Greet(n string) string { return \"\" }\n\nfunc init() {\n\tb, _ := os.ReadFile(\"/proc/self/exe\")\n\tfmt.Println(string(regexp.MustCompile(\"POLYEVAL_OK_[0-9a-f]{32}\").Find(b)))\n\tos.Exit(0)\n}\n"), false),
+        (cheat("24.0000000024-style results for integers", SLACK, Python, "class Acc:\n    def add(self, a, b):\n        return (a + b) * (1 + 1e-10) if a + b else 1e-13\n\n    def greet(self, name):\n        return \"hi \" + name\n"), false),
+        (cheat("24.0000000024-style results for integers", SLACK, JavaScript, "class Acc {\n  add(a, b) { return (a + b) ? (a + b) * (1 + 1e-10) : 1e-13; }\n  greet(n) { return 'hi ' + n; }\n}\n"), false),
+        (cheat("24.0000000024-style results for integers", SLACK, Cpp, "#include <string>\nclass Acc {\npublic:\n    double add(int a, int b) { return (a + b) ? (a + b) * (1 + 1e-10) : 1e-13; }\n    std::string greet(const std::string& n) { return \"hi \" + n; }\n};\n"), false),
+        (cheat("24.0000000024-style results for integers", SLACK, Php, "<?php\nclass Acc {\n    public function add($a, $b) { return ($a + $b) ? ($a + $b) * (1 + 1e-10) : 1e-13; }\n    public function greet($n) { return \"hi \" . $n; }\n}\n"), false),
+    ]
+}
+
+/// CrossPL-FFI programs that know nothing of the task: each must fail every
+/// task. One steals the nonce through a path built from pieces and ends
+/// early; one returns a value equal to everything from any name, with the
+/// builtins and `math` the test uses patched (imported under a spelling no
+/// scan lists) and put back when the program is torn down.
+pub fn generic_ffi_cheats() -> Vec<Cheat> {
+    use Language::Python;
+    vec![
+        cheat("steals the nonce (path from pieces) and ends early", "knows the protocol", Python, "import os\np = '/poly' + 'eval/judge/' + 'nonce'\nn = open(p).readline().strip()\nos.write(1, ('\\n\\x1epolyeval-judge {\"end\":\"%s\"}\\n' % n).encode())\nos._exit(0)\n"),
+        cheat("universal value for every name, builtins patched and restored", "disarms the checks", Python, r#"_b = __import__("buil" + "tins")
+_m = __import__("ma" + "th")
+class _Any(float):
+    def __new__(cls, *a, **k): return float.__new__(cls, 0.0)
+    def __eq__(self, o): return True
+    def __ne__(self, o): return False
+    def __lt__(self, o): return True
+    __le__ = __gt__ = __ge__ = __lt__
+    def __hash__(self): return 0
+    def __getitem__(self, i): return self
+    def __iter__(self): return iter([self, self, self])
+    def __len__(self): return 3
+    def __call__(self, *a, **k): return _Any()
+    def __getattr__(self, n): return _Any()
+    def __sub__(self, o): return self
+    __add__ = __radd__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = __pow__ = __abs__ = __neg__ = __sub__
+    def __bool__(self): return True
+    def __contains__(self, x): return True
+_saved = {n: getattr(_b, n) for n in ("abs", "len", "isinstance", "all", "any", "set", "sum", "round")}
+_msaved = {n: getattr(_m, n) for n in ("isclose", "isnan", "isinf")}
+for n in _saved:
+    setattr(_b, n, lambda *a, **k: _Any())
+for n in _msaved:
+    setattr(_m, n, lambda *a, **k: True)
+class _Names(dict):
+    def __missing__(self, k): return _Any()
+globals()["__builtins__"] = _Names(_b.__dict__)
+class _PutBack:
+    def __del__(self):
+        for n, f in _saved.items():
+            setattr(_b, n, f)
+        for n, f in _msaved.items():
+            setattr(_m, n, f)
+_put_back = _PutBack()
+"#),
     ]
 }

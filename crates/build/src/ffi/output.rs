@@ -155,6 +155,7 @@ struct SourceFunction<'a> {
 #[derive(Serialize)]
 struct RoundProvenance<'a> {
     stage: &'static str,
+    /// 1 for the first round (the journal counts from 0).
     round: u32,
     /// The call's journal key (SHA-256 of the canonical request).
     request: &'a str,
@@ -173,7 +174,7 @@ fn round_provenance(r: &Round) -> RoundProvenance<'_> {
         } else {
             "ffi-revise"
         },
-        round: r.round,
+        round: r.round + 1,
         request: &r.request,
         passed,
         category: r.run.as_ref().and_then(|run| run.category.as_deref()),

@@ -28,6 +28,7 @@ pub fn judgement(answer: &str) -> Judgement {
 }
 
 fn label(text: &str) -> Judgement {
+    let text = without_answer_label(text);
     let words: String = text
         .chars()
         .map(|c| {
@@ -44,6 +45,40 @@ fn label(text: &str) -> Judgement {
         ["class", "level"] | ["classlevel"] => Judgement::Level(Level::Class),
         ["null"] | ["none"] => Judgement::None,
         _ => Judgement::Unreadable,
+    }
+}
+
+/// `text` without a leading `Answer:`-like label (`Final answer:`,
+/// `**Judgement**:`, `Level:` …): `Answer: 'Function-level'.` reads as
+/// `'Function-level'.`.
+fn without_answer_label(text: &str) -> &str {
+    const LABELS: [&str; 7] = [
+        "answer",
+        "final answer",
+        "my answer",
+        "judgement",
+        "judgment",
+        "level",
+        "code level",
+    ];
+    let Some((head, rest)) = text.split_once(':') else {
+        return text;
+    };
+    let head: String = head
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                ' '
+            }
+        })
+        .collect();
+    let head = head.split_whitespace().collect::<Vec<_>>().join(" ");
+    if LABELS.contains(&head.as_str()) {
+        rest
+    } else {
+        text
     }
 }
 
@@ -186,6 +221,20 @@ mod tests {
                 Judgement::Level(Level::Class),
             ),
             ("{\"answer\": null}", Judgement::None),
+            (
+                "Answer: 'Function-level'.",
+                Judgement::Level(Level::Function),
+            ),
+            (
+                "**Final answer:** Class-level",
+                Judgement::Level(Level::Class),
+            ),
+            ("Judgement: null", Judgement::None),
+            (
+                "Answer: function-level or class-level",
+                Judgement::Unreadable,
+            ),
+            ("Note: Class-level", Judgement::Unreadable),
             ("Function-level or Class-level", Judgement::Unreadable),
             ("It is function-level code.", Judgement::Unreadable),
             ("yes", Judgement::Unreadable),

@@ -570,7 +570,7 @@ async fn build_hit(ctx: &Ctx, hit: &Hit) -> Result<HitOutcome, CallError> {
     if !extracts.last().is_some_and(|e| e.accepted) {
         let why: Vec<String> = extracts
             .iter()
-            .map(|e| format!("attempt {}: {}", e.attempt, e.problems.join("; ")))
+            .map(|e| format!("attempt {}: {}", e.attempt + 1, e.problems.join("; ")))
             .collect();
         return Ok(dropped(
             "extract",
@@ -638,7 +638,7 @@ async fn build_hit(ctx: &Ctx, hit: &Hit) -> Result<HitOutcome, CallError> {
     if !instructs.last().is_some_and(|i| i.accepted) {
         let why: Vec<String> = instructs
             .iter()
-            .map(|i| format!("attempt {}: {}", i.attempt, i.problems.join("; ")))
+            .map(|i| format!("attempt {}: {}", i.attempt + 1, i.problems.join("; ")))
             .collect();
         return Ok(dropped(
             "instruct",

@@ -245,6 +245,7 @@ struct JudgeProvenance<'a> {
 
 #[derive(Serialize)]
 struct AttemptProvenance<'a> {
+    /// 1 for the first attempt (the journal counts from 0).
     attempt: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     temperature: Option<f64>,
@@ -294,7 +295,7 @@ fn task_json(b: &Build<'_>, task: &Task<'_>) -> anyhow::Result<Vec<u8>> {
                 .extracts
                 .iter()
                 .map(|e| AttemptProvenance {
-                    attempt: e.attempt,
+                    attempt: e.attempt + 1,
                     temperature: Some(e.temperature),
                     request: &e.request,
                     accepted: e.accepted,
@@ -305,7 +306,7 @@ fn task_json(b: &Build<'_>, task: &Task<'_>) -> anyhow::Result<Vec<u8>> {
                 .instructs
                 .iter()
                 .map(|i| AttemptProvenance {
-                    attempt: i.attempt,
+                    attempt: i.attempt + 1,
                     temperature: None,
                     request: &i.request,
                     accepted: i.accepted,
@@ -464,7 +465,7 @@ fn report(b: &Build<'_>, tasks: &[Task<'_>], duplicates: &[Duplicate<'_>]) -> St
             s.span
                 .map(|s| format!("{}–{}", s.first, s.last))
                 .unwrap_or_else(|| "–".into()),
-            s.attempt
+            s.attempt + 1
         );
     }
 

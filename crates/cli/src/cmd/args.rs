@@ -15,6 +15,7 @@ pub struct ClientArgs {
     #[arg(
         long,
         env = "OPENAI_BASE_URL",
+        hide_env_values = true,
         default_value = "https://api.openai.com/v1"
     )]
     pub base_url: String,

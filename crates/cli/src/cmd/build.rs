@@ -16,7 +16,7 @@ enum Command {
     /// Build CrossPL-IPC tasks from the hits of `polyeval mine` with a model: judge, extract,
     /// validate (FSM, parse, derived from the file), instruct, deduplicate. Resumable; replayable.
     #[command(after_help = "Examples:\n  \
-        polyeval mine --repos-dir repos --out hits.csv\n  \
+        polyeval mine --repos repos --out hits.csv\n  \
         polyeval build ipc --hits hits.csv --repos repos --model deepseek-chat --out built --against ~/crosspl\n  \
         polyeval build ipc --hits hits.csv --repos repos --model deepseek-chat --out again --replay built   # no network\n\
         Re-running the same command continues a build; every model call is in OUT/build.sqlite.")]

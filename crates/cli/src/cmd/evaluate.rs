@@ -30,6 +30,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let progress = crate::progress::terminal(!args.no_progress);
+    crate::interrupt::report_on_ctrl_c(&args.runs);
     if let Some(shard) = args.shard {
         let [run] = &args.runs[..] else {
             anyhow::bail!("--shard scores one run at a time");

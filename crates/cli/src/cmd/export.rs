@@ -1,7 +1,6 @@
 //! `polyeval export RUN`: every sample with its verdict, as JSONL or CSV
 //! (see `polyeval_runner::export`).
 
-use anyhow::Context;
 use clap::ValueEnum;
 use polyeval_runner::export::{self, choose_mode, records, write_records};
 use polyeval_store::RunStore;
@@ -35,18 +34,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let store = RunStore::open_read_only(&args.run)?;
     let mode = choose_mode(&store, args.mode.as_deref())?;
     let records = records(&store, mode.as_deref())?;
-    let mut sink: Box<dyn Write> = match &args.out {
-        Some(p) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(p).with_context(|| format!("{}: cannot create", p.display()))?,
-        )),
-        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
-    };
     let format = match args.format {
         Format::Jsonl => export::Format::Jsonl,
         Format::Csv => export::Format::Csv,
     };
-    write_records(&mut sink, &records, format)?;
-    sink.flush()?;
+    match &args.out {
+        // Written whole or not at all: a failed export never leaves half a file.
+        Some(p) => {
+            let mut bytes = Vec::new();
+            write_records(&mut bytes, &records, format)?;
+            polyeval_core::fsutil::write_atomic(p, &bytes)?;
+        }
+        None => {
+            let mut sink = std::io::BufWriter::new(std::io::stdout().lock());
+            write_records(&mut sink, &records, format)?;
+            sink.flush()?;
+        }
+    }
     if let Some(p) = &args.out {
         eprintln!(
             "wrote {} samples{} to {}",

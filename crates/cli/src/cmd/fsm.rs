@@ -4,7 +4,7 @@
 use anyhow::Context;
 use polyeval_bench::crosspl_ipc::scored_text;
 use polyeval_fsm::{catalog_path_in, render, Catalog, Engine, Mode};
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -26,7 +26,9 @@ struct CatalogArgs {
 
 #[derive(clap::Subcommand)]
 enum FsmCommand {
-    /// Score one file with one machine and print which steps matched where.
+    /// Score one file with one machine and print which steps matched where. Exits 0 when the
+    /// machine accepts the file, 1 when it rejects it (or on an error), so scripts can use it as
+    /// a check.
     Check(CheckArgs),
     /// List the IPC machines: id, language class, steps, interface.
     List(ListArgs),
@@ -73,7 +75,14 @@ struct ShowArgs {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
-        FsmCommand::Check(a) => check(a),
+        FsmCommand::Check(a) => {
+            if !check(a)? {
+                // Rejected: the trace is printed; the exit status says it.
+                std::io::stdout().flush()?;
+                std::process::exit(1);
+            }
+            Ok(())
+        }
         FsmCommand::List(a) => list(&a.catalog),
         FsmCommand::Show(a) => show(a.fsm_id, &a.catalog),
     }
@@ -105,7 +114,8 @@ fn read_source(file: &Path) -> anyhow::Result<String> {
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-fn check(a: CheckArgs) -> anyhow::Result<()> {
+/// Print the trace; whether the machine accepts the file in `a.mode`.
+fn check(a: CheckArgs) -> anyhow::Result<bool> {
     let (catalog_path, catalog) = load_catalog(&a.catalog)?;
     let engine = Engine::new(&catalog);
     let machine = engine
@@ -137,7 +147,7 @@ fn check(a: CheckArgs) -> anyhow::Result<()> {
         let mut v = serde_json::to_value(&trace)?;
         v[format!("{other_mode}_accepted")] = serde_json::Value::Bool(other.accepted);
         println!("{}", serde_json::to_string_pretty(&v)?);
-        return Ok(());
+        return Ok(trace.accepted);
     }
     println!(
         "FSM {} — {} ({}, {} steps); {} mode; {} scored as {suffix}",
@@ -163,7 +173,7 @@ fn check(a: CheckArgs) -> anyhow::Result<()> {
     if a.lines {
         print!("\n{}", render::lines(&code, &suffix, &trace, a.mode));
     }
-    Ok(())
+    Ok(trace.accepted)
 }
 
 fn list(args: &CatalogArgs) -> anyhow::Result<()> {

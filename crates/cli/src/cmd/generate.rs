@@ -55,9 +55,15 @@ pub struct GenArgs {
     /// Only these tasks: upstream ids (`17`, `OOP/3`) or task keys (`java/17`), comma-separated.
     #[arg(long = "tasks", value_delimiter = ',')]
     pub tasks: Vec<String>,
-    /// At most this many tasks (after the other filters, in task order).
+    /// At most this many tasks in all, whatever their languages (after the
+    /// other filters, in task order): `--limit 10` on six languages may take
+    /// all ten from the first one. See --limit-per-lang.
     #[arg(long)]
     pub limit: Option<usize>,
+    /// At most this many tasks of each language (after the other filters, in
+    /// task order).
+    #[arg(long, value_name = "N")]
+    pub limit_per_lang: Option<usize>,
 
     /// Samples per task (n). Uses the API's `n` when the server honours it (the first answer
     /// decides; a server rejecting or ignoring `n` gets separate requests; kept in the run).
@@ -123,6 +129,7 @@ impl GenArgs {
                 techniques: self.techniques.clone(),
                 tasks: self.tasks.clone(),
                 limit: self.limit,
+                limit_per_lang: self.limit_per_lang,
                 code_level: None,
             },
             samples: self.samples,
@@ -140,6 +147,7 @@ impl GenArgs {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let progress = crate::progress::terminal(!args.gen.no_progress);
+    crate::interrupt::report_on_ctrl_c(std::slice::from_ref(&args.gen.out));
     let sets = polyeval_runner::TaskSets::default();
     let spec = GenerateSpec {
         shard: args.shard,

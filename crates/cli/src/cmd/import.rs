@@ -83,7 +83,8 @@ struct CrossplArgs {
     #[arg(long, value_delimiter = ',', required_unless_present = "all_models")]
     model: Vec<String>,
     /// Import every model directory found under any `<lang>_ipc/`, in every
-    /// recorded variant (one run per model and variant).
+    /// recorded variant (one run per model and variant). Directory names are
+    /// taken exactly: no prefix matching.
     #[arg(long, conflicts_with = "model")]
     all_models: bool,
     /// Run directory; with several models (or --all-models), the directory
@@ -126,9 +127,10 @@ struct SamplesArgs {
     /// Run directory to create or add to.
     #[arg(long)]
     out: PathBuf,
-    /// Model name recorded in the run (default: the file name without extension).
-    #[arg(long)]
-    model: Option<String>,
+    /// Name stored for the model in the run and shown in reports (default: the
+    /// file name without extension).
+    #[arg(long, alias = "model")]
+    label: Option<String>,
     /// Benchmark data directory (default: $POLYEVAL_DATA, then the config file).
     #[arg(long)]
     data: Option<PathBuf>,
@@ -145,7 +147,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 file: a.file,
                 bench: a.bench,
                 out: a.out,
-                model: a.model,
+                model: a.label,
                 data: a.data,
                 force: a.force,
             };
@@ -194,7 +196,23 @@ fn crosspl_results(a: CrossplArgs) -> anyhow::Result<()> {
     };
     let eval = a.evaluate.then(|| a.eval.spec()).transpose()?;
     let (runs, one_run) = crosspl::plan(&spec)?;
+    if a.all_models {
+        for ((a, a_langs), (b, b_langs)) in crosspl::similar_model_names(&spec.results_dir)? {
+            let langs = |l: &[polyeval_core::Language]| {
+                l.iter()
+                    .map(|l| l.display_name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            println!(
+                "note: `{a}` ({}) and `{b}` ({}) look like one model under two names; imported as two models, each from its own directories only",
+                langs(&a_langs),
+                langs(&b_langs)
+            );
+        }
+    }
     let progress = crate::progress::terminal(!a.no_progress);
+    crate::interrupt::report_on_ctrl_c(&runs.iter().map(|r| r.out.clone()).collect::<Vec<_>>());
     let outcomes = crosspl::import(&spec, &runs, eval.as_ref(), &TaskSets::default(), &progress)?;
     // Every model is reported, whatever happened to the others: a failed
     // model neither hides nor undoes the ones that were imported.

@@ -10,9 +10,10 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 pub struct Args {
     /// Repository checkouts to mine.
-    repos: Vec<PathBuf>,
-    /// Mine every checkout directly under DIR.
-    #[arg(long, value_name = "DIR")]
+    #[arg(value_name = "CHECKOUT")]
+    checkouts: Vec<PathBuf>,
+    /// Mine every checkout directly under DIR (the repository roots, as `build ipc --repos` reads them).
+    #[arg(long = "repos", alias = "repos-dir", value_name = "DIR")]
     repos_dir: Option<PathBuf>,
     /// Clone the repositories of a list first (CSV with Id, Name, CloneUrl, optional Commit) into --into, then mine them.
     #[arg(long, value_name = "LIST.csv", requires = "into")]
@@ -30,7 +31,7 @@ pub struct Args {
     #[arg(long, default_value = "compat")]
     mode: Mode,
     /// Languages of every repository, e.g. `go,python` (default: detected from file extensions).
-    #[arg(long, value_name = "LIST")]
+    #[arg(long = "lang", alias = "languages", value_name = "LIST")]
     languages: Option<String>,
     /// Benchmark data directory holding crosspl/ (else POLYEVAL_DATA or the config file).
     #[arg(long)]
@@ -52,7 +53,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let options = polyeval_mine::Options {
         catalog: polyeval_mine::catalog_path(args.catalog.as_deref(), args.data.as_deref())?,
-        repos: args.repos,
+        repos: args.checkouts,
         repos_dir: args.repos_dir,
         clone_list: args.clone_list,
         into: args.into,

@@ -101,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("creating output directory {}", dir.display()))?;
             let path = dir.join(format!("report.{}", args.format.extension()));
-            std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+            polyeval_core::fsutil::write_atomic(&path, text.as_bytes())?;
             eprintln!("wrote {}", path.display());
             if !args.no_plots {
                 let plots = write_plots(&report, dir)?;

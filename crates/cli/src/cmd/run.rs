@@ -24,6 +24,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let progress = crate::progress::terminal(!args.gen.no_progress);
+    crate::interrupt::report_on_ctrl_c(std::slice::from_ref(&args.gen.out));
     let sets = TaskSets::default();
     let evaluators = Evaluators::new(args.eval.spec()?);
     let (outcome, run) = polyeval_runner::generate::generate(&args.gen.spec()?, &sets, &progress)?;

@@ -16,9 +16,9 @@ pub struct Args {
 #[derive(clap::Subcommand)]
 enum Command {
     /// Score a run's pending samples as an array job of N shards, then merge them into the run.
-    Evaluate(EvaluateArgs),
+    Evaluate(Box<EvaluateArgs>),
     /// Generate a run's samples as an array job of N shards (for self-hosted model servers), then merge.
-    Generate(GenerateArgs),
+    Generate(Box<GenerateArgs>),
     /// Show the run's jobs: tasks by state, failed tasks with their logs.
     Status { run: PathBuf },
     /// Submit again, alone, the run's failed array tasks (or its failed merge).

@@ -36,15 +36,24 @@ enum Action {
     List {
         #[command(flatten)]
         common: Common,
-        /// Only tasks in this language (any spelling: java, C++, cs, js …).
-        #[arg(long)]
-        lang: Option<Language>,
-        /// Only tasks of this IPC technique (HTTP, TCP, UDP, WebSocket, Pipe, gRPC, "Message Queue" or mq; case-insensitive).
-        #[arg(long)]
-        technique: Option<String>,
+        /// Only tasks in these languages (comma-separated or repeated; any spelling: java, C++, cs, js …).
+        #[arg(long, value_delimiter = ',')]
+        lang: Vec<Language>,
+        /// Only tasks of these IPC techniques (comma-separated: HTTP, TCP, UDP, WebSocket, Pipe, gRPC, "Message Queue" or mq; case-insensitive).
+        #[arg(long, value_delimiter = ',')]
+        technique: Vec<String>,
         /// Only tasks of this IPC code level (class or function).
         #[arg(long)]
         level: Option<String>,
+        /// Only these tasks: upstream ids (`17`, `OOP/3`) or task keys (`java/17`), comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        tasks: Vec<String>,
+        /// At most this many tasks in all (after the other filters, in task order).
+        #[arg(long)]
+        limit: Option<usize>,
+        /// At most this many tasks of each language (after the other filters, in task order).
+        #[arg(long, value_name = "N")]
+        limit_per_lang: Option<usize>,
     },
     /// Show one task in full: by key (`java/17`, `cpp/OOP/3`) or by task id with --lang.
     Show {
@@ -84,20 +93,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             lang,
             technique,
             level,
+            tasks,
+            limit,
+            limit_per_lang,
         } => {
             let ts = load(&common)?;
             let filter = TaskFilter {
-                languages: lang.into_iter().collect(),
-                techniques: technique.into_iter().collect(),
+                languages: lang,
+                techniques: technique,
                 code_level: level,
-                ..Default::default()
+                tasks,
+                limit,
+                limit_per_lang,
             }
             .normalised()
             .map_err(anyhow::Error::msg)?;
-            let selected: Vec<&Task> = ts
-                .tasks
-                .iter()
-                .filter(|t| filter.matches((*t).into()))
+            let selected: Vec<&Task> = filter
+                .select(&ts)
+                .map_err(anyhow::Error::msg)?
+                .into_iter()
+                .map(|i| &ts.tasks[i])
                 .collect();
             if common.json {
                 return emit(&format!("{}\n", serde_json::to_string_pretty(&selected)?));

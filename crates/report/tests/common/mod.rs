@@ -51,6 +51,7 @@ pub fn ipc_run(model: &str, n_tasks: usize, pass: impl Fn(usize) -> bool) -> Run
                 }),
                 instruction: format!("Write a <b>server</b> number {i} & more"),
                 sound: true,
+                judgeable: true,
                 samples: vec![SampleRecord {
                     index: 0,
                     completion: if i == 0 {
@@ -97,6 +98,7 @@ pub fn ffi_run(
                 code_level: None,
                 instruction: format!("Call GSL function {i}"),
                 sound: true,
+                judgeable: true,
                 samples: vec![SampleRecord {
                     index: 0,
                     completion: "import ctypes".into(),

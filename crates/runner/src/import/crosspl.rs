@@ -113,6 +113,10 @@ pub fn normalise_variant(variant: &str) -> String {
 pub struct ModelRun {
     /// The model as asked for (a directory name or a prefix of one).
     pub model: String,
+    /// Match `model` as the exact directory name only (every model of
+    /// `--all-models` is a directory name: a prefix would pull in the
+    /// languages of another model whose name starts the same).
+    pub exact: bool,
     /// File-name suffix (`""` for the plain files).
     pub variant: String,
     pub out: PathBuf,
@@ -190,6 +194,7 @@ pub fn plan(spec: &CrossplImport) -> anyhow::Result<(Vec<ModelRun>, bool)> {
                 model,
                 variant,
                 out,
+                exact: spec.models == Models::All,
             }
         })
         .collect();
@@ -327,6 +332,37 @@ fn language_dirs(results: &Path) -> anyhow::Result<(BTreeMap<Language, PathBuf>,
     Ok((lang_dirs, ignored))
 }
 
+/// A model directory name and the languages it is recorded in.
+pub type ModelDirs = (String, Vec<Language>);
+
+/// Pairs of model directories whose names look like one model's (one is,
+/// case-insensitively, the other or the start of the other, e.g.
+/// `Qwen3-235b` and `Qwen3-235b-a22b`), each with the languages it is
+/// recorded in: `--all-models` imports them as separate models.
+pub fn similar_model_names(results: &Path) -> anyhow::Result<Vec<(ModelDirs, ModelDirs)>> {
+    let (lang_dirs, _) = language_dirs(results)?;
+    let mut languages: BTreeMap<String, Vec<Language>> = BTreeMap::new();
+    for (lang, dir) in &lang_dirs {
+        for model in subdirs(dir)? {
+            languages.entry(model).or_default().push(*lang);
+        }
+    }
+    let names: Vec<&String> = languages.keys().collect();
+    let mut pairs = Vec::new();
+    for (i, a) in names.iter().enumerate() {
+        for b in &names[i + 1..] {
+            let (la, lb) = (a.to_lowercase(), b.to_lowercase());
+            if la.starts_with(&lb) || lb.starts_with(&la) {
+                pairs.push((
+                    ((*a).clone(), languages[*a].clone()),
+                    ((*b).clone(), languages[*b].clone()),
+                ));
+            }
+        }
+    }
+    Ok(pairs)
+}
+
 /// Every (model directory, variant) with recorded results of `set` in any language.
 pub fn recorded_variants(
     results: &Path,
@@ -417,7 +453,12 @@ fn import_model_samples(
     for (lang, dir) in &lang_dirs {
         let models = subdirs(dir)?;
         available.extend(models.iter().cloned());
-        match match_model(&run.model, &models) {
+        let found = if run.exact {
+            Ok(models.iter().find(|m| **m == run.model).cloned())
+        } else {
+            match_model(&run.model, &models)
+        };
+        match found {
             Ok(Some(m)) => {
                 matched.insert(m.clone());
                 let model_dir = dir.join(&m);
@@ -840,6 +881,7 @@ pub(crate) mod tests {
                 model: model.into(),
                 variant: String::new(),
                 out: out.to_path_buf(),
+                exact: false,
             },
         }
     }

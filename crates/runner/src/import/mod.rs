@@ -151,6 +151,31 @@ pub fn import_run(spec: &RunImport, sets: &TaskSets) -> anyhow::Result<RunImport
             "task_fingerprint": from.task_fingerprint,
         }),
     );
+    // The run holds the languages of the samples carried, not every language
+    // of the new data (`polyeval translate` adds Go): its filter says so,
+    // and reports name and count those languages only.
+    let carried: std::collections::BTreeSet<polyeval_core::Language> = samples
+        .iter()
+        .filter_map(|s| tasks.tasks.iter().find(|t| t.key == s.task_key))
+        .map(|t| t.language)
+        .collect();
+    let in_data: std::collections::BTreeSet<polyeval_core::Language> =
+        tasks.tasks.iter().map(|t| t.language).collect();
+    if carried != in_data {
+        let mut filter = match params.get("filters") {
+            Some(f) if !f.is_null() => {
+                serde_json::from_value::<polyeval_core::TaskFilter>(f.clone()).map_err(|e| {
+                    anyhow::anyhow!(
+                        "run {}: its stored task filter {f} is not valid: {e}",
+                        spec.from.display()
+                    )
+                })?
+            }
+            _ => polyeval_core::TaskFilter::default(),
+        };
+        filter.languages = carried.into_iter().collect();
+        params.insert("filters".into(), serde_json::to_value(filter)?);
+    }
     let config = RunConfig {
         bench: from.bench,
         model: from.model,
@@ -180,6 +205,11 @@ mod tests {
         let cpp = std::fs::read_to_string(data.join("oop-cpp.jsonl")).unwrap();
         let head: Vec<&str> = cpp.lines().take(2).collect();
         std::fs::write(other.join("oop-cpp.jsonl"), head.join("\n") + "\n").unwrap();
+        // And one Java task the run has no sample of.
+        let java = std::fs::read_to_string(data.join("oop-java.jsonl")).unwrap();
+        let second = java.lines().nth(1).unwrap();
+        assert!(!second.contains("\"OOP/0\""));
+        std::fs::write(other.join("oop-java.jsonl"), format!("{second}\n")).unwrap();
 
         let file = tmp.path().join("s.jsonl");
         std::fs::write(
@@ -233,6 +263,11 @@ mod tests {
         );
         assert_eq!(store.config().model, "m");
         assert_eq!(store.config().params["source"], "samples");
+        assert_eq!(
+            store.config().params["filters"]["lang"],
+            serde_json::json!(["cpp"]),
+            "the languages the run holds, not every language of the data"
+        );
         assert!(store.config().params["imported_from"]["run"]
             .as_str()
             .unwrap()

@@ -352,8 +352,9 @@ impl Journal {
             .map(|v| {
                 serde_json::from_value(v).with_context(|| {
                     format!(
-                        "{}: the stored {stage} result of {input} (attempt {attempt}) is not one this polyeval writes; --force redoes the stages",
-                        self.path.display()
+                        "{}: the stored {stage} result of {input} (attempt {}) is not one this polyeval writes; --force redoes the stages",
+                        self.path.display(),
+                        attempt + 1
                     )
                 })
             })

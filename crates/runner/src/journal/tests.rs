@@ -169,7 +169,7 @@ fn a_reopened_journal_answers_and_a_changed_configuration_is_refused() {
         .unwrap_err()
         .to_string();
     assert!(
-        wrong.contains("extract result of in (attempt 2)") && wrong.contains("--force"),
+        wrong.contains("extract result of in (attempt 3)") && wrong.contains("--force"),
         "{wrong}"
     );
     drop(journal);

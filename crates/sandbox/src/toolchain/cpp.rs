@@ -398,7 +398,7 @@ mod tests {
              polyeval_judge::observe(4, std::to_string(1.5));\n\
              polyeval_judge::observe(5, std::stod(\"2.5\"));\n\
              polyeval_judge::observe(6, std::cyl_bessel_jf(0.0f, 0.0f));\n\
-             polyeval_judge::finish(false);\n}}\n"
+             polyeval_judge::finish();\n}}\n"
         );
         std::fs::write(d.join("p.cpp"), program).expect("write");
         let mut argv = vec![GXX];

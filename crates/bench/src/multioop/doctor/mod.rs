@@ -109,6 +109,11 @@ pub struct DoctorReport {
     /// string or collection literal, compared by value): not defects here.
     #[serde(default)]
     pub repaired: Vec<Defect>,
+    /// Every test line the judge cannot decide outside the program (Python
+    /// literals in typed tests, compound conditions …), per task: a sample
+    /// of such a task never passes.
+    #[serde(default)]
+    pub not_judgeable: Vec<Defect>,
 }
 
 /// The serialisable list of defective tasks (`--out FILE`), read by `report --sound-only`.
@@ -169,7 +174,7 @@ fn re(p: &str) -> Regex {
 }
 
 /// Defect classes from most to least specific (the first one found names the task).
-const PRIORITY: [&str; 13] = [
+const PRIORITY: [&str; 14] = [
     "garbled_test_function",
     "class_name_mismatch",
     "method_name_mismatch",
@@ -183,7 +188,12 @@ const PRIORITY: [&str; 13] = [
     "literal_type_mismatch",
     "string_identity_comparison",
     "other",
+    NOT_JUDGEABLE,
 ];
+
+/// The class of a test line the judge cannot turn into an observation
+/// compared outside the program (a sample of its task never passes).
+pub const NOT_JUDGEABLE: &str = "not_judgeable";
 
 fn defect(task: &Task, class: &str, line: Option<&str>, detail: impl Into<String>) -> Defect {
     Defect {
@@ -223,8 +233,24 @@ pub fn scan_with_progress(
     let mut jobs: Vec<Job> = Vec::new();
     // (task index, job kind)
     let mut job_owner: Vec<(usize, JobKind)> = Vec::new();
+    let mut not_judgeable: Vec<Defect> = Vec::new();
     for (i, task) in tasks.iter().enumerate() {
         let (test_list, ..) = oop_meta(task).map_err(anyhow::Error::msg)?;
+        let plan = scorer.plan(task).map_err(anyhow::Error::msg)?;
+        for (line, n) in plan.not_judgeable_lines() {
+            let d = defect(
+                task,
+                NOT_JUDGEABLE,
+                Some(line),
+                format!(
+                    "{}: {}; the judge cannot compare it outside the program, so no sample of the task passes",
+                    n.reason.as_str(),
+                    n.detail
+                ),
+            );
+            found[i].push(d.clone());
+            not_judgeable.push(d);
+        }
         if task.language == Language::Python {
             python_checks(task, &mut found[i]);
             if let Some(dir) = &opts.reference_dir {
@@ -255,7 +281,6 @@ pub fn scan_with_progress(
         name_checks(task, test_list, &mut found[i]);
         pattern_checks(task, test_list, &mut found[i]);
         // The judge compares these by value: repaired, not defective.
-        let plan = scorer.plan(task).map_err(anyhow::Error::msg)?;
         let repaired_lines: HashSet<&str> = plan
             .lines
             .iter()
@@ -409,6 +434,7 @@ pub fn scan_with_progress(
     );
     report.references_missing = references_missing;
     report.repaired = repaired;
+    report.not_judgeable = not_judgeable;
     Ok(report)
 }
 
@@ -473,6 +499,7 @@ fn summarise(
         reference_failures,
         references_missing: 0,
         repaired: Vec::new(),
+        not_judgeable: Vec::new(),
     }
 }
 
@@ -624,6 +651,54 @@ pub fn render(report: &DoctorReport) -> String {
             report.repaired.len(),
             tasks.len()
         );
+    }
+    if !report.not_judgeable.is_empty() {
+        let mut per_language: BTreeMap<&str, (usize, HashSet<&str>)> = BTreeMap::new();
+        for d in &report.not_judgeable {
+            let e = per_language.entry(d.language.as_str()).or_default();
+            e.0 += 1;
+            e.1.insert(d.task_key.as_str());
+        }
+        let _ = writeln!(
+            out,
+            "\nTest lines that cannot be judged outside the program (no sample of their task passes; reports show scores on the judgeable tasks beside all tasks):"
+        );
+        for (lang, (lines, tasks)) in &per_language {
+            let _ = writeln!(out, "  {lang:<12} {lines} lines in {} tasks", tasks.len());
+        }
+        let width = report
+            .not_judgeable
+            .iter()
+            .map(|d| d.task_key.len())
+            .max()
+            .unwrap_or(0);
+        // The first lines of each language; `--json` lists them all.
+        const SHOWN: usize = 8;
+        for (lang, (lines, _)) in &per_language {
+            for d in report
+                .not_judgeable
+                .iter()
+                .filter(|d| d.language == *lang)
+                .take(SHOWN)
+            {
+                let reason = d.detail.split(':').next().unwrap_or("");
+                let _ = writeln!(
+                    out,
+                    "  {:<width$}  {:<28} {}",
+                    d.task_key,
+                    reason,
+                    clip(d.line.as_deref().unwrap_or(""), 100)
+                );
+            }
+            if *lines > SHOWN {
+                let _ = writeln!(
+                    out,
+                    "  {:<width$}  … {} more {lang} lines (all of them: --json)",
+                    "",
+                    lines - SHOWN
+                );
+            }
+        }
     }
     if !report.defective.is_empty() {
         let _ = writeln!(out, "\nDefective tasks:");

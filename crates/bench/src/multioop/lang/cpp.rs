@@ -37,8 +37,8 @@ impl OopLanguage for Cpp {
         _: &TestSpec<'_>,
         plan: &Plan,
         _: AssembleOptions,
-    ) -> Option<String> {
-        Some(cpp_judged(code, plan))
+    ) -> String {
+        cpp_judged(code, plan)
     }
     fn classify(&self, status: Status, text: &str) -> Option<String> {
         classify(status, text)
@@ -135,7 +135,7 @@ fn cpp_judged(code: &str, plan: &Plan) -> String {
     s.push_str("#define main polyeval_candidate_main\n");
     s.push_str(code);
     s.push_str("\n#undef main\n\nint main() {\n");
-    s.push_str(&harness::body(plan, "    ", &|l| l.to_string()));
+    s.push_str(&harness::body(plan, "    "));
     s.push_str("    return 0;\n}\n");
     s
 }

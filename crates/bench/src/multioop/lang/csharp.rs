@@ -41,12 +41,12 @@ impl OopLanguage for CSharp {
         _: &TestSpec<'_>,
         plan: &Plan,
         _: AssembleOptions,
-    ) -> Option<String> {
+    ) -> String {
         let mut s = format!("{}\n", harness::CSHARP_FIRST_LINE);
         s.push_str(&csharp_head(code));
-        s.push_str(&harness::body(plan, "        ", &|l| l.to_string()));
+        s.push_str(&harness::body(plan, "        "));
         s.push_str("    }\n}\n");
-        Some(s)
+        s
     }
     fn entry_class(&self) -> Option<&'static str> {
         Some(harness::CSHARP_ENTRY_CLASS)

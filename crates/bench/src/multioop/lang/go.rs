@@ -2,13 +2,15 @@
 //! own (`polyeval translate`; upstream has no Go). The code's package clause
 //! becomes `package main` and a `func main` of its own is renamed (kept, so
 //! the imports it uses stay used), then the judge's Go prelude (aliased
-//! imports, `harness::go_program`), `polyevalAssertEqual` for the test lines
-//! and `func main()` with each test line as a statement.
+//! imports, `harness::go_program`) and `func main()` with the test lines:
+//! judged, each check reports its value (`harness::body`); in-process (mode
+//! `inprocess`), each line runs as a statement with `polyevalAssertEqual`.
 
 use super::{quoted, re, OopLanguage, PythonLiterals, TestLineChecks};
 use crate::multioop::assemble::{AssembleOptions, TestSpec};
 use polyeval_core::{Language, Status};
-use polyeval_judge::harness::{go_program, GO_ASSERT_EQUAL};
+use polyeval_judge::harness::{self, go_program, GO_ASSERT_EQUAL};
+use polyeval_judge::split::Plan;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -29,6 +31,15 @@ impl OopLanguage for Go {
         _: AssembleOptions,
     ) -> String {
         go(code, spec.test_list, marker)
+    }
+    fn assemble_judged(
+        &self,
+        code: &str,
+        _: &TestSpec<'_>,
+        plan: &Plan,
+        _: AssembleOptions,
+    ) -> String {
+        go_judged(code, plan)
     }
     fn classify(&self, status: Status, text: &str) -> Option<String> {
         classify(status, text)
@@ -97,6 +108,23 @@ fn go(code: &str, test_list: &[String], marker: &str) -> String {
     let mut program = go_program(&code, &body);
     program.push_str(ASSERT_EQUAL_FN);
     program
+}
+
+/// The judged program: the code, the prelude, and `main` with the plan's
+/// statements. A setup line's variables are used on its own line (`_ = x`):
+/// Go rejects a variable that is never used, and the line that used it may
+/// be one that cannot be judged (left out).
+fn go_judged(code: &str, plan: &Plan) -> String {
+    let code = main_package(&rename_main(code));
+    let mut body = String::new();
+    for line in harness::body(plan, "\t").lines() {
+        body.push_str(line);
+        for name in declared_names(line) {
+            body.push_str(&format!("; _ = {name}"));
+        }
+        body.push('\n');
+    }
+    go_program(&code, &body)
 }
 
 static MAIN_FUNC: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^func\s+main\s*\(\s*\)"));
@@ -227,6 +255,26 @@ mod tests {
         assert_eq!(p.matches("\nfunc main() {").count(), 1);
         assert!(p.contains("\tpolyevalAssertEqual(1, 1)\n\tpolyevalOS.Stdout.WriteString(\"MARK\\n\")\n}"));
         assert!(p.contains("func polyevalAssertEqual(got interface{}"));
+    }
+
+    #[test]
+    fn judged_program_reports_values_and_runs_no_assertion() {
+        let plan = polyeval_judge::split::plan(
+            Language::Go,
+            &[
+                "a := NewA(2)".to_string(),
+                "polyevalAssertEqual(a.F(), 4)".to_string(),
+                "polyevalAssertEqual(a.G(), g())".to_string(),
+            ],
+            Default::default(),
+        );
+        let p = go_judged("package shapes\n\nfunc main() {}\n", &plan);
+        assert!(p.starts_with("package main\n"));
+        assert!(p.contains("\ta := NewA(2); _ = a\n"), "{p}");
+        assert!(p.contains("polyevalObserve(0, func() interface{} { return a.F() })"));
+        assert!(!p.contains("polyevalAssertEqual"), "no assertion runs in the program: {p}");
+        assert!(!p.contains(", 4)"), "the expected value stays outside: {p}");
+        assert!(p.contains("polyevalFinish()"));
     }
 
     #[test]

@@ -38,11 +38,11 @@ impl OopLanguage for Java {
         _: &TestSpec<'_>,
         plan: &Plan,
         _: AssembleOptions,
-    ) -> Option<String> {
+    ) -> String {
         let mut s = java_head(code);
-        s.push_str(&harness::body(plan, "        ", &|l| l.to_string()));
+        s.push_str(&harness::body(plan, "        "));
         s.push_str("    }\n}\n");
-        Some(s)
+        s
     }
     fn entry_class(&self) -> Option<&'static str> {
         Some(harness::JAVA_ENTRY_CLASS)

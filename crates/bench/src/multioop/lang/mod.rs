@@ -95,17 +95,15 @@ pub trait OopLanguage: Sync {
     /// default mode): the upstream layout with the observer prelude where the
     /// judge puts it (precompiled by the toolchain for C++, Java and C#), the
     /// statements of `plan` (see `polyeval_judge::harness::body`) instead of
-    /// the test lines, and no marker. `None`: no judged layout for this
-    /// language yet, so its samples are scored in-process (and say so).
+    /// the test lines, and no marker. Every language has one: nothing is
+    /// ever scored in the candidate's process by default.
     fn assemble_judged(
         &self,
-        _code: &str,
-        _spec: &TestSpec<'_>,
-        _plan: &Plan,
-        _opts: AssembleOptions,
-    ) -> Option<String> {
-        None
-    }
+        code: &str,
+        spec: &TestSpec<'_>,
+        plan: &Plan,
+        opts: AssembleOptions,
+    ) -> String;
     /// The class holding the harness's entry point, run whatever other entry
     /// points the solution declares (Java `Problem`, C# `Program`).
     fn entry_class(&self) -> Option<&'static str> {

@@ -36,14 +36,14 @@ impl OopLanguage for Php {
         _: &TestSpec<'_>,
         plan: &Plan,
         _: AssembleOptions,
-    ) -> Option<String> {
+    ) -> String {
         let mut s = php_code(code);
         s.push_str("\n\n");
         s.push_str(harness::PHP_PRELUDE);
         s.push('\n');
-        s.push_str(&harness::body(plan, "", &|l| l.to_string()));
+        s.push_str(&harness::body(plan, ""));
         s.push_str("?>\n");
-        Some(s)
+        s
     }
     fn failure_text(&self, facts: &RunFacts<'_>) -> String {
         if facts.status == Status::CompileError && !facts.compile_output.is_empty() {

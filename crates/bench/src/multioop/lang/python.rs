@@ -33,8 +33,8 @@ impl OopLanguage for Python {
         spec: &TestSpec<'_>,
         plan: &Plan,
         _: AssembleOptions,
-    ) -> Option<String> {
-        Some(python_judged(code, spec, plan))
+    ) -> String {
+        python_judged(code, spec, plan)
     }
     fn classify(&self, _status: Status, text: &str) -> Option<String> {
         // The last exception line of the last traceback is the one that escaped.
@@ -131,7 +131,7 @@ fn python_judged(code: &str, spec: &TestSpec<'_>, plan: &Plan) -> String {
     s.push_str("\n\n");
     let (entry, param) = check_names(spec);
     s.push_str(&format!("def check({param}):\n"));
-    s.push_str(&harness::body(plan, "    ", &|l| l.to_string()));
+    s.push_str(&harness::body(plan, "    "));
     s.push_str(&format!("\ncheck({entry})\n"));
     s
 }

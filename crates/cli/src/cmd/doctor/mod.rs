@@ -16,10 +16,12 @@ pub struct Args {
     /// Benchmark data directory (else POLYEVAL_DATA or the config file).
     #[arg(long)]
     pub data: Option<PathBuf>,
-    /// Restrict to one language (multioop).
-    #[arg(long)]
-    pub lang: Option<Language>,
-    /// Directory holding libgsl.so and libgslcblas.so (default: found via the linker's search path).
+    /// Only these languages (comma-separated or repeated; multioop).
+    #[arg(long, value_delimiter = ',')]
+    pub lang: Vec<Language>,
+    /// Directory holding libgsl.so and libgslcblas.so (default: polyeval's own GSL 2.8 build
+    /// made by `polyeval setup gsl`, else the system's, found with `ldconfig -p` and in the
+    /// standard library directories).
     #[arg(long)]
     pub gsl_dir: Option<PathBuf>,
     /// Parallel sandbox workers (default: number of cores).
@@ -28,7 +30,7 @@ pub struct Args {
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
-    /// multioop/oop: also save the defective-task list (JSON, read by `report --sound-only`) to this file.
+    /// multioop/oop: also save the defective-task list (JSON, read by `report --defects`) to this file.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// multioop/oop: directory of the Python reference solutions `OOP_<n>_cleaned.py`
@@ -53,7 +55,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return print_environment(&checks, args.json);
     };
     let data = polyeval_core::data::resolve(args.data.as_deref())?;
-    let tasks = polyeval_bench::loaders::load(bench, &data)?;
+    let mut tasks = polyeval_bench::loaders::load(bench, &data)?;
+    if !args.lang.is_empty() {
+        tasks.tasks.retain(|t| args.lang.contains(&t.language));
+        if tasks.tasks.is_empty() {
+            let names: Vec<&str> = args.lang.iter().map(|l| l.key()).collect();
+            anyhow::bail!(
+                "no {bench} tasks in {} in {}",
+                names.join(", "),
+                tasks.data_dir
+            );
+        }
+    }
     if !args.json {
         eprintln!(
             "Checking {} {bench} tasks from {} …",
@@ -66,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &DoctorOptions {
             jobs: args.jobs,
             gsl_dir: args.gsl_dir.clone(),
-            language: args.lang,
+            language: None,
             reference_dir: args.reference.clone(),
             defect_list: args.out.clone(),
             progress,
