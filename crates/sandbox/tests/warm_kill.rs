@@ -17,22 +17,23 @@ fn parent_of(pid: u32) -> Option<u32> {
         .ok()
 }
 
-/// Our descendants whose command line carries `tag`.
-fn our_descendants(tag: &str) -> Vec<u32> {
+/// Our descendants: pid, parent pid and command line (arguments joined by
+/// NUL).
+fn our_descendants() -> Vec<(u32, u32, String)> {
     let me = std::process::id();
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
             continue;
         };
-        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-        if !String::from_utf8_lossy(&cmdline).contains(tag) {
+        let Some(ppid) = parent_of(pid) else {
             continue;
-        }
+        };
         let mut p = pid;
         while let Some(parent) = parent_of(p) {
             if parent == me {
-                found.push(pid);
+                let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+                found.push((pid, ppid, String::from_utf8_lossy(&cmdline).into_owned()));
                 break;
             }
             if parent <= 1 {
@@ -44,10 +45,20 @@ fn our_descendants(tag: &str) -> Vec<u32> {
     found
 }
 
+/// Whether one of `processes` (our descendants) runs the first sample.
+type SampleRunning = fn(&[(u32, u32, String)]) -> bool;
+
 /// Runs `sources` (the first one slow) on one warm worker, SIGKILLs the
-/// processes tagged `tag` once, `wait` after the start, and checks that the
-/// in-flight sample was re-run cold and every verdict is right.
-fn kill_during_first_sample(language: Language, sources: [String; 3], tag: &str, wait: Duration) {
+/// processes tagged `tag` once the first sample is seen `running` (not
+/// before: a worker that fails to start leaves its language cold), and
+/// checks that the in-flight sample was re-run cold and every verdict is
+/// right.
+fn kill_during_first_sample(
+    language: Language,
+    sources: [String; 3],
+    tag: &str,
+    running: SampleRunning,
+) {
     let engine = Engine::new(EngineConfig {
         jobs: 1,
         limits: Limits {
@@ -69,13 +80,18 @@ fn kill_during_first_sample(language: Language, sources: [String; 3], tag: &str,
         .collect();
     let (killed, out) = std::thread::scope(|s| {
         let run = s.spawn(|| engine.run_all(&jobs, &|| {}));
+        // Bounded: a loaded machine starts workers slowly.
         let start = Instant::now();
-        std::thread::sleep(wait);
         let mut killed = 0;
-        while killed == 0 && start.elapsed() < Duration::from_secs(20) {
-            for pid in our_descendants(tag) {
+        while killed == 0 && start.elapsed() < Duration::from_secs(60) {
+            let processes = our_descendants();
+            if !running(&processes) {
+                std::thread::sleep(Duration::from_millis(20));
+                continue;
+            }
+            for (pid, _, _) in processes.iter().filter(|(_, _, cmd)| cmd.contains(tag)) {
                 nix::sys::signal::kill(
-                    nix::unistd::Pid::from_raw(pid as i32),
+                    nix::unistd::Pid::from_raw(*pid as i32),
                     nix::sys::signal::Signal::SIGKILL,
                 )
                 .unwrap();
@@ -92,6 +108,7 @@ fn kill_during_first_sample(language: Language, sources: [String; 3], tag: &str,
         [Status::Passed, Status::Passed, Status::Failed],
         "{language}"
     );
+    assert_eq!(engine.warm_failures(), [], "{language}");
     let stats = engine.warm_stats();
     assert_eq!(stats.rerun_cold, 1, "{language}: {stats:?}");
     assert_eq!(stats.workers_discarded, 1, "{language}: {stats:?}");
@@ -110,7 +127,20 @@ fn killing_a_worker_reruns_its_in_flight_sample() {
         ],
         // Python workers only (tests run in parallel): the mode follows the tag.
         &format!("{WORKER_TAG}\0python"),
-        Duration::from_millis(300),
+        // The zygote's forked child runs the sample (the launchers before
+        // the zygote carry its arguments too).
+        |processes| {
+            let python = |cmd: &str| {
+                cmd.contains(&format!("{WORKER_TAG}\0python"))
+                    && cmd.split('\0').next().unwrap_or("").contains("/python")
+            };
+            processes.iter().any(|(_, ppid, cmd)| {
+                python(cmd)
+                    && processes
+                        .iter()
+                        .any(|(pid, _, parent)| pid == ppid && python(parent))
+            })
+        },
     );
 }
 
@@ -123,13 +153,18 @@ fn killing_a_workers_jvm_reruns_its_in_flight_sample() {
     kill_during_first_sample(
         Language::Java,
         [
-            main("Thread.sleep(4000);\nSystem.out.println(\"{M}\");"),
+            main("Thread.sleep(4000);\nSystem.out.println(\"{M}\");").replace("Main", "SleepsFirst"),
             main("assert 1 + 1 == 2;\nSystem.out.println(\"{M}\");"),
             main("assert 1 + 1 == 3;\nSystem.out.println(\"{M}\");"),
         ],
         // The JVM alone (the zygote's arguments name it in JSON, not as an
         // argument of its own).
         "-m\0polyeval.warm/polyeval.warm.PolyevalWarmJava",
-        Duration::from_millis(2000),
+        // The sample's own JVM.
+        |processes| {
+            processes
+                .iter()
+                .any(|(_, _, cmd)| cmd.ends_with("\0SleepsFirst\0"))
+        },
     );
 }
