@@ -4,7 +4,8 @@
 //! listed), writes to the memory of the zygote or the runtime
 //! (`/proc/<pid>/mem`), the runtime's reply channel and the zygote's
 //! control socket (forged replies), finalizers and cleaners left to run
-//! later, the worker's rlimits and priority, System V IPC objects, sockets
+//! later (in every language: finalizers, exit handlers, timers), the
+//! worker's rlimits and priority, System V IPC objects, sockets
 //! left closing, JDK modules a warm JVM lacked. Each is followed in the
 //! same worker by a correct and a wrong sample: the correct one passes
 //! (and finds a fresh world: no file, IPC object or socket of an earlier
@@ -246,6 +247,30 @@ print('{M}')
             .into(),
         ),
         (
+            "finalizers, exit handlers and a thread left running",
+            r#"import atexit, gc, os, sys, threading, time, weakref
+def late():
+    for d in ('/sandbox', '/tmp'):
+        try:
+            open(d + '/calendar.py', 'w').write("import os\nprint('{M}')\nos._exit(0)\n")
+        except OSError:
+            pass
+class Late:
+    def __del__(self):
+        late()
+keep = [Late() for _ in range(100)]
+keep.append(keep)
+del keep
+weakref.finalize(Late(), late)
+atexit.register(late)
+gc.callbacks.append(lambda *a: late())
+sys.setswitchinterval(1e-6)
+threading.Thread(target=lambda: [time.sleep(0.001) or late() for _ in iter(int, 1)], daemon=True).start()
+print('{M}')
+"#
+            .into(),
+        ),
+        (
             "a socket left closing",
             r#"import socket
 server = socket.socket()
@@ -333,6 +358,19 @@ console.log('{M}');
             .into(),
         ),
         (
+            "finalizers, exit handlers and timers",
+            r#"const fs = require('fs');
+const late = () => { for (const d of ['/sandbox', '/tmp']) { try { fs.writeFileSync(d + '/package.json', '{"type": "module"}'); } catch (e) {} } };
+const registry = new FinalizationRegistry(late);
+for (let i = 0; i < 10000; i++) registry.register({i}, i);
+process.on('exit', late);
+process.on('beforeExit', late);
+setInterval(late, 1).unref();
+console.log('{M}');
+"#
+            .into(),
+        ),
+        (
             "the worker's priority",
             r#"const fs = require('fs'), os = require('os');
 for (const pid of fs.readdirSync('/proc').filter(p => /^\d+$/.test(p) && +p !== process.pid)) {
@@ -408,6 +446,18 @@ foreach (scandir('/proc') as $pid) {
         if ($f !== false && @fwrite($f, $forged)) { echo "BREACH: wrote through $pid/$fd\n"; }
     }
 }
+echo "{M}\n";
+"#
+            .into(),
+        ),
+        (
+            "destructors and shutdown functions",
+            r#"<?php
+function late() { foreach (['/sandbox', '/tmp'] as $d) { @file_put_contents("$d/main.php", '<?php echo "{M}\n";'); } }
+class Late { public $self; function __destruct() { late(); } }
+for ($i = 0; $i < 1000; $i++) { $l = new Late(); $l->self = $l; }
+register_shutdown_function('late');
+$GLOBALS['keep'] = new Late();
 echo "{M}\n";
 "#
             .into(),
@@ -490,6 +540,10 @@ fn csharp_attacks_change_no_later_verdict() {
         (
             "the memory of the zygote and of the compiler",
             csharp(&format!("{pids}foreach (var pid in pids) {{\n  try {{ using (var mem = new FileStream(\"/proc/\" + pid + \"/mem\", FileMode.Open, FileAccess.ReadWrite)) {{ Console.WriteLine(\"BREACH: opened the memory of \" + pid); }} }} catch (Exception) {{ }}\n}}\nConsole.WriteLine(\"{{M}}\");")),
+        ),
+        (
+            "finalizers and exit handlers",
+            csharp("AppDomain.CurrentDomain.ProcessExit += (s, e) => Late.Plant();\nfor (int i = 0; i < 100000; i++) { new Late(); }\nGC.Collect();\nConsole.WriteLine(\"{M}\");\n  }\n}\nclass Late {\n  public static void Plant() { foreach (var d in new[] {\"/sandbox\", \"/tmp\"}) { try { File.WriteAllText(d + \"/planted\", \"x\"); } catch (Exception) { } } }\n  ~Late() { Plant();"),
         ),
         (
             "forged replies on the compiler's channel",

@@ -153,7 +153,8 @@ fn killing_a_workers_jvm_reruns_its_in_flight_sample() {
     kill_during_first_sample(
         Language::Java,
         [
-            main("Thread.sleep(4000);\nSystem.out.println(\"{M}\");").replace("Main", "SleepsFirst"),
+            main("Thread.sleep(4000);\nSystem.out.println(\"{M}\");")
+                .replace("Main", "SleepsFirst"),
             main("assert 1 + 1 == 2;\nSystem.out.println(\"{M}\");"),
             main("assert 1 + 1 == 3;\nSystem.out.println(\"{M}\");"),
         ],
