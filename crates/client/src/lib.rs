@@ -11,9 +11,12 @@
 
 pub mod batch;
 pub mod client;
+mod config;
+mod error;
 mod health;
 #[cfg(feature = "mock")]
 pub mod mock;
+mod wire;
 
 pub use batch::{AnswerSink, Batch, BatchReport, BatchRequest};
 pub use client::{
