@@ -250,7 +250,7 @@ fn six_families_every_outcome_kill_9_resume_and_offline_replay() {
     let requests = server.requests();
     let mut per_stage: BTreeMap<String, usize> = BTreeMap::new();
     for r in &requests {
-        let hash = polyeval_runner::journal::request_hash(&r.body);
+        let hash = polyeval_journal::request_hash(&r.body);
         assert!(
             !before_kill.contains(&hash),
             "an answered request was sent again: {} {}",

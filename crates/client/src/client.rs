@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{Notify, Semaphore};
 
-pub use crate::config::{Capabilities, ClientConfig, Sampling, DEFAULT_API_KEY_ENV};
+pub use crate::config::{Capabilities, ClientConfig, ClientOptions, Sampling, DEFAULT_API_KEY_ENV};
 pub use crate::error::ClientError;
 pub use crate::wire::{parse_retry_after, request_body, ChatResponse, Choice, Generation};
 /// One chat message (the type lives in `polyeval-core`, where prompts are built).

@@ -91,3 +91,48 @@ impl ClientConfig {
         }
     }
 }
+
+/// How to reach an OpenAI-compatible endpoint.
+#[derive(Debug, Clone)]
+pub struct ClientOptions {
+    /// API root, e.g. `https://api.openai.com/v1`.
+    pub base_url: String,
+    /// Sent as a bearer token when present.
+    pub api_key: Option<String>,
+    /// The environment variable the key came from (named in key hints).
+    pub api_key_env: String,
+    /// Fields merged into every request body (e.g. `{"enable_thinking": false}`).
+    pub extra_body: Map<String, Value>,
+    /// Maximum requests in flight.
+    pub concurrency: usize,
+    pub request_timeout: Duration,
+    /// Retries per request on 429/5xx/timeouts/dropped connections.
+    pub max_retries: u32,
+    /// Stop when no request has succeeded for this long while requests keep
+    /// failing (`None`: no limit besides `max_retries`).
+    pub max_retry_time: Option<Duration>,
+}
+
+impl ClientOptions {
+    /// The client settings for asking `model` at this endpoint.
+    pub fn client_config(&self, model: &str) -> anyhow::Result<ClientConfig> {
+        let mut cfg = ClientConfig::new(self.base_url.clone(), model.to_string());
+        cfg.api_key = self.api_key.clone().filter(|k| !k.is_empty());
+        cfg.api_key_env = self.api_key_env.clone();
+        cfg.concurrency = self.concurrency.max(1);
+        cfg.max_retries = self.max_retries;
+        if self.request_timeout.is_zero() {
+            anyhow::bail!("--request-timeout must be a positive number of seconds");
+        }
+        cfg.request_timeout = self.request_timeout;
+        cfg.max_retry_time = self.max_retry_time;
+        cfg.extra_body = self.extra_body.clone();
+        if let Ok(ms) = std::env::var("POLYEVAL_INITIAL_BACKOFF_MS") {
+            // For tests and impatient users: scale the retry backoff.
+            if let Ok(ms) = ms.parse::<u64>() {
+                cfg.initial_backoff = Duration::from_millis(ms);
+            }
+        }
+        Ok(cfg)
+    }
+}

@@ -20,6 +20,6 @@ mod wire;
 
 pub use batch::{AnswerSink, Batch, BatchReport, BatchRequest};
 pub use client::{
-    request_body, Capabilities, ChatResponse, Client, ClientConfig, ClientError, Generation,
-    Message, Sampling, DEFAULT_API_KEY_ENV,
+    request_body, Capabilities, ChatResponse, Client, ClientConfig, ClientError, ClientOptions,
+    Generation, Message, Sampling, DEFAULT_API_KEY_ENV,
 };

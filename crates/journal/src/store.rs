@@ -1,9 +1,10 @@
 //! The journal's SQLite store (see the module docs of [`super`]).
 
-use super::{canonical_json, Stage};
+use super::{canonical_json, WorkflowStage};
 use anyhow::{bail, Context};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use serde_json::Value;
+use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
@@ -41,10 +42,10 @@ CREATE TABLE stages (
 
 /// One model call as the journal keeps it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct CallRecord {
+pub struct CallRecord<S> {
     /// SHA-256 of the canonical request ([`super::request_hash`]).
     pub hash: String,
-    pub stage: Stage,
+    pub stage: S,
     /// The workflow's input the call was made for (e.g. a mined hit).
     pub input: String,
     pub attempt: u32,
@@ -68,22 +69,24 @@ pub struct CallRecord {
 
 /// What a workflow concluded for one (input, stage, attempt).
 #[derive(Debug, Clone, PartialEq)]
-pub struct StageRecord {
+pub struct StageRecord<S> {
     pub input: String,
-    pub stage: Stage,
+    pub stage: S,
     pub attempt: u32,
     pub outcome: Value,
     /// The model call the outcome came from, if any.
     pub call_hash: Option<String>,
 }
 
-/// An open journal. Every method commits before it returns; the store is
-/// shared by the tasks of a workflow (`&self`, one connection behind a lock).
-pub struct Journal {
+/// An open journal of a workflow whose stages are `S`. Every method commits
+/// before it returns; the store is shared by the tasks of a workflow
+/// (`&self`, one connection behind a lock).
+pub struct Journal<S> {
     path: PathBuf,
     workflow: String,
     config: Value,
     conn: Mutex<Connection>,
+    stages: PhantomData<fn() -> S>,
 }
 
 fn connect(path: &Path, flags: OpenFlags) -> anyhow::Result<Connection> {
@@ -153,7 +156,7 @@ pub fn config_differences(stored: &Value, requested: &Value) -> Vec<String> {
         .collect()
 }
 
-impl Journal {
+impl<S: WorkflowStage> Journal<S> {
     /// Open the journal of `workflow` in `dir` (created with the directory
     /// if needed) for `config`. A journal of another workflow, or with a
     /// different configuration, is refused naming the differences, unless
@@ -165,7 +168,7 @@ impl Journal {
         workflow: &str,
         config: &Value,
         force: bool,
-    ) -> anyhow::Result<Journal> {
+    ) -> anyhow::Result<Journal<S>> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let path = dir.join(JOURNAL_FILE);
         let existed = path.is_file();
@@ -219,6 +222,7 @@ impl Journal {
             workflow: workflow.to_string(),
             config: config.clone(),
             conn: Mutex::new(conn),
+            stages: PhantomData,
         })
     }
 
@@ -240,7 +244,7 @@ impl Journal {
     }
 
     /// The answered (`ok`) call with this request hash, if any.
-    pub fn call(&self, hash: &str) -> anyhow::Result<Option<CallRecord>> {
+    pub fn call(&self, hash: &str) -> anyhow::Result<Option<CallRecord<S>>> {
         read_call(&self.lock(), hash, &self.path)
     }
 
@@ -248,7 +252,7 @@ impl Journal {
     /// requests were in flight at once, the first answer recorded is the one
     /// every user of that request gets (so a replay gives the same). A
     /// failure never replaces an answer.
-    pub fn record_call(&self, call: &CallRecord) -> anyhow::Result<()> {
+    pub fn record_call(&self, call: &CallRecord<S>) -> anyhow::Result<()> {
         let conn = self.lock();
         let sql = if call.status == "ok" {
             // Replaces a failure, keeps an earlier answer.
@@ -288,7 +292,7 @@ impl Journal {
     }
 
     /// Every call recorded (answered and failed), in the order made.
-    pub fn calls(&self) -> anyhow::Result<Vec<CallRecord>> {
+    pub fn calls(&self) -> anyhow::Result<Vec<CallRecord<S>>> {
         let conn = self.lock();
         let mut stmt = conn.prepare(&format!("{CALL_COLUMNS} ORDER BY started_at, hash"))?;
         let rows = stmt.query_map([], call_from_row)?;
@@ -300,7 +304,7 @@ impl Journal {
     }
 
     /// The recorded outcome of `(input, stage, attempt)`, if it completed.
-    pub fn stage(&self, input: &str, stage: Stage, attempt: u32) -> anyhow::Result<Option<Value>> {
+    pub fn stage(&self, input: &str, stage: S, attempt: u32) -> anyhow::Result<Option<Value>> {
         let text: Option<String> = self
             .lock()
             .query_row(
@@ -312,8 +316,9 @@ impl Journal {
         text.map(|t| {
             serde_json::from_str(&t).with_context(|| {
                 format!(
-                    "{}: the stored {stage} outcome of {input} (attempt {attempt}) is not JSON",
-                    self.path.display()
+                    "{}: the stored {} outcome of {input} (attempt {attempt}) is not JSON",
+                    self.path.display(),
+                    stage.as_str()
                 )
             })
         })
@@ -325,7 +330,7 @@ impl Journal {
     pub fn record_stage(
         &self,
         input: &str,
-        stage: Stage,
+        stage: S,
         attempt: u32,
         outcome: &Value,
         call_hash: Option<&str>,
@@ -345,15 +350,16 @@ impl Journal {
     pub fn stage_as<T: serde::de::DeserializeOwned>(
         &self,
         input: &str,
-        stage: Stage,
+        stage: S,
         attempt: u32,
     ) -> anyhow::Result<Option<T>> {
         self.stage(input, stage, attempt)?
             .map(|v| {
                 serde_json::from_value(v).with_context(|| {
                     format!(
-                        "{}: the stored {stage} result of {input} (attempt {}) is not one this polyeval writes; --force redoes the stages",
+                        "{}: the stored {} result of {input} (attempt {}) is not one this polyeval writes; --force redoes the stages",
                         self.path.display(),
+                        stage.as_str(),
                         attempt + 1
                     )
                 })
@@ -365,18 +371,18 @@ impl Journal {
     pub fn record_stage_as<T: serde::Serialize>(
         &self,
         input: &str,
-        stage: Stage,
+        stage: S,
         attempt: u32,
         outcome: &T,
         call_hash: Option<&str>,
     ) -> anyhow::Result<()> {
         let value = serde_json::to_value(outcome)
-            .with_context(|| format!("cannot record the {stage} result of {input}"))?;
+            .with_context(|| format!("cannot record the {} result of {input}", stage.as_str()))?;
         self.record_stage(input, stage, attempt, &value, call_hash)
     }
 
     /// Every stage result, ordered by input, stage and attempt.
-    pub fn stages(&self) -> anyhow::Result<Vec<StageRecord>> {
+    pub fn stages(&self) -> anyhow::Result<Vec<StageRecord<S>>> {
         let conn = self.lock();
         let mut stmt = conn.prepare(
             "SELECT input, stage, attempt, outcome, call_hash FROM stages ORDER BY input, stage, attempt",
@@ -393,7 +399,7 @@ impl Journal {
         let mut out = Vec::new();
         for row in rows {
             let (input, stage, attempt, outcome, call_hash) = row?;
-            let stage = Stage::parse(&stage)
+            let stage = S::parse(&stage)
                 .with_context(|| format!("{}: unknown stage `{stage}`", self.path.display()))?;
             out.push(StageRecord {
                 input,
@@ -427,15 +433,15 @@ impl Journal {
 
 const CALL_COLUMNS: &str = "SELECT hash, stage, input, attempt, request, status, response, content, error, latency_ms, http_attempts, started_at, finished_at FROM calls";
 
-type CallRow = Result<CallRecord, String>;
+type CallRow<S> = Result<CallRecord<S>, String>;
 
-fn call_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CallRow> {
+fn call_from_row<S: WorkflowStage>(r: &rusqlite::Row<'_>) -> rusqlite::Result<CallRow<S>> {
     let stage: String = r.get(1)?;
     let request: String = r.get(4)?;
     let response: Option<String> = r.get(6)?;
     let hash: String = r.get(0)?;
     let parsed = (|| {
-        let stage = Stage::parse(&stage).ok_or(format!("call {hash}: unknown stage `{stage}`"))?;
+        let stage = S::parse(&stage).ok_or(format!("call {hash}: unknown stage `{stage}`"))?;
         let request = serde_json::from_str(&request)
             .map_err(|e| format!("call {hash}: the request is not JSON: {e}"))?;
         let response = response
@@ -464,7 +470,11 @@ fn call_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CallRow> {
     })
 }
 
-fn read_call(conn: &Connection, hash: &str, path: &Path) -> anyhow::Result<Option<CallRecord>> {
+fn read_call<S: WorkflowStage>(
+    conn: &Connection,
+    hash: &str,
+    path: &Path,
+) -> anyhow::Result<Option<CallRecord<S>>> {
     let row = conn
         .query_row(
             &format!("{CALL_COLUMNS} WHERE hash = ?1 AND status = 'ok'"),
@@ -502,7 +512,7 @@ impl ReplaySource {
         })
     }
 
-    pub fn call(&self, hash: &str) -> anyhow::Result<Option<CallRecord>> {
+    pub fn call<S: WorkflowStage>(&self, hash: &str) -> anyhow::Result<Option<CallRecord<S>>> {
         let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
         read_call(&conn, hash, &self.path)
     }

@@ -1,13 +1,13 @@
-//! The journal of a model-driven workflow (`build ipc`, `build ffi`, the
-//! MultiOOP `augment` stage): one SQLite store, `<out>/build.sqlite`, holding
+//! The journal of a model-driven workflow: one SQLite store,
+//! `<out>/build.sqlite`, holding
 //!
 //! - the workflow's **configuration**: reopening with a different one is
 //!   refused with the differences listed, as `run` does (`force` adopts the
 //!   new one, forgets the stage results and keeps the model calls);
 //! - every **model call** ([`CallRecord`]): the canonical request (the exact
 //!   body sent, keys sorted, never the API key), the response, timing,
-//!   stage, input, attempt and status, keyed by the SHA-256 of the canonical
-//!   request ([`request_hash`]);
+//!   stage (the workflow's own [`WorkflowStage`]), input, attempt and
+//!   status, keyed by the SHA-256 of the canonical request ([`request_hash`]);
 //! - every **stage result** ([`StageRecord`]): what the workflow concluded
 //!   for one (input, stage, attempt), recorded the moment it completes.
 //!
@@ -20,23 +20,31 @@
 //!
 //! ```no_run
 //! # async fn demo() -> anyhow::Result<()> {
-//! use polyeval_runner::journal::{Journal, ModelCall, ModelCaller, Stage};
+//! use polyeval_journal::{Journal, ModelCall, ModelCaller, WorkflowStage};
 //! use polyeval_client::{Message, Sampling};
 //! use std::sync::Arc;
+//!
+//! #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+//! enum Stage { Generate }
+//! impl WorkflowStage for Stage {
+//!     const ALL: &'static [Stage] = &[Stage::Generate];
+//!     fn as_str(self) -> &'static str { "generate" }
+//! }
+//!
 //! let config = serde_json::json!({"model": "m", "prompts": "1a2b"});
 //! let journal = Arc::new(Journal::open("out".as_ref(), "build-ffi", &config, false)?);
 //! let caller = ModelCaller::replay(journal.clone(), "m", &Default::default(), "old-out".as_ref())?;
-//! if journal.stage("gsl/sort.c", Stage::FfiGenerate, 0)?.is_none() {
+//! if journal.stage("gsl/sort.c", Stage::Generate, 0)?.is_none() {
 //!     let answer = caller
 //!         .call(&ModelCall {
-//!             stage: Stage::FfiGenerate,
+//!             stage: Stage::Generate,
 //!             input: "gsl/sort.c".into(),
 //!             attempt: 0,
 //!             messages: vec![Message::user("…")],
 //!             sampling: Sampling { temperature: Some(0.0), ..Default::default() },
 //!         })
 //!         .await?;
-//!     journal.record_stage("gsl/sort.c", Stage::FfiGenerate, 0, &serde_json::json!({"ok": true}), Some(&answer.hash))?;
+//!     journal.record_stage("gsl/sort.c", Stage::Generate, 0, &serde_json::json!({"ok": true}), Some(&answer.hash))?;
 //! }
 //! # Ok(()) }
 //! ```
@@ -47,63 +55,26 @@ mod store;
 pub use caller::{CallError, ModelAnswer, ModelCall, ModelCaller};
 pub use store::{CallRecord, Journal, StageRecord, JOURNAL_FILE};
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::fmt;
 
-/// The HTTP header every workflow request carries, naming its [`Stage`]:
+/// The HTTP header every workflow request carries, naming its stage:
 /// servers ignore it, proxies and logs can use it, test servers answer by it.
 pub const STAGE_HEADER: &str = "X-Polyeval-Stage";
 
-/// The stage of a model-driven workflow a call belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Stage {
-    /// `build ipc`: does a mined file hold a function- or class-level task?
-    Judge,
-    /// `build ipc`: extract the snippet.
-    Extract,
-    /// `build ipc`: write the instruction.
-    Instruct,
-    /// `build ffi`: write a task and its solution from a C source.
-    FfiGenerate,
-    /// `build ffi`: correct a solution that failed.
-    FfiRevise,
-    /// MultiOOP: propose a new test.
-    Augment,
-}
-
-impl Stage {
-    pub const ALL: [Stage; 6] = [
-        Stage::Judge,
-        Stage::Extract,
-        Stage::Instruct,
-        Stage::FfiGenerate,
-        Stage::FfiRevise,
-        Stage::Augment,
-    ];
+/// The stages of one model-driven workflow: each workflow declares its own
+/// closed set (an enum) and the journal keeps them by name.
+pub trait WorkflowStage: Copy + Eq + fmt::Debug + Send + Sync + 'static {
+    /// Every stage of the workflow.
+    const ALL: &'static [Self];
 
     /// The name in the [`STAGE_HEADER`] header and in the journal.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Stage::Judge => "judge",
-            Stage::Extract => "extract",
-            Stage::Instruct => "instruct",
-            Stage::FfiGenerate => "ffi-generate",
-            Stage::FfiRevise => "ffi-revise",
-            Stage::Augment => "augment",
-        }
-    }
+    fn as_str(self) -> &'static str;
 
-    pub fn parse(name: &str) -> Option<Stage> {
-        Stage::ALL.into_iter().find(|s| s.as_str() == name)
-    }
-}
-
-impl fmt::Display for Stage {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+    /// The stage of that name, if the workflow has one.
+    fn parse(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|s| s.as_str() == name)
     }
 }
 

@@ -1,9 +1,8 @@
 //! [`ModelCaller`]: every model call of a workflow, through the journal.
 
 use super::store::ReplaySource;
-use super::{request_hash, CallRecord, Journal, Stage, STAGE_HEADER};
-use crate::generate::ClientOptions;
-use polyeval_client::{request_body, Client, ClientError, Message, Sampling};
+use super::{request_hash, CallRecord, Journal, WorkflowStage, STAGE_HEADER};
+use polyeval_client::{request_body, Client, ClientError, ClientOptions, Message, Sampling};
 use polyeval_core::progress::{Phase, Progress};
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -11,8 +10,8 @@ use std::sync::Arc;
 
 /// One model call of a workflow.
 #[derive(Debug, Clone)]
-pub struct ModelCall {
-    pub stage: Stage,
+pub struct ModelCall<S> {
+    pub stage: S,
     /// The workflow input it is made for (named in errors and the journal).
     pub input: String,
     /// Attempt number within the stage for this input.
@@ -39,7 +38,8 @@ pub enum CallError {
     /// `--replay`: the request is not in the journal replayed.
     #[error("{stage} request for {input} (attempt {attempt}, request {hash}) is not in the journal {journal}: the replayed build never made it (different inputs, prompts or options?)")]
     NotInJournal {
-        stage: Stage,
+        /// The stage's name.
+        stage: &'static str,
         input: String,
         attempt: u32,
         hash: String,
@@ -48,10 +48,12 @@ pub enum CallError {
     /// The endpoint gave no answer (after the client's retries).
     #[error("{stage} request for {input} (attempt {attempt}): {error}")]
     Client {
-        stage: Stage,
+        /// The stage's name.
+        stage: &'static str,
         input: String,
         attempt: u32,
-        error: ClientError,
+        /// Boxed: the error is large and rarely made.
+        error: Box<ClientError>,
     },
     /// The journal could not be read or written.
     #[error(transparent)]
@@ -77,24 +79,24 @@ enum Source {
 /// request was answered before (a restarted build), else from the endpoint
 /// (recorded the moment the answer arrives) or, when replaying, from another
 /// build's journal, never from the network.
-pub struct ModelCaller {
-    journal: Arc<Journal>,
+pub struct ModelCaller<S> {
+    journal: Arc<Journal<S>>,
     model: String,
     extra_body: Map<String, Value>,
     source: Source,
 }
 
-impl ModelCaller {
+impl<S: WorkflowStage> ModelCaller<S> {
     /// Calls to `model` at the endpoint `options` describes. The client
     /// reports outages to `progress` and the requests waiting to retry as
     /// the status of `phase`.
     pub fn connect(
-        journal: Arc<Journal>,
+        journal: Arc<Journal<S>>,
         model: &str,
         options: &ClientOptions,
         progress: Progress,
         phase: Option<Arc<Phase>>,
-    ) -> anyhow::Result<ModelCaller> {
+    ) -> anyhow::Result<ModelCaller<S>> {
         let client = Client::with_progress(options.client_config(model)?, progress, phase)?;
         Ok(ModelCaller {
             journal,
@@ -109,13 +111,13 @@ impl ModelCaller {
     /// recorded in the journal `open_journal` opens. The replayed journal is
     /// opened first, so that a wrong `--replay` leaves nothing behind.
     pub fn for_build(
-        open_journal: impl FnOnce() -> anyhow::Result<Journal>,
+        open_journal: impl FnOnce() -> anyhow::Result<Journal<S>>,
         model: &str,
         client: &ClientOptions,
         replay: Option<&Path>,
         progress: Progress,
         phase: Option<Arc<Phase>>,
-    ) -> anyhow::Result<ModelCaller> {
+    ) -> anyhow::Result<ModelCaller<S>> {
         let replay = replay.map(ReplaySource::open).transpose()?;
         let journal = Arc::new(open_journal()?);
         Ok(match replay {
@@ -128,11 +130,11 @@ impl ModelCaller {
     /// output directory of an earlier build) with no network: the requests
     /// are built exactly as [`connect`](Self::connect) would send them.
     pub fn replay(
-        journal: Arc<Journal>,
+        journal: Arc<Journal<S>>,
         model: &str,
         extra_body: &Map<String, Value>,
         replay: &Path,
-    ) -> anyhow::Result<ModelCaller> {
+    ) -> anyhow::Result<ModelCaller<S>> {
         Ok(Self::replaying(
             journal,
             model,
@@ -143,11 +145,11 @@ impl ModelCaller {
 
     /// As [`replay`](Self::replay), from a journal already opened.
     fn replaying(
-        journal: Arc<Journal>,
+        journal: Arc<Journal<S>>,
         model: &str,
         extra_body: &Map<String, Value>,
         source: ReplaySource,
-    ) -> ModelCaller {
+    ) -> ModelCaller<S> {
         ModelCaller {
             journal,
             model: model.to_string(),
@@ -156,12 +158,12 @@ impl ModelCaller {
         }
     }
 
-    pub fn journal(&self) -> &Arc<Journal> {
+    pub fn journal(&self) -> &Arc<Journal<S>> {
         &self.journal
     }
 
     /// The body `call` is sent as (its canonical form is the journal's request).
-    pub fn request_body(&self, call: &ModelCall) -> Value {
+    pub fn request_body(&self, call: &ModelCall<S>) -> Value {
         request_body(
             &self.model,
             &self.extra_body,
@@ -172,7 +174,7 @@ impl ModelCaller {
     }
 
     /// The answer to `call`.
-    pub async fn call(&self, call: &ModelCall) -> Result<ModelAnswer, CallError> {
+    pub async fn call(&self, call: &ModelCall<S>) -> Result<ModelAnswer, CallError> {
         let body = self.request_body(call);
         let hash = request_hash(&body);
         if let Some(done) = self.journal.call(&hash)? {
@@ -189,7 +191,7 @@ impl ModelCaller {
                     Ok(answer(hash, done, true))
                 }
                 None => Err(CallError::NotInJournal {
-                    stage: call.stage,
+                    stage: call.stage.as_str(),
                     input: call.input.clone(),
                     attempt: call.attempt,
                     hash,
@@ -199,7 +201,7 @@ impl ModelCaller {
             Source::Endpoint(client) => {
                 let started_at = self.journal.now()?;
                 let headers = [(STAGE_HEADER.to_string(), call.stage.as_str().to_string())];
-                let label = format!("{} {} #{}", call.stage, call.input, call.attempt);
+                let label = format!("{} {} #{}", call.stage.as_str(), call.input, call.attempt);
                 let result = client
                     .chat_with(&label, &call.messages, &call.sampling, &headers)
                     .await;
@@ -241,10 +243,10 @@ impl ModelCaller {
                         record.error = Some(error.to_string());
                         self.journal.record_call(&record)?;
                         Err(CallError::Client {
-                            stage: call.stage,
+                            stage: call.stage.as_str(),
                             input: call.input.clone(),
                             attempt: call.attempt,
-                            error,
+                            error: Box::new(error),
                         })
                     }
                 }
@@ -253,7 +255,7 @@ impl ModelCaller {
     }
 }
 
-fn answer(hash: String, record: CallRecord, from_journal: bool) -> ModelAnswer {
+fn answer<S>(hash: String, record: CallRecord<S>, from_journal: bool) -> ModelAnswer {
     ModelAnswer {
         hash,
         content: record.content.unwrap_or_default(),
