@@ -345,9 +345,9 @@ fn ffi_cheats_fail_every_task_and_canonical_solutions_pass_warm_and_cold() {
 /// loader's message for that symbol do not.
 #[test]
 fn ffi_blame_rests_with_the_answer() {
-    polyeval_sandbox::gsl::cached_build()
+    polyeval_gsl::cached_build()
         .expect("GSL 2.8 built in polyeval's cache (scripts/install-deps.sh)");
-    let system = polyeval_sandbox::gsl::find_system().expect("GSL installed (libgsl-dev)");
+    let system = polyeval_gsl::find_system().expect("GSL installed (libgsl-dev)");
     let dir = system.libgsl.parent().expect("library dir").to_path_buf();
     let ev = FfiEvaluator::new(&EvalOptions {
         gsl_dir: Some(dir.display().to_string()),

@@ -22,7 +22,6 @@
 //! [`toolchain::Toolchain`].
 
 mod cgroup;
-pub mod gsl;
 mod process;
 mod sandbox;
 pub mod seccomp;

@@ -41,7 +41,7 @@ pub struct GslSummary {
     pub version: Option<String>,
     pub version_source: String,
     /// `gsl_dir`, `cache` (polyeval's GSL 2.8 build) or `system`.
-    pub origin: polyeval_sandbox::gsl::GslOrigin,
+    pub origin: polyeval_gsl::GslOrigin,
     pub exported_symbols: usize,
     /// The GSL 2.8 library compared with (`None`: no GSL 2.8 build).
     pub reference_libgsl: Option<String>,

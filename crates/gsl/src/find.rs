@@ -1,5 +1,5 @@
 //! Finding the GNU Scientific Library shared objects (libgsl.so and
-//! libgslcblas.so) that CrossPL-FFI programs load with ctypes.
+//! libgslcblas.so).
 //!
 //! The order: a directory given with `--gsl-dir`; else the GSL 2.8 that
 //! `polyeval setup gsl` built into polyeval's cache ([`cached_build`]: the

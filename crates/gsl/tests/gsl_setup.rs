@@ -4,8 +4,8 @@
 //! a Makefile building two real shared libraries with the C compiler)
 //! keeps these tests to seconds; the real GSL 2.8 build is checked last.
 
-use polyeval_build::gsl::{setup, SetupOptions};
 use polyeval_core::progress::{Event, Progress, Recorder};
+use polyeval_gsl::setup::{setup, SetupOptions};
 use std::io::BufRead;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -353,10 +353,10 @@ fn wrong_or_missing_sources_are_clear_errors() {
 fn the_cached_gsl_2_8_build_is_reused() {
     let tarball = polyeval_core::data::shared_test_data().join("gsl/gsl_2.8+dfsg.orig.tar.gz");
     assert!(
-        polyeval_sandbox::gsl::cached_build().is_some(),
+        polyeval_gsl::cached_build().is_some(),
         "GSL 2.8 is not built in polyeval's cache ({}): run `polyeval setup gsl --source {}` \
          (scripts/install-deps.sh does it for CI)",
-        polyeval_sandbox::gsl::cached_build_dir()
+        polyeval_gsl::cached_build_dir()
             .map(|d| d.display().to_string())
             .unwrap_or_else(|| "disabled".into()),
         tarball.display()
@@ -372,8 +372,8 @@ fn the_cached_gsl_2_8_build_is_reused() {
     assert!(build.reused && build.seconds < 10.0, "{build:?}");
     assert_eq!(build.version, "2.8");
     assert!(build.exported_symbols > 5000, "{build:?}");
-    let gsl = polyeval_bench::crosspl_ffi::GslInstall::discover(None).unwrap();
-    assert_eq!(gsl.origin, polyeval_sandbox::gsl::GslOrigin::Cache);
+    let gsl = polyeval_gsl::GslInstall::discover(None).unwrap();
+    assert_eq!(gsl.origin, polyeval_gsl::GslOrigin::Cache);
     assert_eq!(gsl.libgsl, build.libgsl, "evaluation uses the cached build");
     assert!(gsl.exports("gsl_integration_lebedev_alloc"));
 }

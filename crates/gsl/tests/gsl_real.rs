@@ -2,17 +2,30 @@
 //! and against binutils' `nm` where it is available; the symbols GSL 2.8
 //! added, derived from the system's GSL and polyeval's GSL 2.8 build.
 
-mod ffi_support;
-
-use polyeval_bench::crosspl_ffi::gsl::{dynamic_symbols, version_from_elf, GslInstall};
-use polyeval_sandbox::gsl::GslOrigin;
+use polyeval_gsl::{dynamic_symbols, version_from_elf, GslInstall, GslOrigin};
 use std::collections::{BTreeSet, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// polyeval's GSL 2.8 build; tests needing it fail (never skip) without it.
+fn gsl_28_build() -> PathBuf {
+    polyeval_gsl::cached_build().unwrap_or_else(|| {
+        panic!(
+            "GSL 2.8 is not built in polyeval's cache ({}): run `polyeval setup gsl --source {}` \
+             (scripts/install-deps.sh does it for CI)",
+            polyeval_gsl::cached_build_dir()
+                .map(|d| d.display().to_string())
+                .unwrap_or_else(|| "disabled".into()),
+            polyeval_core::data::shared_test_data()
+                .join("gsl/gsl_2.8+dfsg.orig.tar.gz")
+                .display()
+        )
+    })
+}
 
 /// The system's GSL (Debian 12: 2.7.1), named explicitly: without
 /// `--gsl-dir`, polyeval's GSL 2.8 build comes first.
 fn system_gsl() -> GslInstall {
-    let found = polyeval_sandbox::gsl::find_system().expect("GSL installed (libgsl-dev)");
+    let found = polyeval_gsl::find_system().expect("GSL installed (libgsl-dev)");
     GslInstall::discover(Some(found.libgsl.parent().unwrap())).unwrap()
 }
 
@@ -86,7 +99,7 @@ fn dynamic_symbols_match_nm() {
 /// (task 94 of the full benchmark) are among them.
 #[test]
 fn gsl_2_8_additions_are_derived_from_the_two_libraries() {
-    let build = ffi_support::gsl_28_build();
+    let build = gsl_28_build();
     let system = system_gsl();
     assert_eq!(system.origin, GslOrigin::GslDir);
     let ours = GslInstall::discover(None).unwrap();

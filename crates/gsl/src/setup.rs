@@ -1,6 +1,6 @@
 //! `polyeval setup gsl`: GSL 2.8 built from its source tarball into
 //! polyeval's cache, where CrossPL-FFI evaluation finds it
-//! (`polyeval_sandbox::gsl::find`).
+//! ([`crate::find`]).
 //!
 //! The build itself is `scripts/build-gsl.sh`, embedded here and run as is,
 //! so `polyeval setup gsl` and CI (which runs the script from
@@ -12,10 +12,9 @@
 //! The tarball is the user's trusted library source, not model output: its
 //! `configure` and `make` run on the host, outside the sandbox.
 
+use crate::{cached_build_dir, is_complete_build, GslInstall, GSL_BUILD_STAMP, GSL_BUILD_VERSION};
 use anyhow::{bail, Context};
-use polyeval_bench::crosspl_ffi::gsl::GslInstall;
 use polyeval_core::progress::{Phase, Progress};
-use polyeval_sandbox::gsl::{cached_build_dir, is_complete_build, GSL_BUILD_VERSION};
 use serde::Serialize;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -33,7 +32,7 @@ pub const DEBIAN_TARBALL: &str = "gsl_2.8+dfsg.orig.tar.gz";
 pub struct SetupOptions {
     /// The GSL 2.8 source tarball (default: [`default_sources`]).
     pub source: Option<PathBuf>,
-    /// Where to build (default: `polyeval_sandbox::gsl::cached_build_dir()`).
+    /// Where to build (default: [`cached_build_dir`]).
     pub dest: Option<PathBuf>,
     /// Parallel compile jobs (default: the number of CPUs).
     pub jobs: Option<usize>,
@@ -133,7 +132,7 @@ pub fn verify(dir: &Path) -> anyhow::Result<GslBuild> {
         bail!(
             "{} holds no complete GSL build (lib/libgsl.so, lib/libgslcblas.so and {})",
             dir.display(),
-            polyeval_sandbox::gsl::GSL_BUILD_STAMP
+            GSL_BUILD_STAMP
         );
     }
     let gsl = GslInstall::discover(Some(&dir.join("lib")))?;

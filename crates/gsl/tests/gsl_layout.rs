@@ -24,7 +24,7 @@ fn script_dest() -> Result<String, String> {
 }
 
 fn polyeval_dest() -> Option<String> {
-    polyeval_sandbox::gsl::cached_build_dir().map(|d| d.display().to_string())
+    polyeval_gsl::cached_build_dir().map(|d| d.display().to_string())
 }
 
 #[test]
