@@ -20,6 +20,7 @@ pub mod verdict;
 
 pub use eval::Evaluator;
 pub use filter::TaskFilter;
+pub use polyeval_lang::lex;
 pub use polyeval_lang::python::pylit;
 pub use polyeval_lang::{Language, LanguageInfo};
 /// Languages and what polyeval knows about each (`polyeval-lang`).

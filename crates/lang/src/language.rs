@@ -22,6 +22,11 @@ pub struct LanguageInfo {
     pub fence_tags: &'static [&'static str],
     /// Source file extensions with the dot, the usual one first.
     pub extensions: &'static [&'static str],
+    /// Other file suffixes its lexer reads (CrossPL's strict FSM mode on
+    /// mined files: C headers with C++'s, `.jsx` with JavaScript's …).
+    pub lexed_suffixes: &'static [&'static str],
+    /// Its comments and literals (see [`crate::lex`]).
+    pub syntax: crate::lex::Syntax,
 }
 
 macro_rules! languages {
@@ -77,6 +82,21 @@ impl Language {
     /// Markdown fence tags naming the language.
     pub fn fence_tags(self) -> &'static [&'static str] {
         self.info().fence_tags
+    }
+
+    /// Its comments and literals.
+    pub fn syntax(self) -> crate::lex::Syntax {
+        self.info().syntax
+    }
+
+    /// The language whose lexer reads files with this suffix (`.java`,
+    /// `.py`, `.ts` …), case-insensitively.
+    pub fn lexer_for_suffix(suffix: &str) -> Option<Language> {
+        let s = suffix.to_ascii_lowercase();
+        Language::ALL.into_iter().find(|lang| {
+            let info = lang.info();
+            info.extensions.contains(&s.as_str()) || info.lexed_suffixes.contains(&s.as_str())
+        })
     }
 
     /// Parse any spelling used by upstream data or users, case-insensitively:

@@ -1,5 +1,6 @@
 //! C++ (C++17).
 
+use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;
 
 pub(crate) const INFO: LanguageInfo = LanguageInfo {
@@ -9,4 +10,11 @@ pub(crate) const INFO: LanguageInfo = LanguageInfo {
     multioop_key: "cpp",
     fence_tags: &["cpp", "c++", "cxx", "cc", "hpp", "h++"],
     extensions: &[".cpp", ".cc", ".cxx", ".hpp"],
+    lexed_suffixes: &[".c", ".h", ".hh"],
+    syntax: Syntax::CFamily(CSyntax {
+        continued_comments: true,
+        raw_strings: true,
+        digit_separators: true,
+        ..CSyntax::PLAIN
+    }),
 };

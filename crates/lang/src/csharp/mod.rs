@@ -1,5 +1,6 @@
 //! C# (mono).
 
+use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;
 
 pub(crate) const INFO: LanguageInfo = LanguageInfo {
@@ -9,4 +10,9 @@ pub(crate) const INFO: LanguageInfo = LanguageInfo {
     multioop_key: "cs",
     fence_tags: &["csharp", "cs", "c#", "c-sharp", "dotnet"],
     extensions: &[".cs"],
+    lexed_suffixes: &[],
+    syntax: Syntax::CFamily(CSyntax {
+        verbatim_strings: true,
+        ..CSyntax::PLAIN
+    }),
 };

@@ -1,5 +1,6 @@
 //! Go.
 
+use crate::lex::{Backtick, CSyntax, Syntax};
 use crate::LanguageInfo;
 
 pub(crate) const INFO: LanguageInfo = LanguageInfo {
@@ -9,4 +10,9 @@ pub(crate) const INFO: LanguageInfo = LanguageInfo {
     multioop_key: "go",
     fence_tags: &["go", "golang"],
     extensions: &[".go"],
+    lexed_suffixes: &[],
+    syntax: Syntax::CFamily(CSyntax {
+        backtick: Backtick::Raw,
+        ..CSyntax::PLAIN
+    }),
 };

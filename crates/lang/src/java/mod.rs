@@ -1,5 +1,6 @@
 //! Java.
 
+use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;
 
 pub(crate) const INFO: LanguageInfo = LanguageInfo {
@@ -9,4 +10,9 @@ pub(crate) const INFO: LanguageInfo = LanguageInfo {
     multioop_key: "java",
     fence_tags: &["java"],
     extensions: &[".java"],
+    lexed_suffixes: &[],
+    syntax: Syntax::CFamily(CSyntax {
+        text_blocks: true,
+        ..CSyntax::PLAIN
+    }),
 };

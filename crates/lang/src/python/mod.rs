@@ -2,6 +2,7 @@
 
 pub mod pylit;
 
+use crate::lex::Syntax;
 use crate::LanguageInfo;
 
 pub(crate) const INFO: LanguageInfo = LanguageInfo {
@@ -11,4 +12,6 @@ pub(crate) const INFO: LanguageInfo = LanguageInfo {
     multioop_key: "python",
     fence_tags: &["python", "py", "python3", "py3"],
     extensions: &[".py"],
+    lexed_suffixes: &[".pyw"],
+    syntax: Syntax::Python,
 };

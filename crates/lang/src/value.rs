@@ -480,6 +480,63 @@ impl<'de> Deserialize<'de> for Value {
     }
 }
 
+/// Which language's equality a check uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Equality {
+    Python,
+    Cpp,
+    Java,
+    CSharp,
+    /// PHP `===` / `!==`.
+    PhpStrict,
+    /// PHP `==` / `!=`.
+    PhpLoose,
+    /// node `assert.deepEqual` / `assert.equal`.
+    JsLoose,
+    /// node `assert.deepStrictEqual` / `assert.strictEqual`.
+    JsStrict,
+    Go,
+}
+
+/// Float tolerance: `|a − b| ≤ max(rel · max(|a|, |b|), abs)`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Tolerance {
+    pub rel: f64,
+    pub abs: f64,
+}
+
+impl Tolerance {
+    pub const DEFAULT: Tolerance = Tolerance {
+        rel: 1e-9,
+        abs: 1e-12,
+    };
+    /// Exact comparison (what upstream's `==` does).
+    pub const EXACT: Tolerance = Tolerance { rel: 0.0, abs: 0.0 };
+}
+
+impl Default for Tolerance {
+    fn default() -> Self {
+        Tolerance::DEFAULT
+    }
+}
+
+/// Equality plus tolerance.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Semantics {
+    pub equality: Equality,
+    pub tolerance: Tolerance,
+}
+
+impl Semantics {
+    pub fn new(equality: Equality) -> Semantics {
+        Semantics {
+            equality,
+            tolerance: Tolerance::DEFAULT,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
