@@ -92,12 +92,15 @@ impl ClientConfig {
     }
 }
 
-/// How to reach an OpenAI-compatible endpoint.
-#[derive(Debug, Clone)]
+/// How to reach an OpenAI-compatible endpoint. Serialised without the key
+/// (a job written for other machines names the variable, never its value;
+/// see [`ClientOptions::key_from_env`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ClientOptions {
     /// API root, e.g. `https://api.openai.com/v1`.
     pub base_url: String,
     /// Sent as a bearer token when present.
+    #[serde(skip)]
     pub api_key: Option<String>,
     /// The environment variable the key came from (named in key hints).
     pub api_key_env: String,
@@ -114,6 +117,12 @@ pub struct ClientOptions {
 }
 
 impl ClientOptions {
+    /// The key read again from `api_key_env`, as on the machine that submitted.
+    pub fn key_from_env(mut self) -> ClientOptions {
+        self.api_key = std::env::var(&self.api_key_env).ok();
+        self
+    }
+
     /// The client settings for asking `model` at this endpoint.
     pub fn client_config(&self, model: &str) -> anyhow::Result<ClientConfig> {
         let mut cfg = ClientConfig::new(self.base_url.clone(), model.to_string());

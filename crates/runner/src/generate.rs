@@ -18,13 +18,14 @@ use polyeval_client::{AnswerSink, Batch, BatchRequest, Capabilities, Generation,
 use polyeval_core::progress::{Phase, Progress};
 use polyeval_core::{Bench, Task, TaskFilter, TaskSet};
 use polyeval_store::{sample_id, NewSample, RunConfig, RunStore, Shard};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Everything a generation needs.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GenerateSpec {
     pub bench: Bench,
     /// Benchmark data directory (default: `$POLYEVAL_DATA`, then the config file).
@@ -42,12 +43,15 @@ pub struct GenerateSpec {
     pub sampling: Sampling,
     /// MultiOOP/OOP prompt mode.
     pub prompt: PromptMode,
-    /// Generate only this shard's part, into its own store (see [`crate::shard`]).
+    /// Generate only this shard's part, into its own store (see
+    /// [`crate::shard`]). Never serialised: each array task has its own.
+    #[serde(skip)]
     pub shard: Option<Shard>,
 }
 
 /// Who answers.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ModelSource {
     /// The model `model` at an OpenAI-compatible endpoint.
     Api {

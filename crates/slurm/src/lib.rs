@@ -142,40 +142,18 @@ pub struct ArrayJob {
 }
 
 impl ArrayJob {
-    /// `polyeval evaluate RUN <extra_args> --shard i/N -j <CPUs>` on every task.
-    pub fn evaluate(run_dir: impl AsRef<Path>, shards: u32, extra_args: Vec<String>) -> ArrayJob {
-        let run_dir = absolute(run_dir.as_ref());
-        let mut args = vec![
-            "evaluate".to_string(),
-            run_dir.to_string_lossy().into_owned(),
-        ];
-        args.extend(extra_args);
-        ArrayJob::new("evaluate", run_dir, shards, args, Some("-j".into()))
-    }
-
-    /// `polyeval generate --out RUN <generate_args> --shard i/N` on every task.
-    pub fn generate(
-        run_dir: impl AsRef<Path>,
-        shards: u32,
-        generate_args: Vec<String>,
-    ) -> ArrayJob {
-        let run_dir = absolute(run_dir.as_ref());
-        let mut args = vec![
-            "generate".to_string(),
-            "--out".to_string(),
-            run_dir.to_string_lossy().into_owned(),
-        ];
-        args.extend(generate_args);
-        ArrayJob::new("generate", run_dir, shards, args, None)
-    }
-
-    fn new(
+    /// The job `name` of the run in `run_dir`: every task runs `args` after
+    /// the polyeval binary, then `--shard "$SLURM_ARRAY_TASK_ID/N"` and, with
+    /// `jobs_flag`, that flag and the task's CPU count; the merge job runs
+    /// `polyeval merge RUN`.
+    pub fn new(
         name: &str,
-        run_dir: PathBuf,
+        run_dir: impl AsRef<Path>,
         shards: u32,
         args: Vec<String>,
         jobs_flag: Option<String>,
     ) -> ArrayJob {
+        let run_dir = absolute(run_dir.as_ref());
         ArrayJob {
             name: name.into(),
             merge_args: vec!["merge".into(), run_dir.to_string_lossy().into_owned()],
@@ -928,7 +906,7 @@ mod tests {
 
     #[test]
     fn bad_jobs_are_refused_with_the_reason() {
-        let mut job = ArrayJob::evaluate("/runs/a", 0, vec![]);
+        let mut job = ArrayJob::new("evaluate", "/runs/a", 0, vec![], Some("-j".into()));
         let err = |j: &ArrayJob| j.validate().unwrap_err().to_string();
         assert_eq!(err(&job), "--shards must be at least 1");
         job.shards = 2;
@@ -954,13 +932,15 @@ mod tests {
         job.sbatch.cpus_per_task = None;
         job.validate().unwrap();
         // Relative run directories are made absolute.
-        assert!(ArrayJob::generate("rel", 2, vec![]).run_dir.is_absolute());
+        assert!(ArrayJob::new("generate", "rel", 2, vec![], None)
+            .run_dir
+            .is_absolute());
     }
 
     #[test]
     fn status_combines_exit_files_and_slurm() {
         let tmp = tempfile::tempdir().unwrap();
-        let mut job = ArrayJob::evaluate(tmp.path(), 3, vec![]);
+        let mut job = ArrayJob::new("evaluate", tmp.path(), 3, vec![], Some("-j".into()));
         job.polyeval = PathBuf::from("/bin/true");
         let layout = Layout::new(&job);
         std::fs::create_dir_all(layout.dir()).unwrap();
