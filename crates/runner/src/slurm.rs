@@ -175,10 +175,10 @@ pub fn submit_generation(
     }
     drop(run);
     let command = ShardedCommand::Generate {
-        spec: GenerateSpec {
+        spec: Box::new(GenerateSpec {
             data: Some(data_dir),
             ..spec.clone()
-        },
+        }),
     };
     write_spec(&spec.out, GENERATE, &command)?;
     polyeval_slurm::submit(&job, progress)?;
@@ -268,7 +268,7 @@ pub enum ShardedCommand {
         eval: EvalSpec,
     },
     /// Generate the run's samples (paths absolute; the shard is each task's).
-    Generate { spec: GenerateSpec },
+    Generate { spec: Box<GenerateSpec> },
 }
 
 /// Where the job `name` of the run keeps its [`ShardedCommand`].
@@ -325,7 +325,7 @@ pub fn run_task(
                     other => other,
                 },
                 shard: Some(shard),
-                ..spec
+                ..*spec
             };
             let (outcome, _) = generate::generate(&spec, &TaskSets::default(), progress)?;
             Ok(TaskOutcome::Generated(outcome))
