@@ -826,8 +826,8 @@ fn check_same_config(
              delete that shard store, or evaluate against the original data",
             shard_dir.display(),
             run_dir.display(),
-            short(&shard.task_fingerprint),
-            short(&run.task_fingerprint)
+            crate::config::short(&shard.task_fingerprint),
+            crate::config::short(&run.task_fingerprint)
         );
     }
     if shard != run {
@@ -835,38 +835,10 @@ fn check_same_config(
             "{} was made under a different configuration than the run {} ({}); delete that shard store or restore the run's configuration",
             shard_dir.display(),
             run_dir.display(),
-            config_differences(run, shard).join("; ")
+            crate::config::config_differences(run, shard, &[]).all()
         );
     }
     Ok(())
-}
-
-/// The differing fields of two configurations, `stored` being the run's.
-fn config_differences(stored: &RunConfig, other: &RunConfig) -> Vec<String> {
-    let mut d = Vec::new();
-    let mut field = |name: &str, a: String, b: String| {
-        if a != b {
-            d.push(format!("{name}: run `{a}`, shard `{b}`"));
-        }
-    };
-    field("bench", stored.bench.to_string(), other.bench.to_string());
-    field("model", stored.model.clone(), other.model.clone());
-    field("data_dir", stored.data_dir.clone(), other.data_dir.clone());
-    field(
-        "task_fingerprint",
-        short(&stored.task_fingerprint).into(),
-        short(&other.task_fingerprint).into(),
-    );
-    field(
-        "params",
-        stored.params.to_string(),
-        other.params.to_string(),
-    );
-    d
-}
-
-fn short(fp: &str) -> &str {
-    fp.get(..12).unwrap_or(fp)
 }
 
 fn read_run_config(conn: &Connection, dir: &Path) -> anyhow::Result<RunConfig> {
@@ -939,14 +911,7 @@ fn read_only_uri(db: &Path) -> String {
 }
 
 fn open_read_write(db: &Path) -> anyhow::Result<Connection> {
-    let conn = Connection::open(db)
-        .with_context(|| format!("{}: cannot open run database", db.display()))?;
-    conn.busy_timeout(std::time::Duration::from_secs(30))
-        .and_then(|_| conn.pragma_update(None, "journal_mode", "WAL"))
-        .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
-        .and_then(|_| conn.pragma_update(None, "foreign_keys", "ON"))
-        .with_context(|| format!("{}: cannot configure run database", db.display()))?;
-    Ok(conn)
+    crate::open::open_read_write(db)
 }
 
 #[cfg(test)]
