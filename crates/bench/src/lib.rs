@@ -13,7 +13,6 @@ pub mod crosspl_ipc;
 pub mod doctor;
 pub mod loaders;
 pub mod multioop;
-pub mod oop;
 pub mod prompts;
 pub mod registry;
 pub mod scoring;

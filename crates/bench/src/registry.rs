@@ -82,8 +82,8 @@ pub fn benchmark(bench: Bench) -> &'static dyn Benchmark {
     match bench {
         Bench::CrossplIpc => &crate::crosspl_ipc::CrossplIpc,
         Bench::CrossplFfi => &crate::crosspl_ffi::CrossplFfi,
-        Bench::MultiOop => &crate::multioop::MultiOop,
-        Bench::Oop => &crate::oop::Oop,
+        Bench::MultiOop => &crate::multioop::MULTIOOP,
+        Bench::Oop => &crate::multioop::OOP,
     }
 }
 
