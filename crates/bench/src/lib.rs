@@ -16,5 +16,6 @@ pub mod multioop;
 pub mod prompts;
 pub mod registry;
 pub mod scoring;
+pub mod verdict_data;
 
 pub use registry::{benchmark, Benchmark};
