@@ -18,4 +18,4 @@ pub mod registry;
 pub mod scoring;
 pub mod verdict_data;
 
-pub use registry::{benchmark, Benchmark};
+pub use registry::{benchmark, Benchmark, EvalOptions};

@@ -15,7 +15,7 @@
 //!    candidate is empty) — if `assert_test` still passes, the task is vacuous.
 
 use super::{assert_test_of, FfiEvaluator, Prepared};
-use polyeval_core::eval::EvalOptions;
+use crate::EvalOptions;
 use polyeval_core::progress::Progress;
 use polyeval_core::{pysrc, Status, Task, Verdict};
 use regex::Regex;

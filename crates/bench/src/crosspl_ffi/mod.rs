@@ -41,8 +41,9 @@ pub use decode::decode_answer;
 pub use polyeval_gsl::GslInstall;
 
 pub use crate::scoring::Scoring;
+use crate::EvalOptions;
 use judged::Judged;
-use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_core::eval::EvalItem;
 use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
 use polyeval_gsl::{GSL_BUILD_VERSION, GSL_SETUP_HINT};
 use polyeval_judge::ffi::FfiPlan;

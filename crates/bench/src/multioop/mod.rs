@@ -40,8 +40,9 @@ pub mod taxonomy;
 
 pub use benchmark::{OopFamily, MULTIOOP, OOP};
 
+use crate::EvalOptions;
 use assemble::{AssembleOptions, Program, TestSpec};
-use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_core::eval::EvalItem;
 use polyeval_core::extract::extract_code;
 use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
 use polyeval_judge::scan::{scan, ScanContext};

@@ -2,7 +2,8 @@
 #![allow(dead_code)]
 
 use polyeval_bench::crosspl_ffi::FfiEvaluator;
-use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_bench::EvalOptions;
+use polyeval_core::eval::EvalItem;
 use polyeval_core::{Bench, Evaluator, Task, TaskSet, Verdict};
 use std::path::PathBuf;
 
