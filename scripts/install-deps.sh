@@ -11,7 +11,9 @@
 # tests run against; then GSL 2.8, the release CrossPL-FFI was made with,
 # built from the shared source tarball into polyeval's cache
 # (scripts/build-gsl.sh, what `polyeval setup gsl` runs; about 1.5 minutes
-# with 2 cores, once). Idempotent: safe to run again. Run it as the user who
+# with 2 cores, once), mdBook (pinned, from crates.io: builds the book in
+# docs/) and maturin (pinned, from PyPI, in a virtual environment: builds the
+# Python wheel). Idempotent: safe to run again. Run it as the user who
 # runs the tests (the GSL build goes to that user's cache).
 # Rust itself is expected to be installed (https://rustup.rs).
 set -euo pipefail
@@ -64,6 +66,20 @@ fi
 
 # A real OpenAI-compatible gateway for crates/cli/tests/litellm.rs (pinned).
 "$(dirname "$0")/litellm-server.sh" install
+
+# mdBook for the book (docs/): built once from crates.io into ~/.cargo/bin
+# without its file watcher and web server (about 3 minutes with 2 cores).
+MDBOOK_VERSION=0.5.4
+if [ "$(mdbook --version 2>/dev/null)" = "mdbook v$MDBOOK_VERSION" ]; then
+  echo "install-deps: mdBook $MDBOOK_VERSION already installed"
+else
+  started=$SECONDS
+  cargo install --quiet --locked mdbook --version "$MDBOOK_VERSION" --no-default-features --features search
+  echo "install-deps: mdBook $MDBOOK_VERSION installed ($((SECONDS - started))s)"
+fi
+
+# maturin, which builds the Python wheel (scripts/python-wheel.sh).
+"$(dirname "$0")/python-wheel.sh" install
 
 # GSL 2.8 into polyeval's cache ($POLYEVAL_CACHE_DIR, else ~/.cache/polyeval):
 # the FFI tests need it and fail, naming `polyeval setup gsl`, without it.
