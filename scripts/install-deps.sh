@@ -10,7 +10,7 @@
 # LiteLLM proxy (from PyPI, in a virtual environment) that the model-client
 # tests run against; then GSL 2.8, the release CrossPL-FFI was made with,
 # built from the shared source tarball into polyeval's cache
-# (scripts/build-gsl.sh, what `polyeval setup gsl` runs; about 1.5 minutes
+# (crates/gsl/build-gsl.sh, what `polyeval setup gsl` runs; about 1.5 minutes
 # with 2 cores, once), mdBook (pinned, from crates.io: builds the book in
 # docs/) and maturin (pinned, from PyPI, in a virtual environment: builds the
 # Python wheel). Idempotent: safe to run again. Run it as the user who
@@ -87,7 +87,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GSL_TARBALL=${POLYEVAL_TEST_DATA:-$ROOT/../shared/data}/gsl/gsl_2.8+dfsg.orig.tar.gz
 if [ -f "$GSL_TARBALL" ]; then
   started=$SECONDS
-  "$ROOT/scripts/build-gsl.sh" --source "$GSL_TARBALL"
+  "$ROOT/crates/gsl/build-gsl.sh" --source "$GSL_TARBALL"
   echo "install-deps: GSL 2.8 ready ($((SECONDS - started))s)"
 else
   echo "install-deps: $GSL_TARBALL not found, GSL 2.8 not built; the tests that need it will fail (build it later with: polyeval setup gsl --source FILE)" >&2

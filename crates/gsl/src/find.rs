@@ -58,7 +58,7 @@ pub const GSL_INSTALL_HINT: &str = "apt-get install -y libgsl-dev";
 /// `polyeval setup gsl` builds.
 pub const GSL_BUILD_VERSION: &str = "2.8";
 /// The file a build writes last, just before it is renamed into place
-/// (`scripts/build-gsl.sh`): its presence marks a complete build.
+/// (`crates/gsl/build-gsl.sh`): its presence marks a complete build.
 pub const GSL_BUILD_STAMP: &str = "polyeval-gsl.json";
 /// The command that builds GSL 2.8 into the cache.
 pub const GSL_SETUP_HINT: &str = "polyeval setup gsl";

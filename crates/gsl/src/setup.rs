@@ -2,7 +2,7 @@
 //! polyeval's cache, where CrossPL-FFI evaluation finds it
 //! ([`crate::find`]).
 //!
-//! The build itself is `scripts/build-gsl.sh`, embedded here and run as is,
+//! The build itself is `crates/gsl/build-gsl.sh`, embedded here and run as is,
 //! so `polyeval setup gsl` and CI (which runs the script from
 //! `scripts/install-deps.sh`, without a polyeval binary) share one
 //! implementation of the layout, the locking and the atomic rename. This
@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-/// The build script (`scripts/build-gsl.sh`).
-pub const BUILD_SCRIPT: &str = include_str!("../../../scripts/build-gsl.sh");
+/// The build script (`crates/gsl/build-gsl.sh`).
+pub const BUILD_SCRIPT: &str = include_str!("../build-gsl.sh");
 /// The official release file (https://ftp.gnu.org/gnu/gsl/).
 pub const OFFICIAL_TARBALL: &str = "gsl-2.8.tar.gz";
 /// Debian's upstream tarball of the same release.

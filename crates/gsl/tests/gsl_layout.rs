@@ -1,4 +1,4 @@
-//! `scripts/build-gsl.sh` (what CI runs) and polyeval (what evaluation
+//! `crates/gsl/build-gsl.sh` (what CI runs) and polyeval (what evaluation
 //! reads) agree on where GSL 2.8 is built, for every way of naming the
 //! cache. The only test in its binary: it changes environment variables.
 
@@ -6,10 +6,7 @@ use std::process::Command;
 
 fn script_dest() -> Result<String, String> {
     let out = Command::new("bash")
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../scripts/build-gsl.sh"
-        ))
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/build-gsl.sh"))
         .arg("--print-dest")
         .output()
         .unwrap();

@@ -1,4 +1,4 @@
-//! `polyeval setup gsl` (the library and `scripts/build-gsl.sh` it runs):
+//! `polyeval setup gsl` (the library and `crates/gsl/build-gsl.sh` it runs):
 //! idempotent, redone after kill -9, safe when run twice at once, with
 //! progress events. A tiny GSL-shaped tarball written here (a `configure`,
 //! a Makefile building two real shared libraries with the C compiler)
@@ -120,7 +120,7 @@ fn listing(dir: &Path) -> Vec<String> {
 }
 
 fn script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/build-gsl.sh")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("build-gsl.sh")
 }
 
 #[test]

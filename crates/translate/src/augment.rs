@@ -32,7 +32,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-const PROMPT: &str = include_str!("../../../prompts/augment/propose.txt");
+const PROMPT: &str = include_str!("../prompts/augment/propose.txt");
 /// The journal's workflow name.
 pub const WORKFLOW: &str = "augment";
 
