@@ -116,7 +116,7 @@ fn cases() -> Vec<Case> {
                 Solution {
                     lang: Go,
                     a: "type CMP struct{}\n\nfunc NewCMP() *CMP { return &CMP{} }\n\nfunc max(a, b int) int {\n\tif a > b {\n\t\treturn a\n\t}\n\treturn b\n}\n\nfunc (c *CMP) Calculate_Maximum_Profit(a []int) int {\n\t// body\n\tb1, s1, b2, s2 := -1<<40, 0, -1<<40, 0\n\tfor _, p := range a {\n\t\tb1 = max(b1, -p)\n\t\ts1 = max(s1, b1+p)\n\t\tb2 = max(b2, s1-p)\n\t\ts2 = max(s2, b2+p)\n\t}\n\treturn s2 + 0\n}\n",
-                    b: &[("func (c *CMP) Calculate_Maximum_Profit(a []int) int {", GO_SLICE), ("return s2 + 0", "return int64(s2) + 0")],
+                    b: &[("a []int) int {", GO_SLICE), ("return s2 + 0", "return int64(s2) + 0")],
                 },
             ],
         },
@@ -127,7 +127,7 @@ fn cases() -> Vec<Case> {
                 Solution {
                     lang: Cpp,
                     a: "#include <vector>\n#include <set>\nclass TSPI {\npublic:\n    int smallest_positive_integer(std::vector<int> a) {\n        // body\n        std::set<int> s(a.begin(), a.end());\n        int k = 1;\n        while (s.count(k)) k++;\n        return k + 0;\n    }\n};\n",
-                    b: &[("int smallest_positive_integer(std::vector<int> a) {", CPP_REF)],
+                    b: &[("std::vector<int> a) {", CPP_REF), ("int smallest_positive_integer(", "unsigned long smallest_positive_integer(")],
                 },
                 Solution {
                     lang: Java,
