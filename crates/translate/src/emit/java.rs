@@ -45,7 +45,7 @@ fn string(s: &str) -> String {
 }
 
 /// `v` as a literal of type `t` (the expected side: `new int[]{…}`).
-fn arg(v: &Value, t: &Ty, s: Style) -> Result<String, String> {
+fn arg(v: &Value, t: &Ty) -> Result<String, String> {
     Ok(match (v, t) {
         (Value::Bool(b), _) => b.to_string(),
         (Value::Int(i), Ty::Int { wide: true }) => format!("{i}L"),
@@ -54,7 +54,7 @@ fn arg(v: &Value, t: &Ty, s: Style) -> Result<String, String> {
         (Value::List(items), Ty::List(e)) => {
             let parts = items
                 .iter()
-                .map(|x| arg(x, e, s))
+                .map(|x| arg(x, e))
                 .collect::<Result<Vec<_>, _>>()?
                 .join(", ");
             format!("new {}{{{parts}}}", ty(t, Style { arrays: true }))
@@ -75,7 +75,7 @@ fn plain(v: &Value, t: &Ty) -> Result<String, String> {
                 .collect::<Result<Vec<_>, _>>()?
                 .join(", ")
         )),
-        _ => arg(v, t, Style::default()),
+        _ => arg(v, t),
     }
 }
 
@@ -109,7 +109,7 @@ impl Target for Java {
     fn test_lines(
         &self,
         t: &Typed,
-        s: Style,
+        _: Style,
         test: &TypedTest,
         _: &mut usize,
     ) -> Result<Vec<String>, String> {
@@ -128,7 +128,7 @@ impl Target for Java {
             t.method,
             sep(&args)
         );
-        let rhs = arg(&test.expected, &t.result, s)?;
+        let rhs = arg(&test.expected, &t.result)?;
         let throw = "{ throw new AssertionError(\"test failed\"); }";
         Ok(vec![format!(
             "if (!java.util.Objects.deepEquals({call}, {rhs})) {throw}"
