@@ -1001,7 +1001,7 @@ mod tests {
         );
         assert_eq!(
             reason(Language::Cpp, "assert((a.f() == 1) || b)"),
-            NotJudgeableReason::CompoundCondition
+            NotJudgeableReason::UnknownAssertionForm
         );
         assert_eq!(
             split(Language::Cpp, "assert(WDS().without_duplicates(input0)==1)"),
