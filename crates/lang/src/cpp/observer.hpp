@@ -34,6 +34,7 @@
 #include <utility>
 #include <vector>
 #include <cxxabi.h>
+#include <initializer_list>
 
 namespace polyeval_judge {
 namespace detail {
@@ -186,6 +187,122 @@ template <class T> void observe(int t, const T& v) {
 }
 
 }  // namespace polyeval_judge
+
+// Calls of polyeval's regenerated MultiOOP suites (`polyeval translate`): a
+// test's argument is a `polyeval_call::value` (a number, string, boolean or
+// `polyeval_call::list({…})`) that converts to whatever parameter type the
+// candidate declared — int, long long, int64_t, unsigned, double, float,
+// std::string (by value, const or non-const reference), std::string_view,
+// const char*, std::vector / std::deque / std::list of any of these, nested,
+// std::array of the right size. A value the type cannot hold (0.5 for an
+// int, 2^40 for an int) throws `polyeval_call::no_fit`. Nothing is compared
+// here. Only arithmetic, string and sequence types are offered, so a
+// candidate's own class (its copy constructor) never takes a value.
+namespace polyeval_call {
+struct no_fit : std::exception {
+    const char* what() const noexcept override { return "polyeval: the test value does not fit the parameter type"; }
+};
+struct value;
+namespace detail {
+struct held_base {
+    virtual ~held_base() {}
+};
+template <class T>
+struct held : held_base {
+    T v;
+    explicit held(T&& x) : v(static_cast<T&&>(x)) {}
+};
+template <class T>
+struct is_string : std::integral_constant<bool, std::is_same<T, std::string>::value || std::is_same<T, std::string_view>::value || std::is_same<T, const char*>::value> {};
+template <class T, class = void>
+struct is_seq : std::false_type {};
+template <class T>
+struct is_seq<T, std::void_t<typename T::value_type, decltype(std::declval<T&>().push_back(std::declval<typename T::value_type>()))>>
+    : std::integral_constant<bool, !is_string<T>::value> {};
+template <class T, class = void>
+struct is_fixed : std::false_type {};
+template <class T>
+struct is_fixed<T, std::void_t<typename T::value_type, decltype(std::tuple_size<T>::value), decltype(std::declval<T&>()[0])>>
+    : std::integral_constant<bool, !is_seq<T>::value> {};
+template <class T, class = void>
+struct convertible : std::integral_constant<bool, std::is_arithmetic<T>::value || is_string<T>::value> {};
+template <class T>
+struct convertible<T, std::enable_if_t<is_seq<T>::value || is_fixed<T>::value>> : convertible<typename T::value_type> {};
+template <class T>
+T to(const value& v);
+}  // namespace detail
+
+struct value {
+    enum kind_t { INT, FLOAT, BOOL, STR, LIST } kind;
+    long long i = 0;
+    double f = 0;
+    std::string s;
+    std::vector<value> items;
+    mutable std::vector<detail::held_base*> held_;
+
+    value(int x) : kind(INT), i(x) {}
+    value(long x) : kind(INT), i(x) {}
+    value(long long x) : kind(INT), i(x) {}
+    value(double x) : kind(FLOAT), f(x) {}
+    value(bool x) : kind(BOOL), i(x) {}
+    value(const char* x) : kind(STR), s(x) {}
+    value(std::initializer_list<value> xs) : kind(LIST), items(xs) {}
+    value(const value& o) : kind(o.kind), i(o.i), f(o.f), s(o.s), items(o.items) {}
+    value& operator=(const value&) = delete;
+    ~value() {
+        for (detail::held_base* h : held_) delete h;
+    }
+    // A reference to a converted copy the value keeps (a parameter taken by
+    // non-const reference may be changed; the next call converts afresh).
+    template <class T, std::enable_if_t<detail::convertible<T>::value, int> = 0>
+    operator T&() const {
+        detail::held<T>* h = new detail::held<T>(detail::to<T>(*this));
+        held_.push_back(h);
+        return h->v;
+    }
+};
+
+inline value list(std::initializer_list<value> xs) { return value(xs); }
+
+namespace detail {
+template <class T>
+T to(const value& v) {
+    if constexpr (std::is_same<T, bool>::value) {
+        if (v.kind != value::BOOL) throw no_fit();
+        return v.i != 0;
+    } else if constexpr (std::is_same<T, char>::value || std::is_same<T, signed char>::value || std::is_same<T, unsigned char>::value || std::is_same<T, wchar_t>::value || std::is_same<T, char16_t>::value || std::is_same<T, char32_t>::value) {
+        if (v.kind != value::STR || v.s.size() != 1) throw no_fit();
+        return static_cast<T>(v.s[0]);
+    } else if constexpr (std::is_integral<T>::value) {
+        if (v.kind != value::INT) throw no_fit();
+        T x = static_cast<T>(v.i);
+        if (static_cast<long long>(x) != v.i || (std::is_unsigned<T>::value && v.i < 0)) throw no_fit();
+        return x;
+    } else if constexpr (std::is_floating_point<T>::value) {
+        if (v.kind == value::INT) return static_cast<T>(v.i);
+        if (v.kind != value::FLOAT) throw no_fit();
+        return static_cast<T>(v.f);
+    } else if constexpr (is_string<T>::value) {
+        if (v.kind != value::STR) throw no_fit();
+        if constexpr (std::is_same<T, const char*>::value) {
+            return v.s.c_str();
+        } else {
+            return T(v.s);
+        }
+    } else if constexpr (is_seq<T>::value) {
+        if (v.kind != value::LIST) throw no_fit();
+        T out;
+        for (const value& x : v.items) out.push_back(to<typename T::value_type>(x));
+        return out;
+    } else {
+        if (v.kind != value::LIST || v.items.size() != std::tuple_size<T>::value) throw no_fit();
+        T out{};
+        for (size_t k = 0; k < v.items.size(); k++) out[k] = to<typename T::value_type>(v.items[k]);
+        return out;
+    }
+}
+}  // namespace detail
+}  // namespace polyeval_call
 
 #ifndef POLYEVAL_JUDGE_LINKED
 namespace polyeval_judge {

@@ -187,3 +187,170 @@ public static class PolyevalJudge {
         Emit("{\"end\":null}");
     }
 }
+
+// Calls of polyeval's regenerated MultiOOP suites (`polyeval translate`): the
+// test passes plain values (numbers, strings, booleans, `List(…)`) and the
+// call converts each to the type the candidate declared (int[], long[],
+// List<int>, IList<long>, IEnumerable<string>, double, float, decimal …), so
+// any reasonable representation compiles and runs. A value the declared
+// type cannot hold is no fit; a call with no fitting overload throws.
+// Nothing is compared here.
+public static class PolyevalCall {
+    public sealed class Seq {
+        internal readonly object[] Items;
+        internal Seq(object[] items) { Items = items; }
+    }
+
+    static readonly object NoFit = new object();
+    const global::System.Reflection.BindingFlags All =
+        global::System.Reflection.BindingFlags.Public | global::System.Reflection.BindingFlags.NonPublic
+        | global::System.Reflection.BindingFlags.Instance | global::System.Reflection.BindingFlags.Static
+        | global::System.Reflection.BindingFlags.DeclaredOnly;
+
+    public static Seq List(params object[] items) { return new Seq(items); }
+
+    public static object Create(global::System.Type c, params object[] args) {
+        var ctors = c.GetConstructors(All);
+        global::System.Array.Sort(ctors, (a, b) => string.CompareOrdinal(a.ToString(), b.ToString()));
+        foreach (var k in ctors) {
+            if (k.IsStatic) continue;
+            var conv = ConvertAll(args, k.GetParameters());
+            if (conv == null) continue;
+            try {
+                return k.Invoke(conv);
+            } catch (global::System.Reflection.TargetInvocationException e) {
+                global::System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(e.InnerException).Throw();
+                throw;
+            }
+        }
+        throw new global::System.ArgumentException("no constructor of " + c.Name + " takes " + Describe(args));
+    }
+
+    public static object Call(object target, string name, params object[] args) {
+        var found = new global::System.Collections.Generic.List<global::System.Reflection.MethodInfo>();
+        for (var c = target.GetType(); c != null; c = c.BaseType) {
+            var ms = c.GetMethods(All);
+            global::System.Array.Sort(ms, (a, b) => string.CompareOrdinal(a.ToString(), b.ToString()));
+            foreach (var m in ms) {
+                if (m.Name == name && !m.IsGenericMethodDefinition && m.GetParameters().Length == args.Length) found.Add(m);
+            }
+        }
+        foreach (var m in found) {
+            var conv = ConvertAll(args, m.GetParameters());
+            if (conv == null) continue;
+            try {
+                return m.Invoke(m.IsStatic ? null : target, conv);
+            } catch (global::System.Reflection.TargetInvocationException e) {
+                global::System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(e.InnerException).Throw();
+                throw;
+            }
+        }
+        throw new global::System.ArgumentException("no method " + name + " with " + args.Length + " parameter(s) takes " + Describe(args));
+    }
+
+    static string Describe(object[] args) {
+        var parts = new string[args.Length];
+        for (int i = 0; i < args.Length; i++) parts[i] = args[i] is Seq ? "list" : args[i] == null ? "null" : args[i].GetType().Name;
+        return "(" + string.Join(", ", parts) + ")";
+    }
+
+    static object[] ConvertAll(object[] args, global::System.Reflection.ParameterInfo[] ps) {
+        if (ps.Length != args.Length) return null;
+        var out_ = new object[args.Length];
+        for (int i = 0; i < args.Length; i++) {
+            var t = ps[i].ParameterType;
+            if (t.IsByRef) t = t.GetElementType();
+            out_[i] = Convert(args[i], t);
+            if (out_[i] == NoFit) return null;
+        }
+        return out_;
+    }
+
+    static bool Integral(object v) { return v is int || v is long || v is short || v is byte; }
+
+    static object Convert(object v, global::System.Type t) {
+        if (t.IsArray) {
+            if (t.GetArrayRank() != 1) return NoFit;
+            var elem = t.GetElementType();
+            if (v is string && elem == typeof(char)) return ((string) v).ToCharArray();
+            var seq = v as Seq;
+            if (seq == null) return NoFit;
+            var arr = global::System.Array.CreateInstance(elem, seq.Items.Length);
+            for (int i = 0; i < seq.Items.Length; i++) {
+                var x = Convert(seq.Items[i], elem);
+                if (x == NoFit) return NoFit;
+                arr.SetValue(x, i);
+            }
+            return arr;
+        }
+        if (v is Seq) return Collection((Seq) v, t);
+        if (Integral(v)) {
+            long x = global::System.Convert.ToInt64(v);
+            if (t == typeof(int)) return x >= int.MinValue && x <= int.MaxValue ? (object) (int) x : NoFit;
+            if (t == typeof(long)) return x;
+            if (t == typeof(short)) return x >= short.MinValue && x <= short.MaxValue ? (object) (short) x : NoFit;
+            if (t == typeof(uint)) return x >= 0 && x <= uint.MaxValue ? (object) (uint) x : NoFit;
+            if (t == typeof(ulong)) return x >= 0 ? (object) (ulong) x : NoFit;
+            if (t == typeof(double)) return (double) x;
+            if (t == typeof(float)) return (float) x;
+            if (t == typeof(decimal)) return (decimal) x;
+            if (t == typeof(global::System.Numerics.BigInteger)) return new global::System.Numerics.BigInteger(x);
+            if (t.IsGenericType && t.GetGenericTypeDefinition() == typeof(global::System.Nullable<>)) return Convert(v, t.GetGenericArguments()[0]);
+            return t == typeof(object) ? v : NoFit;
+        }
+        if (v is double) {
+            double d = (double) v;
+            if (t == typeof(double)) return d;
+            if (t == typeof(float)) return (float) d;
+            if (t == typeof(decimal)) return (decimal) d;
+            if (t.IsGenericType && t.GetGenericTypeDefinition() == typeof(global::System.Nullable<>)) return Convert(v, t.GetGenericArguments()[0]);
+            return t == typeof(object) ? v : NoFit;
+        }
+        if (v is string) {
+            var s = (string) v;
+            if (t == typeof(char)) return s.Length == 1 ? (object) s[0] : NoFit;
+            if (t == typeof(global::System.Text.StringBuilder)) return new global::System.Text.StringBuilder(s);
+            return t.IsAssignableFrom(typeof(string)) ? v : NoFit;
+        }
+        if (v is bool) {
+            if (t.IsGenericType && t.GetGenericTypeDefinition() == typeof(global::System.Nullable<>)) return Convert(v, t.GetGenericArguments()[0]);
+            return t.IsAssignableFrom(typeof(bool)) ? v : NoFit;
+        }
+        return v != null && t.IsInstanceOfType(v) ? v : NoFit;
+    }
+
+    /// A List<T> for List<T>, IList<T>, ICollection<T>, IEnumerable<T>,
+    /// IReadOnlyList<T> …; LinkedList<T>, Queue<T>, Stack<T> (bottom first)
+    /// and ArrayList as themselves.
+    static object Collection(Seq seq, global::System.Type t) {
+        global::System.Type elem = typeof(object);
+        global::System.Type def = null;
+        if (t.IsGenericType) {
+            def = t.GetGenericTypeDefinition();
+            elem = t.GetGenericArguments()[0];
+            if (t.GetGenericArguments().Length != 1) return NoFit;
+        }
+        var items = new object[seq.Items.Length];
+        for (int i = 0; i < items.Length; i++) {
+            items[i] = Convert(seq.Items[i], elem);
+            if (items[i] == NoFit) return NoFit;
+        }
+        var listType = typeof(global::System.Collections.Generic.List<>).MakeGenericType(elem);
+        if (def == null) {
+            if (t == typeof(global::System.Collections.ArrayList)) return new global::System.Collections.ArrayList(items);
+            if (!t.IsAssignableFrom(listType)) return NoFit;
+        } else if (!t.IsAssignableFrom(listType)) {
+            global::System.Type other = null;
+            if (def == typeof(global::System.Collections.Generic.LinkedList<>)) other = t;
+            else if (def == typeof(global::System.Collections.Generic.Queue<>)) other = t;
+            else if (def == typeof(global::System.Collections.Generic.Stack<>)) other = t;
+            if (other == null) return NoFit;
+            var typed = global::System.Array.CreateInstance(elem, items.Length);
+            for (int i = 0; i < items.Length; i++) typed.SetValue(items[i], i);
+            return global::System.Activator.CreateInstance(other, typed);
+        }
+        var list = (global::System.Collections.IList) global::System.Activator.CreateInstance(listType);
+        foreach (var x in items) list.Add(x);
+        return list;
+    }
+}
