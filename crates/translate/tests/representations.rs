@@ -10,8 +10,9 @@
 //! both as ints fails (it cannot hold the data).
 
 use polyeval_bench::multioop::OopEvaluator;
+use polyeval_bench::EvalOptions;
 use polyeval_core::data::shared_test_data;
-use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_core::eval::EvalItem;
 use polyeval_core::progress::Progress;
 use polyeval_core::{Bench, Evaluator, Language, Status, Task};
 use polyeval_translate::{translate, TranslateOptions};
