@@ -10,8 +10,10 @@
 # LiteLLM proxy (from PyPI, in a virtual environment) that the model-client
 # tests run against; then GSL 2.8, the release CrossPL-FFI was made with,
 # built from the shared source tarball into polyeval's cache
-# (scripts/build-gsl.sh, what `polyeval setup gsl` runs; about 1.5 minutes
-# with 2 cores, once). Idempotent: safe to run again. Run it as the user who
+# (crates/gsl/build-gsl.sh, what `polyeval setup gsl` runs; about 1.5 minutes
+# with 2 cores, once), mdBook (pinned, from crates.io: builds the book in
+# docs/) and maturin (pinned, from PyPI, in a virtual environment: builds the
+# Python wheel). Idempotent: safe to run again. Run it as the user who
 # runs the tests (the GSL build goes to that user's cache).
 # Rust itself is expected to be installed (https://rustup.rs).
 set -euo pipefail
@@ -65,13 +67,27 @@ fi
 # A real OpenAI-compatible gateway for crates/cli/tests/litellm.rs (pinned).
 "$(dirname "$0")/litellm-server.sh" install
 
+# mdBook for the book (docs/): built once from crates.io into ~/.cargo/bin
+# without its file watcher and web server (about 3 minutes with 2 cores).
+MDBOOK_VERSION=0.5.4
+if [ "$(mdbook --version 2>/dev/null)" = "mdbook v$MDBOOK_VERSION" ]; then
+  echo "install-deps: mdBook $MDBOOK_VERSION already installed"
+else
+  started=$SECONDS
+  cargo install --quiet --locked mdbook --version "$MDBOOK_VERSION" --no-default-features --features search
+  echo "install-deps: mdBook $MDBOOK_VERSION installed ($((SECONDS - started))s)"
+fi
+
+# maturin, which builds the Python wheel (scripts/python-wheel.sh).
+"$(dirname "$0")/python-wheel.sh" install
+
 # GSL 2.8 into polyeval's cache ($POLYEVAL_CACHE_DIR, else ~/.cache/polyeval):
 # the FFI tests need it and fail, naming `polyeval setup gsl`, without it.
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GSL_TARBALL=${POLYEVAL_TEST_DATA:-$ROOT/../shared/data}/gsl/gsl_2.8+dfsg.orig.tar.gz
 if [ -f "$GSL_TARBALL" ]; then
   started=$SECONDS
-  "$ROOT/scripts/build-gsl.sh" --source "$GSL_TARBALL"
+  "$ROOT/crates/gsl/build-gsl.sh" --source "$GSL_TARBALL"
   echo "install-deps: GSL 2.8 ready ($((SECONDS - started))s)"
 else
   echo "install-deps: $GSL_TARBALL not found, GSL 2.8 not built; the tests that need it will fail (build it later with: polyeval setup gsl --source FILE)" >&2

@@ -7,8 +7,8 @@
 //! `cargo run -p polyeval-bench --example redteam_ffi_refs -- [TASK_NUMBER…]`
 
 use polyeval_bench::crosspl_ffi::FfiEvaluator;
+use polyeval_bench::EvalOptions;
 use polyeval_core::data::shared_test_data;
-use polyeval_core::eval::EvalOptions;
 use polyeval_core::{Bench, Language, TaskMeta};
 use polyeval_judge::ffi::{evaluate_program, parse_evaluated, reported, Evaluation};
 use polyeval_judge::protocol::Leaf;

@@ -18,7 +18,8 @@
 mod samples;
 
 use polyeval_bench::multioop::{assemble, OopEvaluator};
-use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_bench::EvalOptions;
+use polyeval_core::eval::EvalItem;
 use polyeval_core::{Bench, Evaluator, Language, Task};
 use samples::sample;
 use std::io::{BufRead, Write};

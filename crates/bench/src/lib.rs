@@ -13,9 +13,9 @@ pub mod crosspl_ipc;
 pub mod doctor;
 pub mod loaders;
 pub mod multioop;
-pub mod oop;
 pub mod prompts;
 pub mod registry;
 pub mod scoring;
+pub mod verdict_data;
 
-pub use registry::{benchmark, Benchmark};
+pub use registry::{benchmark, Benchmark, EvalOptions};

@@ -1,7 +1,8 @@
 //! What every benchmark's prompts share: the prompt modes, the format of
 //! worked-example files, and the digest stored with a run. The prompt texts
-//! live in the project's `prompts/` directory, embedded at build time by the
-//! benchmark that uses them.
+//! live in the `prompts/` directory of the crate that uses them (this
+//! crate's, `crates/build/prompts/`, `crates/translate/prompts/`), embedded at
+//! build time, so each crate packages on its own.
 
 use polyeval_core::hash::{fnv1a, FNV_OFFSET};
 use std::fmt;

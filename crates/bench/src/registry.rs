@@ -3,10 +3,32 @@
 use crate::doctor::{DoctorFindings, DoctorOptions};
 use crate::prompts::PromptMode;
 use polyeval_core::chat::Message;
-use polyeval_core::eval::EvalOptions;
 use polyeval_core::loading::TaskLoader;
 use polyeval_core::{Bench, Evaluator, Language, Task, TaskSet};
 use std::path::Path;
+
+/// How to evaluate, as the user asked: options every evaluator may read,
+/// each using the fields that concern it (they live with the benchmarks,
+/// not in `polyeval-core`, since some belong to one benchmark only).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct EvalOptions {
+    /// Evaluation mode: IPC `compat` (default) or `strict`; executed benchmarks `sound` (default).
+    pub mode: Option<String>,
+    /// Worker threads / sandbox processes (default: number of cores).
+    pub jobs: Option<usize>,
+    /// Per-program wall-clock timeout in seconds (benchmark default when None).
+    pub timeout_secs: Option<f64>,
+    /// Per-program memory limit in MiB (engine default when None).
+    pub memory_mb: Option<u64>,
+    /// Directory holding libgsl.so / libgslcblas.so (FFI); auto-detected when None.
+    pub gsl_dir: Option<String>,
+    /// MultiOOP JavaScript: use strict deep equality instead of upstream's loose `assert.deepEqual`.
+    pub js_strict_equality: bool,
+    /// Run every sample in a sandbox of its own instead of warm workers
+    /// (same verdicts, slower; see `polyeval_sandbox::Engine::with_warm_workers`).
+    #[serde(default)]
+    pub cold: bool,
+}
 
 /// Everything particular to one benchmark.
 pub trait Benchmark: Sync {
@@ -82,8 +104,8 @@ pub fn benchmark(bench: Bench) -> &'static dyn Benchmark {
     match bench {
         Bench::CrossplIpc => &crate::crosspl_ipc::CrossplIpc,
         Bench::CrossplFfi => &crate::crosspl_ffi::CrossplFfi,
-        Bench::MultiOop => &crate::multioop::MultiOop,
-        Bench::Oop => &crate::oop::Oop,
+        Bench::MultiOop => &crate::multioop::MULTIOOP,
+        Bench::Oop => &crate::multioop::OOP,
     }
 }
 

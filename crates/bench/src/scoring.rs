@@ -10,16 +10,17 @@ pub const MODES: &[&str] = &["sound", "inprocess"];
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scoring {
     /// Mode `sound` (default): judged by `polyeval_judge`. The program only
-    /// reports observed values (compared outside the sandbox with expected
-    /// values that never enter it); what still runs in-process (lines that
-    /// cannot be split, CrossPL-FFI's `assert_test`) must end with the
-    /// harness reading a one-shot nonce; the candidate's code is scanned for
-    /// tampering (`tampering` verdicts, a failure).
+    /// reports observations (values with their types, exceptions), decided
+    /// outside the sandbox against expected values that never enter it
+    /// (CrossPL-FFI: against the canonical solution's run of the same
+    /// instrumented test). A test line that cannot become an observation is
+    /// not judgeable and never passes. The scan of the candidate's code only
+    /// annotates verdicts; `tampering` is kept for runtime evidence no
+    /// correct program produces (forged or duplicated records).
     Judge,
     /// Mode `inprocess`: upstream's in-process assertions plus polyeval's
     /// integrity marker (pass = exit 0 with the marker printed). For
-    /// comparison only: a candidate in charge of its own process can fake
-    /// it (issue 15).
+    /// comparison only: a candidate in charge of its own process can fake it.
     InProcess,
 }
 

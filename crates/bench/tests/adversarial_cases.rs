@@ -15,8 +15,9 @@
 
 use polyeval_bench::crosspl_ffi::FfiEvaluator;
 use polyeval_bench::multioop::OopEvaluator;
+use polyeval_bench::EvalOptions;
 use polyeval_core::data::shared_test_data;
-use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_core::eval::EvalItem;
 use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -28,7 +28,7 @@ fn with_gsl_2_8_canonical_solutions_pass_except_task_19() {
     // Task 38 needs a 16 GB reservation to succeed (see below).
     assert!(failing.is_empty() || failing == ["38"], "{failing:?}");
     assert!(gsl.libgsl.starts_with(&build));
-    assert_eq!(report.gsl.origin, polyeval_sandbox::gsl::GslOrigin::Cache);
+    assert_eq!(report.gsl.origin, polyeval_gsl::GslOrigin::Cache);
     assert_eq!(report.gsl.added_in_2_8, Some(0));
     for id in ["4", "5", "6", "7"] {
         let check = report.tasks.iter().find(|t| t.task_id == id).unwrap();
@@ -47,10 +47,10 @@ fn with_gsl_2_8_canonical_solutions_pass_except_task_19() {
 #[test]
 fn with_the_system_gsl_tasks_4_to_7_are_environment_defects() {
     gsl_28_build();
-    let system = polyeval_sandbox::gsl::find_system().expect("GSL installed (libgsl-dev)");
+    let system = polyeval_gsl::find_system().expect("GSL installed (libgsl-dev)");
     let dir = system.libgsl.parent().unwrap().to_path_buf();
     let (report, gsl) = canonical_solutions_pass_except_reported_defects(Some(dir));
-    assert_eq!(report.gsl.origin, polyeval_sandbox::gsl::GslOrigin::GslDir);
+    assert_eq!(report.gsl.origin, polyeval_gsl::GslOrigin::GslDir);
     if gsl.version.as_deref() == Some("2.7.1") {
         let added = gsl.added_in_2_8().expect("compared with the 2.8 build");
         assert!(

@@ -24,8 +24,9 @@ use judge_support::fixture::{
 };
 use polyeval_bench::crosspl_ffi::FfiEvaluator;
 use polyeval_bench::multioop::OopEvaluator;
+use polyeval_bench::EvalOptions;
 use polyeval_core::data::shared_test_data;
-use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_core::eval::EvalItem;
 use polyeval_core::{Bench, Evaluator, Language, Status, Task, Verdict};
 
 const LANGUAGES: [Language; 7] = [
@@ -345,9 +346,9 @@ fn ffi_cheats_fail_every_task_and_canonical_solutions_pass_warm_and_cold() {
 /// loader's message for that symbol do not.
 #[test]
 fn ffi_blame_rests_with_the_answer() {
-    polyeval_sandbox::gsl::cached_build()
+    polyeval_gsl::cached_build()
         .expect("GSL 2.8 built in polyeval's cache (scripts/install-deps.sh)");
-    let system = polyeval_sandbox::gsl::find_system().expect("GSL installed (libgsl-dev)");
+    let system = polyeval_gsl::find_system().expect("GSL installed (libgsl-dev)");
     let dir = system.libgsl.parent().expect("library dir").to_path_buf();
     let ev = FfiEvaluator::new(&EvalOptions {
         gsl_dir: Some(dir.display().to_string()),

@@ -5,7 +5,8 @@
 //! passes pass@o.
 
 use polyeval_bench::multioop::OopEvaluator;
-use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_bench::EvalOptions;
+use polyeval_core::eval::EvalItem;
 use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
 
 fn task(lang: Language, test_list: &[&str], keywords: &[&str]) -> Task {

@@ -14,8 +14,9 @@ mod samples;
 
 use polyeval_bench::multioop::reference::load_reference;
 use polyeval_bench::multioop::OopEvaluator;
+use polyeval_bench::EvalOptions;
 use polyeval_core::data::shared_test_data;
-use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_core::eval::EvalItem;
 use polyeval_core::{Bench, Evaluator, Language, Status, Task, Verdict};
 
 fn evaluator(cold: bool, jobs: usize) -> OopEvaluator {

@@ -7,12 +7,12 @@ use std::path::Path;
 /// Refuse `out` when it holds any of `outputs` but no build journal: it is
 /// not the output of `polyeval <command>` (`held` names them for the user).
 pub(crate) fn check(out: &Path, outputs: &[&str], held: &str, command: &str) -> anyhow::Result<()> {
-    let journal = out.join(polyeval_runner::journal::JOURNAL_FILE);
+    let journal = out.join(polyeval_journal::JOURNAL_FILE);
     if !journal.exists() && outputs.iter().any(|o| out.join(o).exists()) {
         anyhow::bail!(
             "{} holds {held} but no build journal ({}): not the output of `polyeval {command}`; choose another --out",
             out.display(),
-            polyeval_runner::journal::JOURNAL_FILE
+            polyeval_journal::JOURNAL_FILE
         );
     }
     Ok(())

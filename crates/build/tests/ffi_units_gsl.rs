@@ -11,11 +11,11 @@ fn gsl_tarball() -> PathBuf {
 
 /// The cached GSL 2.8 build; tests needing it fail (never skip) without it.
 fn gsl_28_build() -> PathBuf {
-    polyeval_sandbox::gsl::cached_build().unwrap_or_else(|| {
+    polyeval_gsl::cached_build().unwrap_or_else(|| {
         panic!(
             "GSL 2.8 is not built in polyeval's cache ({}): run `polyeval setup gsl --source {}` \
              (scripts/install-deps.sh does it for CI)",
-            polyeval_sandbox::gsl::cached_build_dir()
+            polyeval_gsl::cached_build_dir()
                 .map(|d| d.display().to_string())
                 .unwrap_or_else(|| "disabled".into()),
             gsl_tarball().display()

@@ -8,8 +8,8 @@
 
 use polyeval_build::ffi::build::{self, Options};
 use polyeval_client::mock::{MockReply, MockRequest, MockServer};
+use polyeval_client::ClientOptions;
 use polyeval_core::progress::{Progress, Recorder};
-use polyeval_runner::ClientOptions;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -49,11 +49,11 @@ fn answer(r: &MockRequest) -> MockReply {
 
 /// The cached GSL 2.8 build's library directory; fails (never skips) without it.
 fn gsl_28_lib() -> PathBuf {
-    let build = polyeval_sandbox::gsl::cached_build().unwrap_or_else(|| {
+    let build = polyeval_gsl::cached_build().unwrap_or_else(|| {
         panic!(
             "GSL 2.8 is not built in polyeval's cache ({}): run `polyeval setup gsl --source {}` \
              (scripts/install-deps.sh does it for CI)",
-            polyeval_sandbox::gsl::cached_build_dir()
+            polyeval_gsl::cached_build_dir()
                 .map(|d| d.display().to_string())
                 .unwrap_or_else(|| "disabled".into()),
             polyeval_core::data::shared_test_data()

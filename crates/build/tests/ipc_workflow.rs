@@ -8,8 +8,8 @@
 
 use polyeval_build::ipc::{self, Options};
 use polyeval_client::mock::{MockReply, MockRequest, MockServer};
+use polyeval_client::ClientOptions;
 use polyeval_core::progress::{Progress, Recorder};
-use polyeval_runner::ClientOptions;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -5,8 +5,9 @@
 mod cmd;
 mod interrupt;
 mod progress;
+mod reference;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Measure how well LLMs write code across programming languages.
 ///
@@ -65,6 +66,10 @@ enum Command {
     Translate(cmd::translate::Args),
     /// Add MultiOOP tests: a model proposes inputs, the Python reference computes the expected values; then translated.
     Augment(cmd::augment::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(cmd::completions::Args),
+    /// Print the man page, or write every command's page (man pages or the book's Markdown reference).
+    Man(cmd::man::Args),
 }
 
 /// `polyeval … | head` closes standard output early. Whatever was being
@@ -148,6 +153,8 @@ fn main() {
         Command::Build(a) => cmd::build::run(a),
         Command::Translate(a) => cmd::translate::run(a),
         Command::Augment(a) => cmd::augment::run(a),
+        Command::Completions(a) => cmd::completions::run(a, Cli::command()),
+        Command::Man(a) => cmd::man::run(a, Cli::command()),
     };
     if let Err(e) = result {
         if is_broken_pipe(&e) {

@@ -182,7 +182,7 @@ fn three_tasks_get_18_to_20_valid_tests_resume_after_kill_9_and_replay_byte_for_
     );
     let after: Vec<MockRequest> = server.requests()[asked_before..].to_vec();
     for r in &after {
-        let hash = polyeval_runner::journal::request_hash(&r.body);
+        let hash = polyeval_journal::request_hash(&r.body);
         assert!(!before_kill.contains(&hash), "asked again after the kill");
     }
     let answered = answered_in_journal(&out);

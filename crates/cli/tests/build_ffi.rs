@@ -156,11 +156,11 @@ fn gsl_tarball() -> PathBuf {
 
 /// The cached GSL 2.8 build's library directory; fails (never skips) without it.
 fn gsl_28_lib() -> PathBuf {
-    let build = polyeval_sandbox::gsl::cached_build().unwrap_or_else(|| {
+    let build = polyeval_gsl::cached_build().unwrap_or_else(|| {
         panic!(
             "GSL 2.8 is not built in polyeval's cache ({}): run `polyeval setup gsl --source {}` \
              (scripts/install-deps.sh does it for CI)",
-            polyeval_sandbox::gsl::cached_build_dir()
+            polyeval_gsl::cached_build_dir()
                 .map(|d| d.display().to_string())
                 .unwrap_or_else(|| "disabled".into()),
             gsl_tarball().display()
@@ -250,7 +250,7 @@ fn six_families_every_outcome_kill_9_resume_and_offline_replay() {
     let requests = server.requests();
     let mut per_stage: BTreeMap<String, usize> = BTreeMap::new();
     for r in &requests {
-        let hash = polyeval_runner::journal::request_hash(&r.body);
+        let hash = polyeval_journal::request_hash(&r.body);
         assert!(
             !before_kill.contains(&hash),
             "an answered request was sent again: {} {}",

@@ -445,11 +445,21 @@ fn sharded_generation_asks_for_every_sample_once_and_equals_a_single_machine_one
             .collect()
     };
     assert_eq!(samples(&a), samples(&b));
+    // The tasks read the generation from the spec written at submission:
+    // the options as given, the key's variable but never its value.
     let script = std::fs::read_to_string(sharded.join("slurm/generate.sbatch")).unwrap();
-    assert!(script.contains(r#"'--extra-body={"top_k":5}'"#), "{script}");
+    let spec_text = std::fs::read_to_string(sharded.join("slurm/generate.spec.json")).unwrap();
+    let spec: Value = serde_json::from_str(&spec_text).unwrap();
+    let client = &spec["spec"]["model"]["api"]["client"];
+    assert_eq!(
+        client["extra_body"],
+        serde_json::json!({"top_k": 5}),
+        "{spec_text}"
+    );
+    assert_eq!(spec["spec"]["force"], false, "{spec_text}");
     assert!(
-        !script.contains("--force") && !script.contains("sk-secret"),
-        "{script}"
+        !script.contains("sk-secret") && !spec_text.contains("sk-secret"),
+        "{script}\n{spec_text}"
     );
 
     // Nothing left to generate: nothing is submitted.

@@ -11,12 +11,15 @@
 
 pub mod batch;
 pub mod client;
+mod config;
+mod error;
 mod health;
 #[cfg(feature = "mock")]
 pub mod mock;
+mod wire;
 
 pub use batch::{AnswerSink, Batch, BatchReport, BatchRequest};
 pub use client::{
-    request_body, Capabilities, ChatResponse, Client, ClientConfig, ClientError, Generation,
-    Message, Sampling, DEFAULT_API_KEY_ENV,
+    request_body, Capabilities, ChatResponse, Client, ClientConfig, ClientError, ClientOptions,
+    Generation, Message, Sampling, DEFAULT_API_KEY_ENV,
 };

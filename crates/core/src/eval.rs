@@ -37,24 +37,3 @@ pub trait Evaluator: Send + Sync {
 
 /// An evaluator's verdict-deciding settings by name (see [`Evaluator::settings`]).
 pub type Settings = std::collections::BTreeMap<String, String>;
-
-/// Options every evaluator may read; each uses the fields that concern it.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct EvalOptions {
-    /// Evaluation mode: IPC `compat` (default) or `strict`; executed benchmarks `sound` (default).
-    pub mode: Option<String>,
-    /// Worker threads / sandbox processes (default: number of cores).
-    pub jobs: Option<usize>,
-    /// Per-program wall-clock timeout in seconds (benchmark default when None).
-    pub timeout_secs: Option<f64>,
-    /// Per-program memory limit in MiB (engine default when None).
-    pub memory_mb: Option<u64>,
-    /// Directory holding libgsl.so / libgslcblas.so (FFI); auto-detected when None.
-    pub gsl_dir: Option<String>,
-    /// MultiOOP JavaScript: use strict deep equality instead of upstream's loose `assert.deepEqual`.
-    pub js_strict_equality: bool,
-    /// Run every sample in a sandbox of its own instead of warm workers
-    /// (same verdicts, slower; see `polyeval_sandbox::Engine::with_warm_workers`).
-    #[serde(default)]
-    pub cold: bool,
-}

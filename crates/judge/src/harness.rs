@@ -14,19 +14,19 @@
 //! | Go | [`go_program`] merges aliased imports and the body | inside `main` |
 //!
 //! Every body ends with the `finish` call, which runs the prelude's runtime
-//! integrity checks and writes the end record (with the one-shot nonce when
-//! the plan needs one).
+//! integrity checks (diagnostics) and writes the end record. The preludes
+//! themselves live with their languages (`polyeval_lang::<language>::OBSERVER`).
 
 use crate::split::{LineKind, Plan};
 use polyeval_core::Language;
 
-pub const PYTHON_PRELUDE: &str = include_str!("../preludes/python.py");
-pub const CPP_PRELUDE: &str = include_str!("../preludes/cpp.hpp");
-pub const JAVA_PRELUDE: &str = include_str!("../preludes/java.java");
-pub const CSHARP_PRELUDE: &str = include_str!("../preludes/csharp.cs");
-pub const PHP_PRELUDE: &str = include_str!("../preludes/php.php");
-pub const JAVASCRIPT_PRELUDE: &str = include_str!("../preludes/javascript.js");
-pub const GO_PRELUDE: &str = include_str!("../preludes/go.go");
+pub const PYTHON_PRELUDE: &str = polyeval_lang::python::OBSERVER;
+pub const CPP_PRELUDE: &str = polyeval_lang::cpp::OBSERVER;
+pub const JAVA_PRELUDE: &str = polyeval_lang::java::OBSERVER;
+pub const CSHARP_PRELUDE: &str = polyeval_lang::csharp::OBSERVER;
+pub const PHP_PRELUDE: &str = polyeval_lang::php::OBSERVER;
+pub const JAVASCRIPT_PRELUDE: &str = polyeval_lang::javascript::OBSERVER;
+pub const GO_PRELUDE: &str = polyeval_lang::go::OBSERVER;
 
 /// The class whose `main` the Java toolchain must run (whatever other
 /// `main`s the file has).

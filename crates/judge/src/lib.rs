@@ -12,13 +12,14 @@
 //!   languages) into observations of `lhs` plus expected values parsed from
 //!   `rhs` in Rust ([`literal`]); a line it cannot turn into an observation
 //!   is *not judgeable* (a task with one never passes), labelled;
-//! - [`harness`] holds the observer preludes (one per language, under
-//!   `preludes/`) and emits the statements that replace the test lines;
+//! - [`harness`] emits the statements that replace the test lines, around
+//!   the observer preludes (each language's, `polyeval_lang::<language>::OBSERVER`);
 //! - [`ffi`] judges CrossPL-FFI: the task's Python test is instrumented so it
 //!   reports the values its assertions need, and the assertions are
 //!   evaluated outside, against the canonical solution's run;
-//! - [`nonce`] serves a one-shot secret that authenticates the CrossPL-FFI
-//!   harness's report of the exception that ended a run (blame, never a pass);
+//! - [`nonce`] (the sandbox's, re-exported) serves a one-shot secret that
+//!   authenticates the CrossPL-FFI harness's report of the exception that
+//!   ended a run (blame, never a pass);
 //! - [`scan`] is the static scan: a diagnostic shown with the verdict, never
 //!   deciding it;
 //! - [`verdict`] turns a finished run into a [`verdict::Judgement`]
@@ -31,7 +32,7 @@ pub mod coverage;
 pub mod ffi;
 pub mod harness;
 pub mod literal;
-pub mod nonce;
+pub use polyeval_sandbox::nonce;
 pub mod protocol;
 pub mod scan;
 pub mod split;

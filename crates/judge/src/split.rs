@@ -533,7 +533,13 @@ fn call_check(
         ));
     }
     let end = comma.unwrap_or(close);
-    let (s, e) = trim_range(line, open + 1, end);
+    let (mut s, mut e) = trim_range(line, open + 1, end);
+    // `assert((lhs == std::vector<int>{1, 2}))`: the parentheses keep the
+    // braces' commas from splitting the macro's argument.
+    while comma.is_none() && s + 1 < e && line.as_bytes()[s] == b'(' && m.closing(s) == Some(e - 1)
+    {
+        (s, e) = trim_range(line, s + 1, e - 1);
+    }
     let lower: Vec<&str> = C_LOWER.iter().copied().filter(|o| *o != ",").collect();
     Some(match comparison(lang, line, m, s, e, &["=="], &lower) {
         Ok((lhs, rhs, _, v)) => check(lhs, rhs, v, equality, None),
@@ -975,6 +981,27 @@ mod tests {
         assert_eq!(
             split(Language::Python, "assert candidate([-10, 5], 2)== [0, 5]").1,
             List(vec![Int(0), Int(5)])
+        );
+        // Doubled parentheses (the braces' commas would split the macro) and
+        // a `?` inside a string are still one comparison.
+        assert_eq!(
+            split(
+                Language::Cpp,
+                "assert((FPV(input0).f(input1) == std::vector<int>{0, 5}))"
+            ),
+            (
+                "FPV(input0).f(input1)".into(),
+                List(vec![Int(0), Int(5)]),
+                Equality::Cpp
+            )
+        );
+        assert_eq!(
+            split(Language::Cpp, "assert(A(input0).f() == \"why? because\")").1,
+            Str("why? because".into())
+        );
+        assert_eq!(
+            reason(Language::Cpp, "assert((a.f() == 1) || b)"),
+            NotJudgeableReason::UnknownAssertionForm
         );
         assert_eq!(
             split(Language::Cpp, "assert(WDS().without_duplicates(input0)==1)"),

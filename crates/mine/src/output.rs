@@ -10,8 +10,8 @@
 use crate::miner::{Comparison, Hit, Kind, RepoOutcome};
 use crate::repo::Repo;
 use anyhow::{bail, Context};
-use polyeval_bench::crosspl_ipc::loader::technique_for_interface;
 use polyeval_core::pylit::repr_str;
+use polyeval_core::technique::technique_for_interface;
 use polyeval_fsm::Mode;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;

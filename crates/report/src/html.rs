@@ -10,6 +10,7 @@ use crate::render::{all_tables, run_facts, Report};
 use crate::table::ranks;
 use anyhow::{Context, Result};
 use minijinja::{context, Environment};
+use polyeval_bench::verdict_data::{ExecutedData, IpcData};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
@@ -116,44 +117,33 @@ fn cut(s: &str, max: usize) -> String {
     }
 }
 
-/// Human-readable FSM trace lines from an IPC verdict's data.
-fn fsm_trace(data: &serde_json::Value) -> Vec<String> {
+/// Human-readable FSM trace lines from an IPC verdict.
+fn fsm_trace(verdict: &polyeval_core::Verdict) -> Vec<String> {
     let mut out = Vec::new();
-    let (Some(total), Some(deep)) = (
-        data.get("steps_total").and_then(|v| v.as_u64()),
-        data.get("deepest_step").and_then(|v| v.as_u64()),
-    ) else {
+    let Some(d) = IpcData::of(verdict) else {
         return out;
     };
-    let fsm = data
-        .get("fsm_id")
-        .and_then(|v| v.as_u64())
-        .map(|f| format!("FSM {f}: "))
-        .unwrap_or_default();
-    out.push(format!("{fsm}deepest step reached {deep} of {total}"));
-    if let Some(m) = data.get("matched").and_then(|v| v.as_array()) {
-        let steps: Vec<String> = m
+    let fsm = d.fsm_id.map(|f| format!("FSM {f}: ")).unwrap_or_default();
+    out.push(format!(
+        "{fsm}deepest step reached {} of {}",
+        d.deepest_step.unwrap_or(0),
+        d.steps_total.unwrap_or(0)
+    ));
+    if !d.matched.is_empty() {
+        let steps: Vec<String> = d
+            .matched
             .iter()
-            .filter_map(|x| {
-                Some(format!(
-                    "step {} @ line {}",
-                    x.get("step")?.as_u64()?,
-                    x.get("line").and_then(|l| l.as_u64()).unwrap_or(0)
-                ))
-            })
+            .map(|m| format!("step {} @ line {}", m.step, m.line))
             .collect();
-        if !steps.is_empty() {
-            out.push(format!("matched: {}", steps.join(", ")));
-        }
+        out.push(format!("matched: {}", steps.join(", ")));
     }
-    if let Some(fu) = data.get("first_unreached").filter(|v| !v.is_null()) {
+    if let Some(fu) = &d.first_unreached {
         out.push(format!(
             "first step never reached: {} — {}",
-            fu.get("step").and_then(|v| v.as_u64()).unwrap_or(0),
-            fu.get("description").and_then(|v| v.as_str()).unwrap_or("")
+            fu.step, fu.description
         ));
     }
-    if data.get("compat_strict_differ").and_then(|v| v.as_bool()) == Some(true) {
+    if d.compat_strict_differ == Some(true) {
         out.push("compat and strict modes disagree on this sample".into());
     }
     out
@@ -183,12 +173,10 @@ fn html_task(run: &RunData, t: &TaskRecord, opts: &HtmlOptions) -> HtmlTask {
             let s = &t.samples[i];
             let p = s.passed(run.source);
             let v = s.verdict.as_ref();
-            let data = v.map(|v| &v.data);
-            let stderr = data
-                .and_then(|d| d.get("stderr_tail"))
-                .and_then(|x| x.as_str())
+            let stderr = v
+                .and_then(|v| ExecutedData::of(v).stderr_tail)
                 .filter(|x| !x.trim().is_empty())
-                .map(|x| cut(x, 4000));
+                .map(|x| cut(&x, 4000));
             HtmlSample {
                 index: s.index,
                 status: match run.source {
@@ -214,7 +202,7 @@ fn html_task(run: &RunData, t: &TaskRecord, opts: &HtmlOptions) -> HtmlTask {
                     _ => None,
                 },
                 completion: cut(&s.completion, opts.max_completion_chars),
-                trace: data.map(fsm_trace).unwrap_or_default(),
+                trace: v.map(fsm_trace).unwrap_or_default(),
                 stderr,
             }
         })
@@ -385,7 +373,14 @@ mod tests {
         let d = serde_json::json!({"mode":"compat","fsm_id":12,"steps_total":5,"deepest_step":2,
             "matched":[{"step":1,"line":3},{"step":2,"line":9}],
             "first_unreached":{"step":3,"description":"open the socket"}});
-        let t = fsm_trace(&d);
+        let v = polyeval_core::Verdict {
+            status: polyeval_core::Status::Failed,
+            category: None,
+            detail: String::new(),
+            pass_o: None,
+            data: d,
+        };
+        let t = fsm_trace(&v);
         assert_eq!(t[0], "FSM 12: deepest step reached 2 of 5");
         assert_eq!(t[1], "matched: step 1 @ line 3, step 2 @ line 9");
         assert_eq!(t[2], "first step never reached: 3 — open the socket");

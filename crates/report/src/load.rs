@@ -112,10 +112,7 @@ fn record_for(task: &Task) -> TaskRecord {
 /// Whether a verdict says its task has test lines the judge cannot decide
 /// outside the program (every judged verdict counts them).
 pub fn says_not_judgeable(v: &polyeval_core::Verdict) -> bool {
-    v.data
-        .pointer("/judge/not_judgeable")
-        .and_then(|n| n.as_u64())
-        .is_some_and(|n| n > 0)
+    polyeval_bench::verdict_data::ExecutedData::of(v).says_not_judgeable()
 }
 
 /// Load several run directories for reporting, side by side (in parallel).

@@ -3,6 +3,7 @@
 //! stable JSON contract of `polyeval report --format json`.
 
 use crate::model::{Criterion, RunData, TaskRecord, VerdictSource};
+use polyeval_bench::verdict_data::IpcData;
 use polyeval_core::metrics::{self, Estimate};
 use polyeval_core::{Bench, Language};
 use rayon::prelude::*;
@@ -504,13 +505,13 @@ fn fsm_analysis(run: &RunData) -> Option<FsmAnalysis> {
             if v.passed() {
                 continue;
             }
-            let d = &v.data;
-            let (Some(total), Some(deep)) = (
-                d.get("steps_total").and_then(|x| x.as_u64()),
-                d.get("deepest_step").and_then(|x| x.as_u64()),
-            ) else {
+            let Some(d) = IpcData::of(v) else {
                 continue;
             };
+            let (total, deep) = (
+                d.steps_total.unwrap_or(0) as u64,
+                d.deepest_step.unwrap_or(0) as u64,
+            );
             analysed += 1;
             let lang = t.language.display_name().to_string();
             *stuck
@@ -519,20 +520,14 @@ fn fsm_analysis(run: &RunData) -> Option<FsmAnalysis> {
                 .entry((deep, total))
                 .or_default() += 1;
             *deepest.entry(lang).or_default().entry(deep).or_default() += 1;
-            if let Some(fu) = d.get("first_unreached").filter(|x| !x.is_null()) {
-                let step = fu.get("step").and_then(|x| x.as_u64()).unwrap_or(0);
-                let desc = fu
-                    .get("description")
-                    .and_then(|x| x.as_str())
-                    .unwrap_or("")
-                    .to_string();
-                let fsm = d.get("fsm_id").and_then(|x| x.as_u64()).unwrap_or(0);
+            if let Some(fu) = d.first_unreached {
+                let fsm = d.fsm_id.unwrap_or(0) as u64;
                 let tech = t.technique.clone().unwrap_or_else(|| "(unknown)".into());
                 let e = missing
                     .entry(tech)
                     .or_default()
-                    .entry((fsm, step))
-                    .or_insert((desc, 0));
+                    .entry((fsm, fu.step as u64))
+                    .or_insert((fu.description, 0));
                 e.1 += 1;
             }
         }

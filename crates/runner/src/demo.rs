@@ -136,7 +136,7 @@ pub fn run(spec: &DemoSpec, progress: &Progress) -> anyhow::Result<Vec<DemoSecti
     materialise(&data)?;
     let mut benches = vec![Bench::CrossplIpc, Bench::MultiOop];
     // The GSL the evaluation will load, found the way it finds it.
-    match (spec.ffi, polyeval_sandbox::gsl::find(None).ok()) {
+    match (spec.ffi, polyeval_gsl::find(None).ok()) {
         (false, _) => progress.note(Level::Info, "note: FFI part skipped (--no-ffi)"),
         (true, Some(gsl)) => {
             progress.note(Level::Info, gsl_note(&gsl));
@@ -273,7 +273,7 @@ pub fn materialise(dir: &Path) -> anyhow::Result<()> {
 }
 
 /// Which GSL scores the demo's CrossPL-FFI tasks.
-fn gsl_note(gsl: &polyeval_sandbox::gsl::GslLibs) -> String {
+fn gsl_note(gsl: &polyeval_gsl::GslLibs) -> String {
     format!(
         "GSL {} ({}) in {}: including the CrossPL-FFI demo tasks",
         gsl.version,

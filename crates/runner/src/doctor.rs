@@ -59,7 +59,7 @@ pub fn environment(jobs: usize, gsl_dir: Option<&Path>, progress: &Progress) -> 
             fix: None,
         });
     }
-    checks.push(match polyeval_sandbox::gsl::find(gsl_dir) {
+    checks.push(match polyeval_gsl::find(gsl_dir) {
         Ok(gsl) => Check {
             name: "gsl".into(),
             ok: true,
@@ -69,12 +69,12 @@ pub fn environment(jobs: usize, gsl_dir: Option<&Path>, progress: &Progress) -> 
                 gsl.origin.describe(),
                 gsl.libgsl.display(),
                 gsl.libgslcblas.display(),
-                if gsl.version == polyeval_sandbox::gsl::GSL_BUILD_VERSION {
+                if gsl.version == polyeval_gsl::GSL_BUILD_VERSION {
                     String::new()
                 } else {
                     format!(
                         "; CrossPL-FFI was made with GSL 2.8: build it with `{}`",
-                        polyeval_sandbox::gsl::GSL_SETUP_HINT
+                        polyeval_gsl::GSL_SETUP_HINT
                     )
                 }
             ),
@@ -84,7 +84,7 @@ pub fn environment(jobs: usize, gsl_dir: Option<&Path>, progress: &Progress) -> 
             name: "gsl".into(),
             ok: false,
             detail: format!("{e:#}"),
-            fix: Some(polyeval_sandbox::gsl::GSL_INSTALL_HINT.to_string()),
+            fix: Some(polyeval_gsl::GSL_INSTALL_HINT.to_string()),
         },
     });
     checks

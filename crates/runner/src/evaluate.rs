@@ -12,7 +12,8 @@
 use crate::run::Run;
 use anyhow::{bail, Context};
 use polyeval_bench::Benchmark;
-use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_bench::EvalOptions;
+use polyeval_core::eval::EvalItem;
 use polyeval_core::progress::Progress;
 use polyeval_core::{Bench, Evaluator, Task, Verdict};
 use polyeval_store::{sample_id, NewSample, SampleRow, ScoringPass, RECORDED_MODE};

@@ -116,18 +116,8 @@ fn failure_output(v: &Verdict) -> Option<String> {
     if v.status == polyeval_core::Status::Passed {
         return None;
     }
-    let field = |k: &str| {
-        v.data
-            .get(k)
-            .and_then(|t| t.as_str())
-            .filter(|t| !t.trim().is_empty())
-    };
-    let text = match v.status {
-        polyeval_core::Status::CompileError => {
-            field("compile_tail").or_else(|| field("stderr_tail"))
-        }
-        _ => field("stderr_tail").or_else(|| field("compile_tail")),
-    }?;
+    let data = polyeval_bench::verdict_data::ExecutedData::of(v);
+    let text = data.failure_output(v.status == polyeval_core::Status::CompileError)?;
     Some(polyeval_sandbox::tail(text, FAILURE_OUTPUT_CHARS))
 }
 

@@ -13,20 +13,19 @@ use crate::tasks::TaskSets;
 use anyhow::{bail, Context};
 use polyeval_bench::prompts::PromptMode;
 use polyeval_bench::Benchmark;
-use polyeval_client::{
-    AnswerSink, Batch, BatchRequest, Capabilities, ClientConfig, Generation, Sampling,
-};
+pub use polyeval_client::ClientOptions;
+use polyeval_client::{AnswerSink, Batch, BatchRequest, Capabilities, Generation, Sampling};
 use polyeval_core::progress::{Phase, Progress};
 use polyeval_core::{Bench, Task, TaskFilter, TaskSet};
 use polyeval_store::{sample_id, NewSample, RunConfig, RunStore, Shard};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
 
 /// Everything a generation needs.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GenerateSpec {
     pub bench: Bench,
     /// Benchmark data directory (default: `$POLYEVAL_DATA`, then the config file).
@@ -44,12 +43,15 @@ pub struct GenerateSpec {
     pub sampling: Sampling,
     /// MultiOOP/OOP prompt mode.
     pub prompt: PromptMode,
-    /// Generate only this shard's part, into its own store (see [`crate::shard`]).
+    /// Generate only this shard's part, into its own store (see
+    /// [`crate::shard`]). Never serialised: each array task has its own.
+    #[serde(skip)]
     pub shard: Option<Shard>,
 }
 
 /// Who answers.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ModelSource {
     /// The model `model` at an OpenAI-compatible endpoint.
     Api {
@@ -81,27 +83,6 @@ impl ModelSource {
             ModelSource::Replay { .. } => "replay",
         }
     }
-}
-
-/// How to reach an OpenAI-compatible endpoint.
-#[derive(Debug, Clone)]
-pub struct ClientOptions {
-    /// API root, e.g. `https://api.openai.com/v1`.
-    pub base_url: String,
-    /// Sent as a bearer token when present.
-    pub api_key: Option<String>,
-    /// The environment variable the key came from (named in key hints).
-    pub api_key_env: String,
-    /// Fields merged into every request body (e.g. `{"enable_thinking": false}`).
-    pub extra_body: Map<String, Value>,
-    /// Maximum requests in flight.
-    pub concurrency: usize,
-    pub request_timeout: Duration,
-    /// Retries per request on 429/5xx/timeouts/dropped connections.
-    pub max_retries: u32,
-    /// Stop when no request has succeeded for this long while requests keep
-    /// failing (`None`: no limit besides `max_retries`).
-    pub max_retry_time: Option<Duration>,
 }
 
 /// What a generate pass did.
@@ -384,31 +365,6 @@ fn generate_api(
         .run_blocking(requests, &mut StoreSink(store))?;
     outcome.generated += report.stored;
     report.into_result().map(drop)
-}
-
-impl ClientOptions {
-    /// The client settings for asking `model` at this endpoint (also what
-    /// the model-call journal's workflows use).
-    pub fn client_config(&self, model: &str) -> anyhow::Result<ClientConfig> {
-        let mut cfg = ClientConfig::new(self.base_url.clone(), model.to_string());
-        cfg.api_key = self.api_key.clone().filter(|k| !k.is_empty());
-        cfg.api_key_env = self.api_key_env.clone();
-        cfg.concurrency = self.concurrency.max(1);
-        cfg.max_retries = self.max_retries;
-        if self.request_timeout.is_zero() {
-            bail!("--request-timeout must be a positive number of seconds");
-        }
-        cfg.request_timeout = self.request_timeout;
-        cfg.max_retry_time = self.max_retry_time;
-        cfg.extra_body = self.extra_body.clone();
-        if let Ok(ms) = std::env::var("POLYEVAL_INITIAL_BACKOFF_MS") {
-            // For tests and impatient users: scale the retry backoff.
-            if let Ok(ms) = ms.parse::<u64>() {
-                cfg.initial_backoff = Duration::from_millis(ms);
-            }
-        }
-        Ok(cfg)
-    }
 }
 
 /// Puts answers into the run store; what the server accepts goes with the run.

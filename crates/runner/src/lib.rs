@@ -13,8 +13,6 @@
 //!   ([`samples`] is the one samples-JSONL reader);
 //! - [`shard`]: one shard of a run's evaluation or generation, and merging
 //!   the shards; [`slurm`]: all shards as a Slurm array job;
-//! - [`journal`]: the model-call and stage journal of construction
-//!   workflows (`build ipc`, `build ffi`, `augment`): resumable, replayable;
 //! - [`export`], [`stats`], [`doctor`] and [`demo`].
 //!
 //! Long work reports progress as `polyeval_core::progress` events; nothing
@@ -37,7 +35,6 @@ pub mod evaluate;
 pub mod export;
 pub mod generate;
 pub mod import;
-pub mod journal;
 pub mod run;
 pub mod samples;
 pub mod shard;

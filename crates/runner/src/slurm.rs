@@ -6,14 +6,15 @@
 //! rather than in every task (a task that is resubmitted must resume, not
 //! start over).
 
-use crate::evaluate::{EvalSpec, Evaluators};
-use crate::generate::{self, GenerateSpec, ModelSource, Prepared};
+use crate::evaluate::{EvalSpec, EvalSummary, Evaluators};
+use crate::generate::{self, GenerateOutcome, GenerateSpec, ModelSource, Prepared};
 use crate::run::Run;
-use crate::shard::clear_shard_verdicts;
+use crate::shard::{clear_shard_verdicts, evaluate_shard, Shard};
 use crate::tasks::TaskSets;
-use anyhow::bail;
+use anyhow::{bail, Context};
 use polyeval_core::progress::{Level, Progress};
 use polyeval_slurm::ArrayJob;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -78,11 +79,7 @@ pub fn submit_evaluation(
             "-j: each array task uses the CPUs Slurm gives it; ask for them with --cpus-per-task"
         );
     }
-    let job = cluster.job(ArrayJob::evaluate(
-        run_dir,
-        cluster.shards,
-        evaluate_args(data, eval),
-    ))?;
+    let job = cluster.job(array_job(run_dir, EVALUATE, cluster.shards, Some("-j")))?;
     refuse_while_active(run_dir)?;
     let run = Run::open(run_dir, data, sets)?;
     let evaluators = Evaluators::new(eval.clone());
@@ -115,6 +112,14 @@ pub fn submit_evaluation(
         return Ok(None);
     }
     drop(run);
+    let command = ShardedCommand::Evaluate {
+        data: data.map(absolute),
+        eval: EvalSpec {
+            gsl_dir: eval.gsl_dir.as_deref().map(absolute),
+            ..eval.clone()
+        },
+    };
+    write_spec(run_dir, EVALUATE, &command)?;
     polyeval_slurm::submit(&job, progress)?;
     cluster.follow(run_dir, EVALUATE, progress)
 }
@@ -146,7 +151,7 @@ pub fn submit_generation(
         shard: None,
         ..spec.clone()
     };
-    let mut job = cluster.job(ArrayJob::generate(&spec.out, cluster.shards, Vec::new()))?;
+    let job = cluster.job(array_job(&spec.out, GENERATE, cluster.shards, None))?;
     refuse_while_active(&spec.out)?;
     let Prepared {
         tasks,
@@ -169,7 +174,13 @@ pub fn submit_generation(
         return Ok(None);
     }
     drop(run);
-    job.args.extend(generate_args(&spec, &data_dir));
+    let command = ShardedCommand::Generate {
+        spec: Box::new(GenerateSpec {
+            data: Some(data_dir),
+            ..spec.clone()
+        }),
+    };
+    write_spec(&spec.out, GENERATE, &command)?;
     polyeval_slurm::submit(&job, progress)?;
     cluster.follow(&spec.out, GENERATE, progress)
 }
@@ -243,103 +254,105 @@ fn refuse_while_active(run_dir: &Path) -> anyhow::Result<()> {
         .try_for_each(|name| polyeval_slurm::refuse_while_active(run_dir, name))
 }
 
-/// `polyeval evaluate` options of every array task: the evaluation exactly
-/// as asked, minus `-j` (each task's CPUs) and `--redo` (done at submission).
-pub fn evaluate_args(data: Option<&Path>, eval: &EvalSpec) -> Vec<String> {
-    let mut args = Args::default();
-    args.flag("--no-progress", true);
-    args.opt("--data", data.map(|d| path_arg(&absolute(d))));
-    args.opt("--mode", eval.mode.clone());
-    args.opt("--timeout", eval.timeout_secs);
-    args.opt("--memory-mb", eval.memory_mb);
-    args.opt(
-        "--gsl-dir",
-        eval.gsl_dir.as_deref().map(|d| path_arg(&absolute(d))),
-    );
-    args.flag("--js-strict", eval.js_strict);
-    args.opt("--chunk", eval.chunk);
-    args.flag("--cold", eval.cold);
-    args.0
+/// What every array task of a job does, written once at submission to
+/// `RUN/slurm/<job>.spec.json` and read by each task (`polyeval slurm task`):
+/// the submitting side and the nodes share this one typed description, so
+/// no option is spelled twice (as flags here and as arguments there).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "command", rename_all = "snake_case")]
+pub enum ShardedCommand {
+    /// Score the run's samples: the evaluation exactly as asked, minus `-j`
+    /// (each task's CPUs) and `--redo` (done at submission).
+    Evaluate {
+        data: Option<PathBuf>,
+        eval: EvalSpec,
+    },
+    /// Generate the run's samples (paths absolute; the shard is each task's).
+    Generate { spec: Box<GenerateSpec> },
 }
 
-/// `polyeval generate` options of every array task (after `--out RUN`),
-/// from a spec whose paths are absolute; the data directory is the one
-/// resolved here. The API key is not among them: jobs inherit the
-/// submitting shell's environment, where `--api-key-env` names it.
-pub fn generate_args(spec: &GenerateSpec, data_dir: &Path) -> Vec<String> {
-    let mut args = Args::default();
-    args.flag("--no-progress", true);
-    args.opt("--bench", Some(spec.bench));
-    args.opt("--data", Some(path_arg(data_dir)));
-    args.opt("--model", Some(spec.model.name()));
-    args.opt("--label", spec.label.clone());
-    args.flag("--force", spec.force);
-    let f = &spec.filter;
-    args.opt("--lang", list(f.languages.iter().map(|l| l.key())));
-    args.opt("--technique", list(f.techniques.iter()));
-    args.opt("--tasks", list(f.tasks.iter()));
-    args.opt("--limit", f.limit);
-    args.opt("--limit-per-lang", f.limit_per_lang);
-    args.opt("--samples", Some(spec.samples));
-    args.opt("--temperature", spec.sampling.temperature);
-    args.opt("--top-p", spec.sampling.top_p);
-    args.opt("--max-tokens", spec.sampling.max_tokens);
-    args.opt("--seed", spec.sampling.seed);
-    args.opt("--prompt", Some(spec.prompt));
-    match &spec.model {
-        ModelSource::Api { client, .. } => {
-            args.opt("--base-url", Some(&client.base_url));
-            args.opt("--api-key-env", Some(&client.api_key_env));
-            if !client.extra_body.is_empty() {
-                args.opt(
-                    "--extra-body",
-                    Some(serde_json::Value::Object(client.extra_body.clone())),
-                );
+/// Where the job `name` of the run keeps its [`ShardedCommand`].
+pub fn spec_path(run_dir: &Path, name: &str) -> PathBuf {
+    run_dir
+        .join(polyeval_slurm::SLURM_DIR)
+        .join(format!("{name}.spec.json"))
+}
+
+/// What one array task did, for its log.
+pub enum TaskOutcome {
+    Evaluated(EvalSummary),
+    Generated(GenerateOutcome),
+}
+
+/// Run shard `shard` of the run's job `name` as its submission described it,
+/// with `jobs` workers (an evaluation; the CPUs Slurm gave the task).
+pub fn run_task(
+    run_dir: &Path,
+    name: &str,
+    shard: Shard,
+    jobs: Option<usize>,
+    progress: &Progress,
+) -> anyhow::Result<TaskOutcome> {
+    let path = spec_path(run_dir, name);
+    let text = std::fs::read_to_string(&path).with_context(|| {
+        format!(
+            "{}: the job `{name}` was not submitted by this polyeval (`polyeval slurm {name}` writes it)",
+            path.display()
+        )
+    })?;
+    let command: ShardedCommand = serde_json::from_str(&text).with_context(|| {
+        format!(
+            "{}: not a job description this polyeval can read (submitted by another release?)",
+            path.display()
+        )
+    })?;
+    match command {
+        ShardedCommand::Evaluate { data, eval } => {
+            let eval = EvalSpec { jobs, ..eval };
+            let summary = evaluate_shard(run_dir, shard, data.as_deref(), &eval, false, progress)?;
+            Ok(TaskOutcome::Evaluated(summary))
+        }
+        ShardedCommand::Generate { spec } => {
+            if jobs.is_some() {
+                bail!("-j: a generation's parallelism is its --concurrency");
             }
-            args.opt("--concurrency", Some(client.concurrency));
-            args.opt(
-                "--request-timeout",
-                Some(client.request_timeout.as_secs_f64()),
-            );
-            args.opt("--max-retries", Some(client.max_retries));
-            args.opt(
-                "--max-retry-time",
-                Some(client.max_retry_time.map_or(0.0, |d| d.as_secs_f64())),
-            );
-        }
-        ModelSource::Reference { answers } => {
-            args.opt("--reference-file", answers.as_deref().map(path_arg));
-        }
-        ModelSource::Replay { .. } => {}
-    }
-    args.0
-}
-
-#[derive(Default)]
-struct Args(Vec<String>);
-
-impl Args {
-    fn opt(&mut self, flag: &str, value: Option<impl ToString>) {
-        if let Some(v) = value {
-            // `--flag=value`: a value starting with `-` stays a value.
-            self.0.push(format!("{flag}={}", v.to_string()));
-        }
-    }
-
-    fn flag(&mut self, flag: &str, on: bool) {
-        if on {
-            self.0.push(flag.to_string());
+            let spec = GenerateSpec {
+                model: match spec.model {
+                    ModelSource::Api { model, client } => ModelSource::Api {
+                        model,
+                        client: client.key_from_env(),
+                    },
+                    other => other,
+                },
+                shard: Some(shard),
+                ..*spec
+            };
+            let (outcome, _) = generate::generate(&spec, &TaskSets::default(), progress)?;
+            Ok(TaskOutcome::Generated(outcome))
         }
     }
 }
 
-fn list<T: AsRef<str>>(items: impl Iterator<Item = T>) -> Option<String> {
-    let items: Vec<String> = items.map(|i| i.as_ref().to_string()).collect();
-    (!items.is_empty()).then(|| items.join(","))
+/// The array job `name` of the run: every task runs `polyeval slurm task`
+/// on the spec written by [`write_spec`].
+fn array_job(run_dir: &Path, name: &str, shards: u32, jobs_flag: Option<&str>) -> ArrayJob {
+    let run_dir = absolute(run_dir);
+    let args = vec![
+        "slurm".to_string(),
+        "task".to_string(),
+        run_dir.to_string_lossy().into_owned(),
+        name.to_string(),
+    ];
+    ArrayJob::new(name, run_dir, shards, args, jobs_flag.map(str::to_string))
 }
 
-fn path_arg(p: &Path) -> String {
-    p.to_string_lossy().into_owned()
+/// Record what the job's tasks will do, before it is queued.
+fn write_spec(run_dir: &Path, name: &str, command: &ShardedCommand) -> anyhow::Result<()> {
+    let path = spec_path(run_dir, name);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    polyeval_core::fsutil::write_atomic(&path, &serde_json::to_vec_pretty(command)?)
 }
 
 fn absolute(p: &Path) -> PathBuf {

@@ -22,7 +22,6 @@
 //! [`toolchain::Toolchain`].
 
 mod cgroup;
-pub mod gsl;
 mod process;
 mod sandbox;
 pub mod seccomp;
@@ -39,7 +38,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 pub use cgroup::{memory_mechanism, MemoryMechanism};
-pub use polyeval_judge::nonce::{NonceReport, NONCE_PATH};
+pub mod nonce;
+pub use nonce::{NonceReport, NONCE_PATH};
 pub use sandbox::SandboxPaths;
 pub use toolchain::{toolchain_for, Toolchain, ToolchainInfo};
 pub use warm::{WarmStats, WORKER_TAG};
@@ -135,7 +135,7 @@ pub struct Job {
     pub limits: Option<Limits>,
     /// Serve a one-shot nonce at [`NONCE_PATH`] during the run step (a FIFO
     /// handing a fresh secret to its first reader and counting readers; see
-    /// `polyeval_judge::nonce`); what happened is in [`Outcome::nonce`]. The
+    /// [`nonce`]); what happened is in [`Outcome::nonce`]. The
     /// FIFO exists only while the program runs, never in the compile step.
     pub nonce: bool,
     /// The entry point to use whatever other entry points the program has:

@@ -1010,7 +1010,7 @@ pub(crate) fn execute(
     // the run step only. It is bound, never copied: a copy would be a
     // plain file, and the sandbox's reads are what the server counts.
     let nonce_server = if job.nonce {
-        let server = polyeval_judge::nonce::NonceServer::start(area)
+        let server = crate::nonce::NonceServer::start(area)
             .with_context(|| format!("starting the nonce server in {}", area.display()))?;
         ro_binds.push(server.bind());
         Some(server)
@@ -1030,7 +1030,7 @@ pub(crate) fn execute(
     };
     let ran = run_sandboxed(paths, &spec);
     // Every process of the run is gone: what the server saw is final.
-    outcome.nonce = nonce_server.map(polyeval_judge::nonce::NonceServer::finish);
+    outcome.nonce = nonce_server.map(crate::nonce::NonceServer::finish);
     let (cap, ending) = ran?;
     drop(scratch_dir_kept);
     let by_us = cap.timed_out || cap.output_exceeded;

@@ -281,8 +281,7 @@ fn big_files_hit_the_file_size_limit() {
 /// there (the CrossPL-FFI layout) works, and the rest of that dir stays visible.
 #[test]
 fn ro_bind_under_read_only_system_dir() {
-    let gsl =
-        polyeval_sandbox::gsl::find(None).expect("GSL installed (apt-get install libgsl-dev)");
+    let gsl = polyeval_gsl::find(None).expect("GSL installed (apt-get install libgsl-dev)");
     let src = "import ctypes, os\ncblas = ctypes.CDLL('/usr/local/gsl/lib/libgslcblas.so', mode=ctypes.RTLD_GLOBAL)\nlib = ctypes.CDLL('/usr/local/gsl/lib/libgsl.so')\nlib.gsl_sf_bessel_J0.restype = ctypes.c_double\nlib.gsl_sf_bessel_J0.argtypes = [ctypes.c_double]\nprint(round(lib.gsl_sf_bessel_J0(5.0), 6))\nprint(sorted(os.listdir('/usr/local/gsl/lib')))\nprint(os.path.isdir('/usr/local/bin') == EXPECT_BIN)\nprint('{M}')\n"
         .replace("EXPECT_BIN", if std::path::Path::new("/usr/local/bin").is_dir() { "True" } else { "False" });
     let mut job = job(Language::Python, &src);

@@ -144,11 +144,9 @@ mod tests {
     }
 
     fn job() -> ArrayJob {
-        let mut job = ArrayJob::evaluate(
-            PathBuf::from("/scratch/runs/gpt4o"),
-            4,
-            vec!["--mode".into(), "sound".into()],
-        );
+        let run = "/scratch/runs/gpt4o";
+        let args = ["evaluate", run, "--mode", "sound"].map(String::from);
+        let mut job = ArrayJob::new("evaluate", run, 4, args.to_vec(), Some("-j".into()));
         job.polyeval = PathBuf::from("/opt/polyeval/bin/polyeval");
         job.sbatch = SbatchOptions {
             partition: Some("cpu".into()),
@@ -215,16 +213,11 @@ exit "$status"
 
     #[test]
     fn generation_passes_the_run_as_out_and_no_cpu_count() {
-        let mut job = ArrayJob::generate(
-            PathBuf::from("/runs/r 1%"),
-            2,
-            vec![
-                "--bench".into(),
-                "multioop".into(),
-                "--model".into(),
-                "qwen".into(),
-            ],
-        );
+        let run = "/runs/r 1%";
+        let args = [
+            "generate", "--out", run, "--bench", "multioop", "--model", "qwen",
+        ];
+        let mut job = ArrayJob::new("generate", run, 2, args.map(String::from).to_vec(), None);
         job.polyeval = PathBuf::from("/bin/polyeval");
         let script = array_script(&job, &Layout::new(&job));
         assert!(

@@ -97,7 +97,13 @@ fn array_job_then_merge_on_a_real_cluster_and_a_failed_task_resubmitted_alone() 
     let tmp = tempfile::tempdir().unwrap();
     let run = tmp.path().join("run");
     std::fs::create_dir_all(&run).unwrap();
-    let mut job = ArrayJob::evaluate(&run, 4, vec!["--mode".into(), "sound".into()]);
+    let args = vec![
+        "evaluate".into(),
+        run.display().to_string(),
+        "--mode".into(),
+        "sound".into(),
+    ];
+    let mut job = ArrayJob::new("evaluate", &run, 4, args, Some("-j".into()));
     job.polyeval = fake_polyeval(tmp.path());
     std::fs::write(tmp.path().join("fail-2"), "").unwrap();
 

@@ -71,7 +71,8 @@ pub fn check_fingerprint(config: &RunConfig, taskset: &TaskSet) -> anyhow::Resul
     Ok(())
 }
 
-fn short(fp: &str) -> &str {
+/// A fingerprint as messages show it.
+pub(crate) fn short(fp: &str) -> &str {
     fp.get(..12).unwrap_or(fp)
 }
 

@@ -100,27 +100,7 @@ impl RunStore {
     }
 
     fn connect(dir: &Path) -> anyhow::Result<Connection> {
-        let path = Self::db_path(dir);
-        let conn = Connection::open(&path)
-            .with_context(|| format!("{}: cannot open run database", path.display()))?;
-        // 16 KiB pages for new databases: a completion of a few KB fits in a
-        // page instead of a chain of overflow pages (inserts twice as fast).
-        // Ignored for existing databases.
-        conn.pragma_update(None, "page_size", 16384)
-            .and_then(|_| conn.pragma_update(None, "journal_mode", "WAL"))
-            .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
-            // Checkpoints are paced by the store (see "Durability" above), not
-            // forced on every close.
-            .and_then(|_| {
-                conn.set_db_config(
-                    rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
-                    true,
-                )
-            })
-            .and_then(|_| conn.pragma_update(None, "foreign_keys", "ON"))
-            .and_then(|_| conn.busy_timeout(std::time::Duration::from_secs(30)))
-            .with_context(|| format!("{}: cannot configure run database", path.display()))?;
-        Ok(conn)
+        open::open_read_write(&Self::db_path(dir))
     }
 
     /// Create a new run in `dir` (created if needed); error if a run already

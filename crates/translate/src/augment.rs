@@ -17,13 +17,13 @@ use crate::types::Ty;
 use crate::{data, trace, TranslateOptions};
 use anyhow::{bail, Context};
 use polyeval_bench::multioop::{self, OopEvaluator};
+use polyeval_bench::EvalOptions;
+use polyeval_client::ClientOptions;
 use polyeval_client::{Message, Sampling};
-use polyeval_core::eval::EvalOptions;
 use polyeval_core::progress::Progress;
 use polyeval_core::{Bench, Language, Status};
+use polyeval_journal::{Journal, ModelAnswer, ModelCall, ModelCaller, WorkflowStage};
 use polyeval_judge::Value;
-use polyeval_runner::generate::ClientOptions;
-use polyeval_runner::journal::{Journal, ModelAnswer, ModelCall, ModelCaller, Stage};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -32,9 +32,26 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-const PROMPT: &str = include_str!("../../../prompts/augment/propose.txt");
+const PROMPT: &str = include_str!("../prompts/augment/propose.txt");
 /// The journal's workflow name.
 pub const WORKFLOW: &str = "augment";
+
+/// The one stage of `augment`, as the journal and the stage header name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Propose a new test.
+    Augment,
+}
+
+impl WorkflowStage for Stage {
+    const ALL: &'static [Stage] = &[Stage::Augment];
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Stage::Augment => "augment",
+        }
+    }
+}
 /// The per-task record of what augmentation kept and rejected.
 pub const REPORT_FILE: &str = "augment-report.json";
 
@@ -277,7 +294,7 @@ pub fn augment(opts: &AugmentOptions, progress: &Progress) -> anyhow::Result<Sum
             break;
         }
         // Ask the model (answers already journaled come back from there).
-        let calls: Vec<ModelCall> = active
+        let calls: Vec<ModelCall<Stage>> = active
             .iter()
             .map(|&i| call(&tasks[i], round, opts.tests_per_task - tasks[i].added.len()))
             .collect();
@@ -464,7 +481,7 @@ fn add_python_tests(out: &Path, lines: &BTreeMap<String, Vec<String>>) -> anyhow
 }
 
 /// The model call of `task`'s round `round`, asking for `count` tests.
-fn call(task: &Task, round: u32, count: usize) -> ModelCall {
+fn call(task: &Task, round: u32, count: usize) -> ModelCall<Stage> {
     // Some upstream tests, then every test added so far (not to be repeated).
     let upstream = task.seen.len() - task.added.len();
     let examples: Vec<String> = task.seen[..upstream.min(8)]
@@ -514,8 +531,8 @@ fn call(task: &Task, round: u32, count: usize) -> ModelCall {
 
 /// Every call's answer, in order, at most `concurrency` at once.
 async fn ask_all(
-    caller: &Arc<ModelCaller>,
-    calls: Vec<ModelCall>,
+    caller: &Arc<ModelCaller<Stage>>,
+    calls: Vec<ModelCall<Stage>>,
     concurrency: usize,
 ) -> anyhow::Result<Vec<ModelAnswer>> {
     let slots = Arc::new(tokio::sync::Semaphore::new(concurrency.max(1)));
@@ -729,6 +746,16 @@ fn run_traces_of(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The names journals written by earlier releases hold.
+    #[test]
+    fn stages_keep_their_journal_names() {
+        let names: Vec<&str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
+        assert_eq!(names, ["augment"]);
+        for &s in Stage::ALL {
+            assert_eq!(Stage::parse(s.as_str()), Some(s));
+        }
+    }
 
     #[test]
     fn proposals_are_read_from_json_and_bad_entries_counted() {

@@ -41,7 +41,8 @@ use anyhow::{bail, Context};
 use emit::{KwMethod, Style, Typed, TypedTest};
 use journal::Journal;
 use polyeval_bench::multioop::{self, OopEvaluator};
-use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_bench::EvalOptions;
+use polyeval_core::eval::EvalItem;
 use polyeval_core::progress::Progress;
 use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta};
 use polyeval_judge::split::{plan, LineKind, SplitOptions};
@@ -266,6 +267,7 @@ pub fn translate(
             &mut report,
         ) {
             Ok(typed) => {
+                report.signatures.push(signature(&w.task_id, &typed));
                 for &lang in &targets {
                     emit_language(w, &typed, lang, &files, &mut report)?;
                 }
@@ -663,6 +665,39 @@ fn type_suite(
         classes,
         methods,
     })
+}
+
+/// The traced type of every position of a typed task and whether the
+/// typed suites insist on its representation.
+fn signature(task_id: &str, t: &Typed) -> report::TaskSignature {
+    let mut positions: Vec<(String, &Ty)> = t
+        .ctor
+        .iter()
+        .enumerate()
+        .map(|(i, (n, ty))| (format!("constructor argument {} (`{n}`)", i + 1), ty))
+        .collect();
+    positions.extend(
+        t.args
+            .iter()
+            .enumerate()
+            .map(|(i, ty)| (format!("argument {}", i + 1), ty)),
+    );
+    positions.push(("result".into(), &t.result));
+    report::TaskSignature {
+        task_id: task_id.to_string(),
+        positions: positions
+            .into_iter()
+            .map(|(position, ty)| report::PositionType {
+                position,
+                ty: ty.to_string(),
+                representation: if emit::single_representation(ty) || ty.is_none() {
+                    report::Representation::Fixed
+                } else {
+                    report::Representation::Open
+                },
+            })
+            .collect(),
+    }
 }
 
 /// The Go question: JavaScript's with the language named Go, plus the

@@ -30,6 +30,39 @@ pub struct TranslationReport {
     /// Every dropped test (`language` `None`: dropped in every language).
     pub drops: Vec<TestDrop>,
     pub notes: Vec<TaskNote>,
+    /// Per task: the traced type of every constructor argument, argument
+    /// and result, and whether the typed suites insist on a representation
+    /// of it (see [`Representation`]).
+    #[serde(default)]
+    pub signatures: Vec<TaskSignature>,
+}
+
+/// What a typed suite requires of a value's type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Representation {
+    /// One reasonable type per language (a boolean, a string): pass@o
+    /// keywords may name it.
+    Fixed,
+    /// The candidate's choice (any integer type the values fit, float or
+    /// double, array, list or vector …): calls convert to the declared
+    /// type, results are compared by value, keywords never name it. No
+    /// MultiOOP question names a target-language type.
+    Open,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaskSignature {
+    pub task_id: String,
+    pub positions: Vec<PositionType>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PositionType {
+    /// `constructor argument 1 (`nums`)`, `argument 2`, `result`.
+    pub position: String,
+    pub ty: String,
+    pub representation: Representation,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -228,6 +261,37 @@ impl TranslationReport {
                     d.test,
                     d.reason,
                     cell(&d.detail)
+                );
+            }
+        }
+        if !self.signatures.is_empty() {
+            let _ = writeln!(s, "\n## Types per task\n");
+            let _ = writeln!(
+                s,
+                "Fixed: one reasonable type per language (booleans, strings); keywords may name it. Open: the candidate's choice (integer width, float or double, array, list or vector); calls convert to the declared type, results compare by value, keywords never name it. No question names a target-language type.\n"
+            );
+            let _ = writeln!(s, "| task | fixed | open |");
+            let _ = writeln!(s, "|---|---|---|");
+            for t in &self.signatures {
+                let list = |r: Representation| {
+                    let v: Vec<String> = t
+                        .positions
+                        .iter()
+                        .filter(|p| p.representation == r)
+                        .map(|p| format!("{}: {}", p.position, p.ty))
+                        .collect();
+                    if v.is_empty() {
+                        "—".to_string()
+                    } else {
+                        cell(&v.join("; "))
+                    }
+                };
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} |",
+                    t.task_id,
+                    list(Representation::Fixed),
+                    list(Representation::Open)
                 );
             }
         }

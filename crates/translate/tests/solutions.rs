@@ -10,8 +10,9 @@
 //! A re-run reuses the journaled sandbox results and writes the same files.
 
 use polyeval_bench::multioop::OopEvaluator;
+use polyeval_bench::EvalOptions;
 use polyeval_core::data::shared_test_data;
-use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_core::eval::EvalItem;
 use polyeval_core::progress::Progress;
 use polyeval_core::{Bench, Evaluator, Language, Status, Task};
 use polyeval_translate::{translate, TranslateOptions};

@@ -3,8 +3,8 @@
 use crate::doctor::{DoctorFindings, DoctorOptions};
 use crate::prompts::{self, PromptMode};
 use crate::Benchmark;
+use crate::EvalOptions;
 use polyeval_core::chat::Message;
-use polyeval_core::eval::EvalOptions;
 use polyeval_core::loading::TaskLoader;
 use polyeval_core::{Bench, Evaluator, Language, Task, TaskSet};
 use std::fmt::Write;

@@ -15,7 +15,7 @@
 //!    candidate is empty) — if `assert_test` still passes, the task is vacuous.
 
 use super::{assert_test_of, FfiEvaluator, Prepared};
-use polyeval_core::eval::EvalOptions;
+use crate::EvalOptions;
 use polyeval_core::progress::Progress;
 use polyeval_core::{pysrc, Status, Task, Verdict};
 use regex::Regex;
@@ -41,7 +41,7 @@ pub struct GslSummary {
     pub version: Option<String>,
     pub version_source: String,
     /// `gsl_dir`, `cache` (polyeval's GSL 2.8 build) or `system`.
-    pub origin: polyeval_sandbox::gsl::GslOrigin,
+    pub origin: polyeval_gsl::GslOrigin,
     pub exported_symbols: usize,
     /// The GSL 2.8 library compared with (`None`: no GSL 2.8 build).
     pub reference_libgsl: Option<String>,

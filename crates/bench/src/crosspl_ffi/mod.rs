@@ -33,21 +33,21 @@ mod benchmark;
 pub mod classify;
 pub mod decode;
 pub mod doctor;
-pub mod gsl;
 mod judged;
 pub mod loader;
 
 pub use benchmark::CrossplFfi;
 pub use decode::decode_answer;
-pub use gsl::GslInstall;
+pub use polyeval_gsl::GslInstall;
 
 pub use crate::scoring::Scoring;
+use crate::EvalOptions;
 use judged::Judged;
-use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_core::eval::EvalItem;
 use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
+use polyeval_gsl::{GSL_BUILD_VERSION, GSL_SETUP_HINT};
 use polyeval_judge::ffi::FfiPlan;
 use polyeval_judge::verdict::Judgement;
-use polyeval_sandbox::gsl::{GSL_BUILD_VERSION, GSL_SETUP_HINT};
 use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, Outcome};
 use std::path::Path;
 use std::sync::Arc;
@@ -548,7 +548,7 @@ pub fn evaluator(opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use polyeval_sandbox::gsl::GslOrigin;
+    use polyeval_gsl::GslOrigin;
     use std::path::PathBuf;
 
     fn gsl_271(reference: Option<&[&str]>) -> GslInstall {
@@ -559,7 +559,7 @@ mod tests {
             version_source: "test".into(),
             origin: GslOrigin::System,
             symbols: ["gsl_integration_qag".to_string()].into(),
-            reference: reference.map(|names| gsl::GslReference {
+            reference: reference.map(|names| polyeval_gsl::GslReference {
                 libgsl: PathBuf::from("/cache/gsl-2.8/lib/libgsl.so.28.0.0"),
                 symbols: std::sync::Arc::new(names.iter().map(|s| s.to_string()).collect()),
             }),

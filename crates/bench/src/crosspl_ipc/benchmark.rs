@@ -3,13 +3,13 @@
 use crate::doctor::{DoctorFindings, DoctorOptions};
 use crate::prompts::{self, PromptMode};
 use crate::Benchmark;
+use crate::EvalOptions;
 use polyeval_core::chat::Message;
-use polyeval_core::eval::EvalOptions;
 use polyeval_core::loading::TaskLoader;
 use polyeval_core::{Bench, Evaluator, Language, Task, TaskSet};
 
 /// The system message of the published IPC numbers: raw code only.
-const SYSTEM: &str = include_str!("../../../../prompts/crosspl-ipc-system.txt");
+const SYSTEM: &str = include_str!("../../prompts/crosspl-ipc-system.txt");
 
 /// CrossPL-IPC: 1,982 tasks in six languages, checked by protocol state machines.
 pub struct CrossplIpc;

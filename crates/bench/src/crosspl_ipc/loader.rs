@@ -2,6 +2,7 @@
 
 use anyhow::{bail, Context};
 use polyeval_core::loading::{parse_json, Inputs, Record, TaskLoader};
+pub use polyeval_core::technique::technique_for_interface;
 use polyeval_core::{Bench, Language, Task, TaskMeta};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -29,56 +30,6 @@ impl TaskLoader for Loader {
     fn parse(&self, root: &Path, inputs: &Inputs) -> anyhow::Result<Vec<Task>> {
         load(root, inputs)
     }
-}
-
-/// The technique of an FSM, decided from its interface name (one interface
-/// per FSM). The project owns this mapping; on the upstream catalog it gives
-/// the paper's counts (HTTP 779, TCP 433, UDP 92, WebSocket 198, Pipe 153,
-/// gRPC 129, Message Queue 198). Rules are checked in order because names
-/// overlap ("WebSocket" contains "Socket", "Pipe … based on fs+http" contains
-/// "http").
-pub fn technique_for_interface(interface: &str) -> Option<&'static str> {
-    let s = interface.to_ascii_lowercase();
-    let has = |words: &[&str]| words.iter().any(|w| s.contains(w));
-    Some(if has(&["grpc"]) {
-        "gRPC"
-    } else if has(&["websocket"]) {
-        "WebSocket"
-    } else if has(&[
-        "pipe",
-        "processbuilder",
-        "filechannel",
-        "subprocess",
-        "proc_open",
-    ]) {
-        // Local inter-process channels: pipes, child processes, java.nio FileChannel.
-        "Pipe"
-    } else if has(&[
-        "kafka",
-        "adminclient",
-        "redis",
-        "rabbitmq",
-        "activemq",
-        "rocketmq",
-        "zeromq",
-        "mosquitto",
-        "mqtt",
-        "dbus",
-        "amqp",
-        "nats",
-    ]) {
-        // Brokers, including Kafka admin/topic operations, Redis and DBus.
-        "Message Queue"
-    } else if has(&["udp", "dgram"]) {
-        "UDP"
-    } else if has(&["tcp", "socket"]) {
-        // Plain sockets (e.g. `java.net ServerSocket`) are TCP.
-        "TCP"
-    } else if has(&["http", "rest", "curl", "express", "axios"]) {
-        "HTTP"
-    } else {
-        return None;
-    })
 }
 
 #[derive(serde::Deserialize)]

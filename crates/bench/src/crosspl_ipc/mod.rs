@@ -19,7 +19,8 @@ pub mod loader;
 
 pub use benchmark::CrossplIpc;
 
-use polyeval_core::eval::{EvalItem, EvalOptions};
+use crate::EvalOptions;
+use polyeval_core::eval::EvalItem;
 use polyeval_core::{Bench, Evaluator, Status, Task, TaskMeta, Verdict};
 use polyeval_fsm::{catalog_path_for_task_file, Engine, Mode, Trace};
 use rayon::prelude::*;

@@ -1,33 +1,62 @@
-//! MultiOOP's registry entry.
+//! The registry entries of MultiOOP and the original OOP set.
 
 use super::reference;
 use crate::doctor::{DoctorFindings, DoctorOptions};
 use crate::prompts::PromptMode;
 use crate::Benchmark;
+use crate::EvalOptions;
 use polyeval_core::chat::Message;
-use polyeval_core::eval::EvalOptions;
 use polyeval_core::loading::TaskLoader;
 use polyeval_core::{Bench, Evaluator, Language, Task, TaskSet};
 use std::path::Path;
 
-/// MultiOOP: 267 object-oriented tasks in six languages, executed, with pass@o.
-pub struct MultiOop;
+/// MultiOOP and the original OOP set (431 Python tasks,
+/// `oop_data_all.jsonl`): one harness, evaluator, prompts and doctor; they
+/// differ in their tasks, languages and where the references lie.
+pub struct OopFamily {
+    bench: Bench,
+    title: &'static str,
+    loader: &'static dyn TaskLoader,
+    languages: fn() -> &'static [Language],
+    /// The OOP set: its references are also looked for beside the data
+    /// (MultiOOP's), and the doctor checks it as the OOP set.
+    oop_set: bool,
+}
 
-impl Benchmark for MultiOop {
+/// MultiOOP: 267 object-oriented tasks in six languages, executed, with pass@o.
+pub const MULTIOOP: OopFamily = OopFamily {
+    bench: Bench::MultiOop,
+    title: "MultiOOP",
+    loader: &super::loader::MultiOopLoader,
+    // The languages of the MultiOOP layer, in its registry's (the papers') order.
+    languages: super::lang::order,
+    oop_set: false,
+};
+
+/// The original OOP benchmark: MultiOOP's Python harness on the larger set.
+pub const OOP: OopFamily = OopFamily {
+    bench: Bench::Oop,
+    title: "OOP",
+    loader: &super::loader::OopLoader,
+    languages: || &[Language::Python],
+    oop_set: true,
+};
+
+impl Benchmark for OopFamily {
     fn bench(&self) -> Bench {
-        Bench::MultiOop
+        self.bench
     }
     fn title(&self) -> &'static str {
-        "MultiOOP"
+        self.title
     }
     fn loader(&self) -> &'static dyn TaskLoader {
-        &super::loader::MultiOopLoader
+        self.loader
     }
     fn modes(&self) -> &'static [&'static str] {
         super::MODES
     }
     fn evaluator(&self, opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
-        super::evaluator(self.bench(), opts)
+        super::evaluator(self.bench, opts)
     }
     fn executed(&self) -> bool {
         true
@@ -35,9 +64,8 @@ impl Benchmark for MultiOop {
     fn default_ks(&self) -> &'static [u64] {
         &[1, 8, 15]
     }
-    /// The languages of the MultiOOP layer, in its registry's (the papers') order.
     fn language_order(&self) -> &'static [Language] {
-        super::lang::order()
+        (self.languages)()
     }
     fn has_pass_o(&self) -> bool {
         true
@@ -52,14 +80,14 @@ impl Benchmark for MultiOop {
         super::prompts::prompt_digest(mode)
     }
     fn external_reference(&self, task: &Task, data_dir: &Path) -> Result<String, String> {
-        external_reference(task, data_dir, false)
+        external_reference(task, data_dir, self.oop_set)
     }
     fn doctor(
         &self,
         tasks: &TaskSet,
         opts: &DoctorOptions,
     ) -> anyhow::Result<Box<dyn DoctorFindings>> {
-        super::doctor::run(tasks, opts, false)
+        super::doctor::run(tasks, opts, self.oop_set)
     }
 }
 

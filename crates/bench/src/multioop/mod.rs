@@ -7,8 +7,8 @@
 //! - [`taxonomy`]: failure classes from compiler/runtime messages;
 //! - [`doctor`]: defective-task scan;
 //! - [`loader`], [`prompts`], [`reference`] (the Python reference
-//!   solutions) and the registry entry of MultiOOP (the 431-task OOP set's
-//!   is in `crate::oop`, which reuses all of this).
+//!   solutions) and the registry entries of MultiOOP and of the 431-task
+//!   OOP set, which shares all of this ([`OopFamily`]).
 //!
 //! Scoring ([`Scorer`], shared by the evaluator and the doctor), two modes:
 //! - `sound` (default): judged by observation (`polyeval_judge`): each test
@@ -38,11 +38,11 @@ pub mod prompts;
 pub mod reference;
 pub mod taxonomy;
 
-pub(crate) use benchmark::external_reference as benchmark_reference;
-pub use benchmark::MultiOop;
+pub use benchmark::{OopFamily, MULTIOOP, OOP};
 
+use crate::EvalOptions;
 use assemble::{AssembleOptions, Program, TestSpec};
-use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_core::eval::EvalItem;
 use polyeval_core::extract::extract_code;
 use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
 use polyeval_judge::scan::{scan, ScanContext};

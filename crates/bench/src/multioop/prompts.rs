@@ -1,42 +1,42 @@
 //! MultiOOP/OOP prompts: the question as is (zero-shot), plus a request to
 //! work step by step (`cot`), or after two worked examples in the target
-//! language (`few-shot`, written for polyeval: `prompts/oop-few-shot/`).
+//! language (`few-shot`, written for polyeval: `crates/bench/prompts/oop-few-shot/`).
 
 use crate::prompts::{digest, parse_examples, Example, PromptMode};
 use polyeval_core::chat::Message;
 use polyeval_core::{Language, Task};
 
-const COT_SUFFIX: &str = include_str!("../../../../prompts/oop-cot-suffix.txt");
+const COT_SUFFIX: &str = include_str!("../../prompts/oop-cot-suffix.txt");
 
 /// The few-shot file of each language that has one: one line per language.
 const FEW_SHOT: &[(Language, &str)] = &[
     (
         Language::Python,
-        include_str!("../../../../prompts/oop-few-shot/python.txt"),
+        include_str!("../../prompts/oop-few-shot/python.txt"),
     ),
     (
         Language::Cpp,
-        include_str!("../../../../prompts/oop-few-shot/cpp.txt"),
+        include_str!("../../prompts/oop-few-shot/cpp.txt"),
     ),
     (
         Language::Java,
-        include_str!("../../../../prompts/oop-few-shot/java.txt"),
+        include_str!("../../prompts/oop-few-shot/java.txt"),
     ),
     (
         Language::CSharp,
-        include_str!("../../../../prompts/oop-few-shot/csharp.txt"),
+        include_str!("../../prompts/oop-few-shot/csharp.txt"),
     ),
     (
         Language::Php,
-        include_str!("../../../../prompts/oop-few-shot/php.txt"),
+        include_str!("../../prompts/oop-few-shot/php.txt"),
     ),
     (
         Language::JavaScript,
-        include_str!("../../../../prompts/oop-few-shot/javascript.txt"),
+        include_str!("../../prompts/oop-few-shot/javascript.txt"),
     ),
     (
         Language::Go,
-        include_str!("../../../../prompts/oop-few-shot/go.txt"),
+        include_str!("../../prompts/oop-few-shot/go.txt"),
     ),
 ];
 

@@ -2,7 +2,8 @@
 #![allow(dead_code)]
 
 use polyeval_bench::crosspl_ffi::FfiEvaluator;
-use polyeval_core::eval::{EvalItem, EvalOptions};
+use polyeval_bench::EvalOptions;
+use polyeval_core::eval::EvalItem;
 use polyeval_core::{Bench, Evaluator, Task, TaskSet, Verdict};
 use std::path::PathBuf;
 
@@ -52,11 +53,11 @@ pub fn canonical(task: &Task) -> &str {
 
 /// polyeval's GSL 2.8 build; tests needing it fail (never skip) without it.
 pub fn gsl_28_build() -> PathBuf {
-    polyeval_sandbox::gsl::cached_build().unwrap_or_else(|| {
+    polyeval_gsl::cached_build().unwrap_or_else(|| {
         panic!(
             "GSL 2.8 is not built in polyeval's cache ({}): run `polyeval setup gsl --source {}` \
              (scripts/install-deps.sh does it for CI)",
-            polyeval_sandbox::gsl::cached_build_dir()
+            polyeval_gsl::cached_build_dir()
                 .map(|d| d.display().to_string())
                 .unwrap_or_else(|| "disabled".into()),
             polyeval_core::data::shared_test_data()

@@ -37,12 +37,12 @@ use super::prompts;
 use super::units::{self, Unit};
 use anyhow::{bail, Context};
 use polyeval_bench::crosspl_ffi::{decode, doctor, FfiEvaluator, Prepared};
+use polyeval_bench::EvalOptions;
+use polyeval_client::ClientOptions;
 use polyeval_client::Sampling;
-use polyeval_core::eval::EvalOptions;
 use polyeval_core::progress::{Phase, Progress};
 use polyeval_core::{Bench, Language, Status, Task, TaskMeta};
-use polyeval_runner::journal::{CallError, Journal, ModelCall, ModelCaller, Stage};
-use polyeval_runner::ClientOptions;
+use polyeval_journal::{CallError, Journal, ModelAnswer, ModelCall, ModelCaller, WorkflowStage};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -52,6 +52,26 @@ use std::sync::Arc;
 
 /// The journal's name for this workflow.
 pub const WORKFLOW: &str = "build-ffi";
+
+/// The stages of `build ffi`, as the journal and the stage header name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Write a task and its solution from a C source.
+    Generate,
+    /// Correct a solution that failed.
+    Revise,
+}
+
+impl WorkflowStage for Stage {
+    const ALL: &'static [Stage] = &[Stage::Generate, Stage::Revise];
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Stage::Generate => "ffi-generate",
+            Stage::Revise => "ffi-revise",
+        }
+    }
+}
 /// Corrections after the first solution (upstream: 1 + 4 rounds).
 pub const REVISE_ROUNDS: u32 = 4;
 /// Characters of a failed run's output kept and sent back.
@@ -192,9 +212,9 @@ impl Round {
 
 fn stage_of(round: u32) -> Stage {
     if round == 0 {
-        Stage::FfiGenerate
+        Stage::Generate
     } else {
-        Stage::FfiRevise
+        Stage::Revise
     }
 }
 
@@ -240,8 +260,8 @@ impl UnitError {
 
 /// Everything the units of one build share.
 struct Ctx {
-    journal: Arc<Journal>,
-    caller: ModelCaller,
+    journal: Arc<Journal<Stage>>,
+    caller: ModelCaller<Stage>,
     evaluator: Arc<FfiEvaluator>,
     gsl_version: String,
     sandbox_slots: tokio::sync::Semaphore,
@@ -490,10 +510,7 @@ pub fn revised_solution(answer: &str) -> Result<String, String> {
 }
 
 impl Ctx {
-    async fn ask(
-        &self,
-        call: ModelCall,
-    ) -> Result<polyeval_runner::journal::ModelAnswer, CallError> {
+    async fn ask(&self, call: ModelCall<Stage>) -> Result<ModelAnswer, CallError> {
         let answer = self.caller.call(&call).await?;
         let counter = if answer.from_journal {
             &self.calls_reused
@@ -810,6 +827,16 @@ fn head(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The names journals written by earlier releases hold.
+    #[test]
+    fn stages_keep_their_journal_names() {
+        let names: Vec<&str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
+        assert_eq!(names, ["ffi-generate", "ffi-revise"]);
+        for &s in Stage::ALL {
+            assert_eq!(Stage::parse(s.as_str()), Some(s));
+        }
+    }
 
     #[test]
     fn generated_answers() {

@@ -216,7 +216,7 @@ fn task_json(b: &Build<'_>, task: &Task<'_>) -> anyhow::Result<Vec<u8>> {
             gsl_version: b.gsl_version,
             model: &b.options.model,
             prompt_version: b.config["prompts"].as_str().unwrap_or_default(),
-            journal: polyeval_runner::journal::JOURNAL_FILE,
+            journal: polyeval_journal::JOURNAL_FILE,
             rounds: task.rounds.len(),
             attempts: task.rounds.iter().map(round_provenance).collect(),
             vacuity_stubbed: &accepted.vacuity.stubbed,

@@ -1,4 +1,4 @@
-//! The prompts of `build ffi` (ours: `prompts/build-ffi/*.txt`, embedded at
+//! The prompts of `build ffi` (ours: `crates/build/prompts/build-ffi/*.txt`, embedded at
 //! build time) and the text appended to every instruction built. Filled
 //! with the placeholder renderer of `build ipc` ([`crate::ipc::prompts::render`]).
 
@@ -7,9 +7,9 @@ use crate::ipc::prompts::render;
 use polyeval_client::Message;
 use polyeval_core::hash::{fnv1a, FNV_OFFSET};
 
-const GENERATE: &str = include_str!("../../../../prompts/build-ffi/generate.txt");
-const REVISE: &str = include_str!("../../../../prompts/build-ffi/revise.txt");
-const TASK_FORMAT: &str = include_str!("../../../../prompts/build-ffi/task-format.txt");
+const GENERATE: &str = include_str!("../../prompts/build-ffi/generate.txt");
+const REVISE: &str = include_str!("../../prompts/build-ffi/revise.txt");
+const TASK_FORMAT: &str = include_str!("../../prompts/build-ffi/task-format.txt");
 /// Reads a solution's syntax tree (run in the sandbox): its classes and
 /// functions with their parameters, `assert_test` and what it holds excluded.
 pub const SIGNATURES_PY: &str = include_str!("signatures.py");

@@ -30,7 +30,7 @@
 
 use super::csource::{split_functions, CFunction};
 use anyhow::{bail, Context};
-use polyeval_bench::crosspl_ffi::gsl::dynamic_symbols;
+use polyeval_gsl::dynamic_symbols;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::io::Read;

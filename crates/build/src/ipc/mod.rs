@@ -24,7 +24,7 @@
 //!    `build-report.md` ([`output`]).
 //!
 //! Every model call and stage result goes to the journal
-//! (`polyeval_runner::journal`, `OUT/build.sqlite`) as it completes, so a
+//! (`polyeval_journal`, `OUT/build.sqlite`) as it completes, so a
 //! killed build continues where it stopped, and `--replay` rebuilds the same
 //! files from a journal without the network.
 
@@ -39,12 +39,14 @@ use answers::Judgement;
 use anyhow::{bail, Context};
 use hits::Hit;
 use polyeval_bench::crosspl_ipc::scored_text;
+use polyeval_client::ClientOptions;
 use polyeval_client::Sampling;
 use polyeval_core::progress::{Phase, Progress};
 use polyeval_core::Language;
 use polyeval_fsm::Mode;
-use polyeval_runner::journal::{CallError, Journal, ModelCall, ModelCaller, Stage};
-use polyeval_runner::ClientOptions;
+use polyeval_journal::{
+    CallError, Journal, ModelAnswer, ModelCall, ModelCaller, WorkflowStage, JOURNAL_FILE,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use snippet::{LineSpan, SyntaxCheck};
@@ -54,6 +56,29 @@ use std::sync::Arc;
 
 /// The journal's name for this workflow.
 pub const WORKFLOW: &str = "build-ipc";
+
+/// The stages of `build ipc`, as the journal and the stage header name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Does a mined file hold a function- or class-level task?
+    Judge,
+    /// Extract the snippet.
+    Extract,
+    /// Write the instruction.
+    Instruct,
+}
+
+impl WorkflowStage for Stage {
+    const ALL: &'static [Stage] = &[Stage::Judge, Stage::Extract, Stage::Instruct];
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Stage::Judge => "judge",
+            Stage::Extract => "extract",
+            Stage::Instruct => "instruct",
+        }
+    }
+}
 /// Extraction attempts per hit (attempt k at temperature 0.1·k).
 pub const EXTRACT_ATTEMPTS: u32 = 6;
 /// Instruction attempts per task.
@@ -225,8 +250,8 @@ impl Built {
 /// Everything the tasks of one build share.
 struct Ctx {
     options: Options,
-    journal: Arc<Journal>,
-    caller: ModelCaller,
+    journal: Arc<Journal<Stage>>,
+    caller: ModelCaller<Stage>,
     fsm: polyeval_fsm::Engine,
     sandbox: Arc<polyeval_sandbox::Engine>,
     sandbox_slots: tokio::sync::Semaphore,
@@ -422,10 +447,7 @@ fn build_all(ctx: &Arc<Ctx>, hits: &[Hit]) -> anyhow::Result<Vec<Result<HitOutco
 }
 
 impl Ctx {
-    async fn ask(
-        &self,
-        call: ModelCall,
-    ) -> Result<polyeval_runner::journal::ModelAnswer, CallError> {
+    async fn ask(&self, call: ModelCall<Stage>) -> Result<ModelAnswer, CallError> {
         let answer = self.caller.call(&call).await?;
         let counter = if answer.from_journal {
             &self.calls_reused
@@ -781,5 +803,20 @@ pub fn ipc_dir(language: Language) -> &'static str {
 
 /// The journal of a build in `out`, for tests and tools.
 pub fn journal_path(out: &Path) -> PathBuf {
-    out.join(polyeval_runner::journal::JOURNAL_FILE)
+    out.join(JOURNAL_FILE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names journals written by earlier releases hold.
+    #[test]
+    fn stages_keep_their_journal_names() {
+        let names: Vec<&str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
+        assert_eq!(names, ["judge", "extract", "instruct"]);
+        for &s in Stage::ALL {
+            assert_eq!(Stage::parse(s.as_str()), Some(s));
+        }
+    }
 }

@@ -285,7 +285,7 @@ fn task_json(b: &Build<'_>, task: &Task<'_>) -> anyhow::Result<Vec<u8>> {
             step_lines: &hit.step_lines,
             model: &b.options.model,
             prompt_version,
-            journal: polyeval_runner::journal::JOURNAL_FILE,
+            journal: polyeval_journal::JOURNAL_FILE,
             judge: JudgeProvenance {
                 request: &built.judge.request,
                 answer: &built.judge.answer,

@@ -1,4 +1,4 @@
-//! The prompts of `build ipc` (ours: `prompts/build-ipc/*.txt`, embedded at
+//! The prompts of `build ipc` (ours: `crates/build/prompts/build-ipc/*.txt`, embedded at
 //! build time). Placeholders are `{{name}}`, filled in one pass so text put
 //! in (a file that happens to contain `{{file}}`) is never expanded again.
 
@@ -8,12 +8,12 @@ use polyeval_client::Message;
 use polyeval_core::hash::{fnv1a, FNV_OFFSET};
 use polyeval_core::Language;
 
-const JUDGE: &str = include_str!("../../../../prompts/build-ipc/judge.txt");
-const EXTRACT_FUNCTION: &str = include_str!("../../../../prompts/build-ipc/extract-function.txt");
-const EXTRACT_CLASS: &str = include_str!("../../../../prompts/build-ipc/extract-class.txt");
-const INSTRUCT_FUNCTION: &str = include_str!("../../../../prompts/build-ipc/instruct-function.txt");
-const INSTRUCT_CLASS: &str = include_str!("../../../../prompts/build-ipc/instruct-class.txt");
-const RETRY: &str = include_str!("../../../../prompts/build-ipc/retry.txt");
+const JUDGE: &str = include_str!("../../prompts/build-ipc/judge.txt");
+const EXTRACT_FUNCTION: &str = include_str!("../../prompts/build-ipc/extract-function.txt");
+const EXTRACT_CLASS: &str = include_str!("../../prompts/build-ipc/extract-class.txt");
+const INSTRUCT_FUNCTION: &str = include_str!("../../prompts/build-ipc/instruct-function.txt");
+const INSTRUCT_CLASS: &str = include_str!("../../prompts/build-ipc/instruct-class.txt");
+const RETRY: &str = include_str!("../../prompts/build-ipc/retry.txt");
 
 const ALL: [&str; 6] = [
     JUDGE,

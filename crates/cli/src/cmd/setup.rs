@@ -1,5 +1,5 @@
 //! `polyeval setup gsl`: build GSL 2.8, the release CrossPL-FFI was made
-//! with, into polyeval's cache (`polyeval_build::gsl`).
+//! with, into polyeval's cache (`polyeval_gsl::setup`).
 
 use std::path::PathBuf;
 
@@ -36,13 +36,13 @@ struct GslArgs {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let What::Gsl(a) = args.what;
-    let options = polyeval_build::gsl::SetupOptions {
+    let options = polyeval_gsl::setup::SetupOptions {
         source: a.source,
         dest: None,
         jobs: a.jobs,
         force: a.force,
     };
-    let build = polyeval_build::gsl::setup(&options, &crate::progress::terminal(!a.no_progress))?;
+    let build = polyeval_gsl::setup::setup(&options, &crate::progress::terminal(!a.no_progress))?;
     println!(
         "GSL {} {} in {} ({:.0} s; {} exported symbols)\n  libgsl:      {}\n  libgslcblas: {}",
         build.version,

@@ -28,6 +28,18 @@ enum Command {
         #[arg(long)]
         wait: bool,
     },
+    /// One array task: shard I/N of the job as its submission recorded it (run by the job's script).
+    #[command(hide = true)]
+    Task {
+        run: PathBuf,
+        /// The job: `evaluate` or `generate`.
+        job: String,
+        #[arg(long, value_name = "I/N")]
+        shard: polyeval_runner::shard::Shard,
+        /// Workers (an evaluation's; the CPUs Slurm gave the task).
+        #[arg(short = 'j', long)]
+        jobs: Option<usize>,
+    },
 }
 
 #[derive(clap::Args)]
@@ -97,7 +109,8 @@ impl Cluster {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let progress = crate::progress::terminal(true);
+    // A task writes a log file: notes only, no progress (like `--no-progress`).
+    let progress = crate::progress::terminal(!matches!(args.command, Command::Task { .. }));
     let sets = TaskSets::default();
     let statuses = match args.command {
         Command::Evaluate(a) => {
@@ -116,6 +129,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         Command::Status { run } => slurm::status(&run)?,
         Command::Resubmit { run, wait } => slurm::resubmit(&run, wait, &progress)?,
+        Command::Task {
+            run,
+            job,
+            shard,
+            jobs,
+        } => {
+            match slurm::run_task(&run, &job, shard, jobs, &progress)? {
+                slurm::TaskOutcome::Evaluated(summary) => {
+                    super::args::print_summary(&summary, &format!("shard {shard}"))
+                }
+                slurm::TaskOutcome::Generated(outcome) => super::generate::print_outcome(&outcome),
+            }
+            Vec::new()
+        }
     };
     statuses.iter().for_each(|st| print!("{st}"));
     Ok(())

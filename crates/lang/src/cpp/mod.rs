@@ -3,6 +3,11 @@
 use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;
 
+/// The judge's observer prelude in this language: what a judged program
+/// links or includes to report observations (values with their types,
+/// exceptions) on the observation channel. Compared outside, never here.
+pub const OBSERVER: &str = include_str!("observer.hpp");
+
 pub(crate) const INFO: LanguageInfo = LanguageInfo {
     key: "cpp",
     display_name: "C++",

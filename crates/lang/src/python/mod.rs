@@ -5,6 +5,11 @@ pub mod pylit;
 use crate::lex::Syntax;
 use crate::LanguageInfo;
 
+/// The judge's observer prelude in this language: what a judged program
+/// links or includes to report observations (values with their types,
+/// exceptions) on the observation channel. Compared outside, never here.
+pub const OBSERVER: &str = include_str!("observer.py");
+
 pub(crate) const INFO: LanguageInfo = LanguageInfo {
     key: "python",
     display_name: "Python",

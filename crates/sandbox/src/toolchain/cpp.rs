@@ -2,7 +2,7 @@
 //! harness uses, force-included (`-include`) so every compile skips parsing
 //! them. Disable with POLYEVAL_NO_PCH=1 (used by the benchmark).
 //!
-//! The judge's observer prelude (`polyeval_judge`'s C++ prelude) is provided
+//! The judge's observer prelude (`polyeval_lang::cpp::OBSERVER`) is provided
 //! precompiled: every compile can `#include <polyeval_judge.hpp>`
 //! ([`JUDGE_INCLUDE`]), which declares the prelude's non-template half and
 //! defines its templates, and links `libpolyeval_judge.a`, which holds the
@@ -137,7 +137,7 @@ fn judge_header() -> String {
     format!(
         "// polyeval judge observer, linked form: templates here, the rest in libpolyeval_judge.a.\n\
          #ifndef POLYEVAL_JUDGE_HPP\n#define POLYEVAL_JUDGE_HPP\n#define POLYEVAL_JUDGE_LINKED 1\n{}\n{}#endif\n",
-        polyeval_judge::harness::CPP_PRELUDE,
+        polyeval_lang::cpp::OBSERVER,
         observe_instantiations("extern ")
     )
 }
@@ -152,7 +152,7 @@ fn build_judge(dir: &std::path::Path) -> anyhow::Result<()> {
     let sources = [
         (
             "polyeval_judge_def.cpp",
-            polyeval_judge::harness::CPP_PRELUDE.to_string(),
+            polyeval_lang::cpp::OBSERVER.to_string(),
         ),
         (
             "polyeval_judge_inst.cpp",

@@ -5,8 +5,8 @@
 //! launcher also turns an uncaught exception into exit code 1 with mono's
 //! usual "Unhandled Exception:" report.
 //!
-//! Beside the launcher sits the judge's observer class (`polyeval_judge`'s C#
-//! prelude) compiled once into `polyeval_judge.dll`: every compile references
+//! Beside the launcher sits the judge's observer class (`polyeval_lang::csharp::OBSERVER`,
+//! the C# prelude) compiled once into `polyeval_judge.dll`: every compile references
 //! it and the launcher's directory is where mono finds it at run time, so
 //! judged programs call `PolyevalJudge` without carrying its source. A job's
 //! `entry_class` is compiled as the entry point (`-main:`), so a solution's
@@ -109,19 +109,12 @@ impl Toolchain for CSharp {
         let mut info = ToolchainInfo::new(Language::CSharp, self.detect_version_cached(paths)?);
         let dir: PathBuf = paths.cache_dir.join(format!(
             "cs-launcher-{}",
-            short_hash(&[
-                &info.version,
-                LAUNCHER_SRC,
-                polyeval_judge::harness::CSHARP_PRELUDE
-            ])
+            short_hash(&[&info.version, LAUNCHER_SRC, polyeval_lang::csharp::OBSERVER])
         ));
         build_asset_dir(&dir, |tmp| {
             std::fs::write(tmp.join("launcher.cs"), LAUNCHER_SRC)?;
             host_command(&[MCS, "-out:launcher.exe", "launcher.cs"], tmp, &[])?;
-            std::fs::write(
-                tmp.join("judge.cs"),
-                polyeval_judge::harness::CSHARP_PRELUDE,
-            )?;
+            std::fs::write(tmp.join("judge.cs"), polyeval_lang::csharp::OBSERVER)?;
             host_command(
                 &[
                     MCS,

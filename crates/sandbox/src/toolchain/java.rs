@@ -6,7 +6,7 @@
 //! launch would save one JVM start but only runs the *first* class of the
 //! file, which in harness programs is rarely `main`'s.)
 //!
-//! The judge's observer class (`polyeval_judge`'s Java prelude) is compiled
+//! The judge's observer class (`polyeval_lang::java::OBSERVER`) is compiled
 //! once per engine into `PolyevalJudge.class` and is on the class path of
 //! every compile and run ([`JUDGE_CLASSES_INSIDE`]): judged programs call it
 //! without carrying its source.
@@ -188,12 +188,12 @@ impl Toolchain for Java {
         let mut info = ToolchainInfo::new(Language::Java, self.detect_version_cached(paths)?);
         let judge: PathBuf = paths.cache_dir.join(format!(
             "java-judge-{}",
-            short_hash(&[&info.version, polyeval_judge::harness::JAVA_PRELUDE])
+            short_hash(&[&info.version, polyeval_lang::java::OBSERVER])
         ));
         build_asset_dir(&judge, |tmp| {
             std::fs::write(
                 tmp.join("PolyevalJudge.java"),
-                polyeval_judge::harness::JAVA_PRELUDE,
+                polyeval_lang::java::OBSERVER,
             )?;
             host_command(
                 &[

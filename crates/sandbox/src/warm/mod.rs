@@ -389,9 +389,7 @@ impl Worker {
         crate::sandbox::validate_file_name(&file)?;
         let limits = &self.limits;
         let nonce = if job.nonce {
-            Some(polyeval_judge::nonce::NonceServer::start_in(
-                &self.nonce_dir,
-            )?)
+            Some(crate::nonce::NonceServer::start_in(&self.nonce_dir)?)
         } else {
             None
         };
@@ -457,7 +455,7 @@ impl Worker {
         let elapsed = started.elapsed();
         let (stdout, stdout_truncated) = (out.kept, out.truncated);
         let (stderr, stderr_truncated) = (err.kept, err.truncated);
-        let report = nonce.map(polyeval_judge::nonce::NonceServer::finish);
+        let report = nonce.map(crate::nonce::NonceServer::finish);
         let reply: serde_json::Value =
             serde_json::from_str(line.trim()).context("the worker's answer")?;
         let status = reply["status"].as_i64().context("status in the answer")? as i32;

@@ -1,7 +1,11 @@
-//! C++: every argument in a variable (`std::vector<int> input0 = {…}`), so a
-//! solution taking `T&`, `const T&` or `T` compiles; the check is
-//! `assert(call == expected)`, doubled parentheses when the expected
-//! `std::vector<…>{…}` has commas (the `assert` macro would split it).
+//! C++: every argument in a variable of the judge prelude's
+//! `polyeval_call::value` (`polyeval_call::value input0 =
+//! polyeval_call::list({1, 2})`), which converts to the parameter type the
+//! candidate declared — `std::vector<int>`, `std::vector<long long>`,
+//! `int64_t`, `double`, `float`, `std::string`, `std::deque<…>` … taken as
+//! `T`, `T&` or `const T&`; the check is `assert(call == expected)`, doubled
+//! parentheses when the expected `std::vector<…>{…}` has commas (the
+//! `assert` macro would split it).
 
 use super::*;
 
@@ -42,6 +46,21 @@ fn init(v: &Value, t: &Ty) -> Result<String, String> {
     })
 }
 
+/// `v` as a `polyeval_call::value` initialiser (lists as `polyeval_call::list({…})`).
+fn plain(v: &Value, t: &Ty) -> Result<String, String> {
+    match (v, t) {
+        (Value::List(items), Ty::List(e)) => Ok(format!(
+            "polyeval_call::list({{{}}})",
+            items
+                .iter()
+                .map(|x| plain(x, e))
+                .collect::<Result<Vec<_>, _>>()?
+                .join(", ")
+        )),
+        _ => init(v, t),
+    }
+}
+
 /// The value as an expression (`std::vector<int>{1, 2}` for lists).
 fn expr(v: &Value, t: &Ty) -> Result<String, String> {
     Ok(match t {
@@ -68,7 +87,7 @@ impl Target for Cpp {
         let mut var = |v: &Value, vt: &Ty, lines: &mut Vec<String>| -> Result<String, String> {
             let name = format!("input{next_var}");
             *next_var += 1;
-            lines.push(format!("{} {name} = {}", ty(vt), init(v, vt)?));
+            lines.push(format!("polyeval_call::value {name} = {}", plain(v, vt)?));
             Ok(name)
         };
         let mut ctor = Vec::new();
@@ -97,9 +116,13 @@ impl Target for Cpp {
     fn keywords(&self, t: &Typed, _: Style) -> Vec<String> {
         let mut k: Vec<String> = t.classes.iter().map(|c| format!("class {c}")).collect();
         let (public, private) = public_then_private(t);
+        // `string f` matches `std::string f` and `string f` alike; other
+        // return types are the candidate's choice: only the name is required.
         let method = |m: &KwMethod| match &m.ret {
             Some(r) if r.is_none() => format!("void {}", m.name),
-            Some(r) if self.supports(r).is_ok() => format!("{} {}", ty(r), m.name),
+            Some(r) if single_representation(r) => {
+                format!("{} {}", ty(r).trim_start_matches("std::"), m.name)
+            }
             _ => m.name.clone(),
         };
         k.push("public:".into());

@@ -1,8 +1,13 @@
-//! C#: arguments inline (`new int[]{…}`, or `new List<int>{…}` when the
-//! question speaks of lists); the check throws `System.Exception("test
-//! failed")` (C#'s `Debug.Assert` depends on DEBUG): `!=` for scalars and
-//! strings (value equality), `Enumerable.SequenceEqual` for lists,
-//! `StructuralEqualityComparer` for nested arrays.
+//! C#: the call goes through the judge prelude's `PolyevalCall`
+//! (`PolyevalCall.Call(PolyevalCall.Create(typeof(C), …), "m", …)`), which
+//! converts the plain argument values (`PolyevalCall.List(1, 2)`) to the
+//! types the candidate declared: `int[]`, `List<int>`, `IList<long>`,
+//! `IEnumerable<string>`, `double`, `float`, `decimal` … all compile and
+//! run. The check throws `System.Exception("test failed")` (C#'s
+//! `Debug.Assert` depends on DEBUG); its form tells the judge the expected
+//! value (`!=` for scalars, `Enumerable.SequenceEqual` for lists,
+//! `StructuralEqualityComparer` for nested lists); judged, the call's value is
+//! observed and compared outside by value.
 
 use super::*;
 
@@ -47,6 +52,22 @@ fn value(v: &Value, t: &Ty, s: Style) -> Result<String, String> {
     })
 }
 
+/// `v` as a plain argument value for `PolyevalCall` (lists as
+/// `PolyevalCall.List(…)`; the call converts them to the declared type).
+fn plain(v: &Value, t: &Ty) -> Result<String, String> {
+    match (v, t) {
+        (Value::List(items), Ty::List(e)) => Ok(format!(
+            "PolyevalCall.List({})",
+            items
+                .iter()
+                .map(|x| plain(x, e))
+                .collect::<Result<Vec<_>, _>>()?
+                .join(", ")
+        )),
+        _ => value(v, t, Style::default()),
+    }
+}
+
 fn default_value(t: &Ty, s: Style) -> String {
     match t {
         Ty::Bool => "false".into(),
@@ -69,13 +90,26 @@ impl Target for CSharp {
     fn test_lines(
         &self,
         t: &Typed,
-        s: Style,
+        _: Style,
         test: &TypedTest,
         _: &mut usize,
     ) -> Result<Vec<String>, String> {
-        let (ctor, args) = arguments(t, test, &|v, vt| value(v, vt, s))?;
-        let call = format!("new {}({}).{}({})", t.class, ctor, t.method, args);
-        let rhs = value(&test.expected, &t.result, s)?;
+        let (ctor, args) = arguments(t, test, &|v, vt| plain(v, vt))?;
+        let sep = |a: &str| {
+            if a.is_empty() {
+                String::new()
+            } else {
+                format!(", {a}")
+            }
+        };
+        let call = format!(
+            "PolyevalCall.Call(PolyevalCall.Create(typeof({}){}), \"{}\"{})",
+            t.class,
+            sep(&ctor),
+            t.method,
+            sep(&args)
+        );
+        let rhs = value(&test.expected, &t.result, Style { arrays: true })?;
         let throw = "{ throw new System.Exception(\"test failed\"); }";
         Ok(vec![match &t.result {
             Ty::List(e) if matches!(**e, Ty::List(_)) => format!(

@@ -2,6 +2,12 @@
 //! pointer (the convention polyeval's Go questions state), methods on the
 //! pointer; the check `polyevalAssertEqual(call, expected)` (Go has no
 //! assertion; the MultiOOP Go harness defines it, the judge observes `call`).
+//! The call goes through the judge prelude's `polyevalCall`
+//! (`polyevalCall((*C).m, polyevalCall(NewC, …), …)`), which converts plain
+//! argument values (`polyevalList(1, 2)`) to the parameter types the
+//! candidate declared (`[]int`, `[]int64`, `[]uint`, `[]float32` …) and the
+//! receiver to a pointer or a value; a method expression reaches unexported
+//! methods too.
 
 use super::*;
 use polyeval_judge::harness::GO_ASSERT_EQUAL;
@@ -46,6 +52,22 @@ fn value(v: &Value, t: &Ty, typed: bool) -> Result<String, String> {
     })
 }
 
+/// `v` as a plain argument value for `polyevalCall` (lists as
+/// `polyevalList(…)`; the call converts them to the declared type).
+fn plain(v: &Value, t: &Ty) -> Result<String, String> {
+    match (v, t) {
+        (Value::List(items), Ty::List(e)) => Ok(format!(
+            "polyevalList({})",
+            items
+                .iter()
+                .map(|x| plain(x, e))
+                .collect::<Result<Vec<_>, _>>()?
+                .join(", ")
+        )),
+        _ => value(v, t, true),
+    }
+}
+
 fn default_value(t: &Ty) -> String {
     match t {
         Ty::Bool => "false".into(),
@@ -70,14 +92,21 @@ impl Target for Go {
         test: &TypedTest,
         _: &mut usize,
     ) -> Result<Vec<String>, String> {
-        let (ctor, args) = arguments(t, test, &|v, vt| value(v, vt, true))?;
+        let (ctor, args) = arguments(t, test, &|v, vt| plain(v, vt))?;
+        let sep = |a: &str| {
+            if a.is_empty() {
+                String::new()
+            } else {
+                format!(", {a}")
+            }
+        };
         Ok(vec![format!(
-            "{GO_ASSERT_EQUAL}(New{}({}).{}({}), {})",
-            t.class,
-            ctor,
+            "{GO_ASSERT_EQUAL}(polyevalCall((*{c}).{}, polyevalCall(New{c}{}){}), {})",
             t.method,
-            args,
-            value(&test.expected, &t.result, true)?
+            sep(&ctor),
+            sep(&args),
+            value(&test.expected, &t.result, true)?,
+            c = t.class,
         )])
     }
     fn keywords(&self, t: &Typed, _: Style) -> Vec<String> {

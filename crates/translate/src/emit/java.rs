@@ -1,7 +1,12 @@
-//! Java: arguments inline (`new int[]{…}`, or `new ArrayList<Integer>(
-//! Arrays.asList(…))` when the question speaks of lists); the check throws
-//! `AssertionError` whether or not assertions are enabled: `!=` for numbers
-//! and booleans, `java.util.Objects.deepEquals` for strings and containers.
+//! Java: the call goes through the judge prelude's `PolyevalCall`
+//! (`PolyevalCall.call(PolyevalCall.create(C.class, …), "m", …)`), which
+//! converts the plain argument values (`PolyevalCall.list(1, 2)`) to the
+//! types the candidate declared: `int[]`, `List<Integer>`, `long[]`,
+//! `Integer[]`, `ArrayList<Long>`, `double`, `float` … all compile and run.
+//! The check throws `AssertionError` whether or not assertions are enabled:
+//! `!java.util.Objects.deepEquals(call, expected)`; judged, the call's value
+//! is observed and compared outside by value (a returned `List<Integer>`
+//! equals an expected `int[]` of the same elements).
 
 use super::*;
 
@@ -39,8 +44,8 @@ fn string(s: &str) -> String {
     })
 }
 
-/// `v` as an argument expression of type `t`.
-fn arg(v: &Value, t: &Ty, s: Style) -> Result<String, String> {
+/// `v` as a literal of type `t` (the expected side: `new int[]{…}`).
+fn arg(v: &Value, t: &Ty) -> Result<String, String> {
     Ok(match (v, t) {
         (Value::Bool(b), _) => b.to_string(),
         (Value::Int(i), Ty::Int { wide: true }) => format!("{i}L"),
@@ -49,33 +54,28 @@ fn arg(v: &Value, t: &Ty, s: Style) -> Result<String, String> {
         (Value::List(items), Ty::List(e)) => {
             let parts = items
                 .iter()
-                .map(|x| arg(x, e, s))
+                .map(|x| arg(x, e))
                 .collect::<Result<Vec<_>, _>>()?
                 .join(", ");
-            if s.arrays {
-                format!("new {}{{{parts}}}", ty(t, s))
-            } else if items.is_empty() {
-                format!("new ArrayList<{}>()", boxed(e, s))
-            } else {
-                format!("new ArrayList<{}>(Arrays.asList({parts}))", boxed(e, s))
-            }
+            format!("new {}{{{parts}}}", ty(t, Style { arrays: true }))
         }
         (v, t) => return Err(format!("a {} where {t} was expected", v.kind())),
     })
 }
 
-/// `v` as the expected side (`Arrays.asList(…)` for lists in list style).
-fn expected(v: &Value, t: &Ty, s: Style) -> Result<String, String> {
+/// `v` as a plain argument value for `PolyevalCall` (lists as
+/// `PolyevalCall.list(…)`; the call converts them to the declared type).
+fn plain(v: &Value, t: &Ty) -> Result<String, String> {
     match (v, t) {
-        (Value::List(items), Ty::List(e)) if !s.arrays => Ok(format!(
-            "Arrays.asList({})",
+        (Value::List(items), Ty::List(e)) => Ok(format!(
+            "PolyevalCall.list({})",
             items
                 .iter()
-                .map(|x| expected(x, e, s))
+                .map(|x| plain(x, e))
                 .collect::<Result<Vec<_>, _>>()?
                 .join(", ")
         )),
-        _ => arg(v, t, s),
+        _ => arg(v, t),
     }
 }
 
@@ -109,18 +109,30 @@ impl Target for Java {
     fn test_lines(
         &self,
         t: &Typed,
-        s: Style,
+        _: Style,
         test: &TypedTest,
         _: &mut usize,
     ) -> Result<Vec<String>, String> {
-        let (ctor, args) = arguments(t, test, &|v, vt| arg(v, vt, s))?;
-        let call = format!("new {}({}).{}({})", t.class, ctor, t.method, args);
-        let rhs = expected(&test.expected, &t.result, s)?;
+        let (ctor, args) = arguments(t, test, &|v, vt| plain(v, vt))?;
+        let sep = |a: &str| {
+            if a.is_empty() {
+                String::new()
+            } else {
+                format!(", {a}")
+            }
+        };
+        let call = format!(
+            "PolyevalCall.call(PolyevalCall.create({}.class{}), \"{}\"{})",
+            t.class,
+            sep(&ctor),
+            t.method,
+            sep(&args)
+        );
+        let rhs = arg(&test.expected, &t.result)?;
         let throw = "{ throw new AssertionError(\"test failed\"); }";
-        Ok(vec![match t.result {
-            Ty::Bool | Ty::Int { .. } | Ty::Float => format!("if ({call} != {rhs}) {throw}"),
-            _ => format!("if (!java.util.Objects.deepEquals({call}, {rhs})) {throw}"),
-        }])
+        Ok(vec![format!(
+            "if (!java.util.Objects.deepEquals({call}, {rhs})) {throw}"
+        )])
     }
     fn keywords(&self, t: &Typed, s: Style) -> Vec<String> {
         self.syntax(s).keywords(t)

@@ -126,6 +126,15 @@ pub trait Target: Sync {
     fn skeleton(&self, t: &Typed, style: Style) -> String;
 }
 
+/// Whether a value of `ty` has one reasonable type in every typed target
+/// (a boolean, a string), so a keyword may name it. Numbers (int or long,
+/// float or double) and lists (arrays, lists, vectors …) are the
+/// candidate's choice: no question states a target type (in MultiOOP none
+/// names `long`, `int[]`, `List<…>` or `vector<…>`).
+pub(crate) fn single_representation(ty: &Ty) -> bool {
+    matches!(ty, Ty::Bool | Ty::Str)
+}
+
 /// Non-finite floats and integers at the edge of 64 bits have no plain
 /// literal in the typed targets.
 fn common_representable(v: &Value) -> Result<(), String> {
@@ -285,15 +294,24 @@ impl ClassSyntax {
             .map(|c| format!("{} {c}", self.class))
             .collect();
         let (public, private) = public_then_private(t);
+        let mut private_unchecked = false;
         for m in public.into_iter().chain(private) {
             let access = if m.private { "private" } else { "public" };
             k.push(match &m.ret {
                 Some(r) if r.is_none() => format!("{access} void {}", m.name),
-                Some(r) if self.target.supports(r).is_ok() => {
+                Some(r) if single_representation(r) && self.target.supports(r).is_ok() => {
                     format!("{access} {} {}", (self.ty)(r, self.style), m.name)
                 }
-                _ => m.name.clone(),
+                // The return type is the candidate's choice (int or long,
+                // an array or a list …): only the name is required.
+                _ => {
+                    private_unchecked |= m.private;
+                    m.name.clone()
+                }
             });
+        }
+        if private_unchecked {
+            k.push("private ".into());
         }
         k
     }

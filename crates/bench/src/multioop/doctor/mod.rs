@@ -14,7 +14,10 @@
 //!    variables used but never declared (`undeclared_test_variable`), Java
 //!    `==` on strings (`string_identity_comparison`: a reference comparison
 //!    upstream, which no computed string passes; the judge compares such
-//!    checks by value, so they are listed as repaired, not as defects).
+//!    checks by value, so they are listed as repaired, not as defects), PHP
+//!    double-quoted strings that interpolate a variable
+//!    (`php_string_interpolation`: `"ghi#jkl$mno%"` passes the string
+//!    without `$mno`, so the question's input never reaches the solution).
 //! 4. **Solution-free test lines compiled and run on their own** (the lines
 //!    that do not touch the class: input declarations and the like). Any
 //!    error there cannot be the solution's fault (`char_literal_for_string`,
@@ -174,7 +177,7 @@ fn re(p: &str) -> Regex {
 }
 
 /// Defect classes from most to least specific (the first one found names the task).
-const PRIORITY: [&str; 14] = [
+const PRIORITY: [&str; 15] = [
     "garbled_test_function",
     "class_name_mismatch",
     "method_name_mismatch",
@@ -185,6 +188,7 @@ const PRIORITY: [&str; 14] = [
     "bare_brace_argument",
     "test_syntax_error",
     "undeclared_test_variable",
+    "php_string_interpolation",
     "literal_type_mismatch",
     "string_identity_comparison",
     "other",

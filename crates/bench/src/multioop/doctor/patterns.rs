@@ -6,7 +6,7 @@
 use super::names::{looks_like_task_class, MEMBER_CALL};
 use super::{defect, re, Defect};
 use crate::multioop::lang::PythonLiterals;
-use polyeval_core::Task;
+use polyeval_core::{Language, Task};
 use regex::Regex;
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
@@ -158,6 +158,18 @@ pub(super) fn pattern_checks(task: &Task, lines: &[String], out: &mut Vec<Defect
                 break;
             }
         }
+        if lang == Language::Php {
+            if let Some(name) = php_interpolated_variable(line) {
+                out.push(defect(
+                    task,
+                    "php_string_interpolation",
+                    Some(line),
+                    format!(
+                        "the double-quoted string interpolates `${name}`: the test passes the string without it (undefined, empty), not the text the question means"
+                    ),
+                ));
+            }
+        }
         if checks.string_identity && JAVA_STR_EQ.is_match(line) {
             out.push(defect(
                 task,
@@ -214,5 +226,52 @@ pub(super) fn pattern_checks(task: &Task, lines: &[String], out: &mut Vec<Defect
             ));
             break;
         }
+    }
+}
+
+/// The first variable a double-quoted PHP string literal of `line`
+/// interpolates (`"ab$mno%"` → `mno`; `\$` is a literal dollar sign).
+fn php_interpolated_variable(line: &str) -> Option<String> {
+    let b = line.as_bytes();
+    let mut i = 0;
+    let mut quote: Option<u8> = None;
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            None if c == b'"' || c == b'\'' => quote = Some(c),
+            None if c == b'#' || (c == b'/' && b.get(i + 1) == Some(&b'/')) => return None,
+            None => {}
+            Some(_) if c == b'\\' => i += 1,
+            Some(q) if c == q => quote = None,
+            Some(b'"') if c == b'$' => {
+                let name: String = line[i + 1..]
+                    .chars()
+                    .take_while(|ch| ch.is_ascii_alphanumeric() || *ch == '_' || !ch.is_ascii())
+                    .collect();
+                if name.chars().next().is_some_and(|ch| !ch.is_ascii_digit()) {
+                    return Some(name);
+                }
+            }
+            Some(_) => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod php_tests {
+    use super::php_interpolated_variable as interp;
+
+    #[test]
+    fn php_interpolation_in_double_quotes_only() {
+        assert_eq!(
+            interp(r#"if ($w->f("abc!def@ghi#jkl$mno%") !== 6) { throw new Exception("x"); }"#),
+            Some("mno".into())
+        );
+        assert_eq!(interp(r#"if ($w->f('a$b') !== 1) {}"#), None);
+        assert_eq!(interp(r#"if ($w->f("a\$b") !== 1) {}"#), None);
+        assert_eq!(interp(r#"if ($w->f("cost: $5") !== 1) {}"#), None);
+        assert_eq!(interp(r#"$x = "a" . $y;"#), None);
     }
 }

@@ -52,8 +52,9 @@ impl OopLanguage for Cpp {
         }
     }
     fn free_program(&self, lines: &[&String], marker: &str) -> Option<(String, usize)> {
-        // The harness's own headers, so a line that fails to compile here fails there too.
-        let mut head = String::new();
+        // The harness's own prelude (its `polyeval_call::value` included) and
+        // headers, so a line that fails to compile here fails there too.
+        let mut head = format!("{}\n", polyeval_judge::harness::CPP_PRELUDE);
         for h in HEADERS {
             head.push_str(&format!("#include <{h}>\n"));
         }

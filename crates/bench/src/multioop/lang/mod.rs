@@ -8,7 +8,7 @@
 //! Adding a language to MultiOOP: one file here implementing
 //! [`OopLanguage`] and one line in the `oop_languages!` list (plus, in the other layers,
 //! the language in `polyeval_core::language`, its sandbox toolchain and its
-//! few-shot prompt file in `prompts/oop-few-shot/`).
+//! few-shot prompt file in `crates/bench/prompts/oop-few-shot/`).
 
 pub use cpp::HEADERS as CPP_HEADERS;
 pub use csharp::USINGS as CSHARP_USINGS;
