@@ -11,8 +11,12 @@
 # tests run against; then GSL 2.8, the release CrossPL-FFI was made with,
 # built from the shared source tarball into polyeval's cache
 # (scripts/build-gsl.sh, what `polyeval setup gsl` runs; about 1.5 minutes
-# with 2 cores, once). Idempotent: safe to run again. Run it as the user who
-# runs the tests (the GSL build goes to that user's cache).
+# with 2 cores, once); and the IPC runtime of executed CrossPL-IPC
+# (scripts/setup-ipc-runtime.sh, what `polyeval setup ipc-runtime` runs:
+# Debian packages, a Python environment from PyPI, npm packages and a Go
+# build cache; about 4 minutes, once). Idempotent: safe to run again. Run it
+# as the user who runs the tests (GSL and the IPC runtime go to that user's
+# cache).
 # Rust itself is expected to be installed (https://rustup.rs).
 set -euo pipefail
 
@@ -76,3 +80,10 @@ if [ -f "$GSL_TARBALL" ]; then
 else
   echo "install-deps: $GSL_TARBALL not found, GSL 2.8 not built; the tests that need it will fail (build it later with: polyeval setup gsl --source FILE)" >&2
 fi
+
+# The IPC runtime of executed CrossPL-IPC (crosspl-ipc-exec) into polyeval's
+# cache: the build ipc-exec tests need it and fail, naming
+# `polyeval setup ipc-runtime`, without it.
+started=$SECONDS
+"$ROOT/scripts/setup-ipc-runtime.sh"
+echo "install-deps: IPC runtime ready ($((SECONDS - started))s)"

@@ -84,6 +84,7 @@ pub fn benchmark(bench: Bench) -> &'static dyn Benchmark {
         Bench::CrossplFfi => &crate::crosspl_ffi::CrossplFfi,
         Bench::MultiOop => &crate::multioop::MultiOop,
         Bench::Oop => &crate::oop::Oop,
+        Bench::CrossplIpcExec => &crate::crosspl_ipc_exec::CrossplIpcExec,
     }
 }
 

@@ -23,5 +23,5 @@ pub mod verdict;
 pub use eval::Evaluator;
 pub use filter::TaskFilter;
 pub use language::Language;
-pub use task::{Bench, Task, TaskMeta, TaskSet};
+pub use task::{Bench, IpcDriver, Task, TaskMeta, TaskSet};
 pub use verdict::{Status, Verdict};

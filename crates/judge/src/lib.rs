@@ -30,6 +30,7 @@ pub mod compare;
 pub mod coverage;
 pub mod ffi;
 pub mod harness;
+pub mod ipc;
 pub mod literal;
 pub mod nonce;
 pub mod protocol;

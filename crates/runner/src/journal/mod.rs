@@ -72,16 +72,22 @@ pub enum Stage {
     FfiRevise,
     /// MultiOOP: propose a new test.
     Augment,
+    /// `build ipc-exec`: write the driver (and counterpart) of a task.
+    IpcDriver,
+    /// `build ipc-exec`: revise a driver the checks refused.
+    IpcRevise,
 }
 
 impl Stage {
-    pub const ALL: [Stage; 6] = [
+    pub const ALL: [Stage; 8] = [
         Stage::Judge,
         Stage::Extract,
         Stage::Instruct,
         Stage::FfiGenerate,
         Stage::FfiRevise,
         Stage::Augment,
+        Stage::IpcDriver,
+        Stage::IpcRevise,
     ];
 
     /// The name in the [`STAGE_HEADER`] header and in the journal.
@@ -93,6 +99,8 @@ impl Stage {
             Stage::FfiGenerate => "ffi-generate",
             Stage::FfiRevise => "ffi-revise",
             Stage::Augment => "augment",
+            Stage::IpcDriver => "ipc-driver",
+            Stage::IpcRevise => "ipc-revise",
         }
     }
 

@@ -1,0 +1,454 @@
+//! Mutants of a canonical solution, to show that a driver notices wrong
+//! communication: a statement removed (a dropped send, reply or call), an
+//! integer constant changed (a port, a size, a status code) or a string
+//! changed (a path, a host, a payload, a header). Lines the task's state
+//! machine matched (its protocol steps) come first; imports, comments,
+//! declarations (whose removal only makes the program crash) and
+//! block-openers are left alone.
+//!
+//! Line-based and deliberately simple: a mutant that does not compile or
+//! load tells nothing about the driver and is left out of the count by the
+//! caller (it is *stillborn*); one that changes nothing observable (a log
+//! message, a dead `main`) survives any driver, which is why sensitivity is
+//! a share of the mutants, not all of them.
+
+use polyeval_core::Language;
+use serde::{Deserialize, Serialize};
+
+/// What a mutant changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MutantKind {
+    /// A statement removed.
+    RemovedStatement,
+    /// An integer constant changed.
+    ChangedConstant,
+    /// A string literal changed.
+    ChangedString,
+}
+
+impl MutantKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MutantKind::RemovedStatement => "removed_statement",
+            MutantKind::ChangedConstant => "changed_constant",
+            MutantKind::ChangedString => "changed_string",
+        }
+    }
+}
+
+/// One mutant of the canonical solution.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mutant {
+    pub kind: MutantKind,
+    /// 1-based line of the change.
+    pub line: usize,
+    /// What changed, e.g. ``line 7: `s.send(data)` removed``.
+    pub description: String,
+    /// The whole mutated program.
+    #[serde(skip)]
+    pub code: String,
+}
+
+/// A literal found on a line: its byte range and whether it is a string.
+struct Literal {
+    start: usize,
+    end: usize,
+    string: bool,
+}
+
+/// Per-language lexical facts.
+struct Syntax {
+    line_comment: &'static [&'static str],
+    block_comments: bool,
+    backtick_strings: bool,
+}
+
+fn syntax(language: Language) -> Syntax {
+    match language {
+        Language::Python => Syntax {
+            line_comment: &["#"],
+            block_comments: false,
+            backtick_strings: false,
+        },
+        Language::Php => Syntax {
+            line_comment: &["//", "#"],
+            block_comments: true,
+            backtick_strings: false,
+        },
+        _ => Syntax {
+            line_comment: &["//"],
+            block_comments: true,
+            backtick_strings: true,
+        },
+    }
+}
+
+/// One line's code (comments cut off), its literals and its bracket balance;
+/// `in_block` carries a `/* … */` comment across lines.
+struct Scanned {
+    code_end: usize,
+    literals: Vec<Literal>,
+    depth_change: i32,
+    /// A string runs past the end of the line (a multi-line literal).
+    open_string: bool,
+}
+
+fn scan(line: &str, syntax: &Syntax, in_block: &mut bool) -> Scanned {
+    let b = line.as_bytes();
+    let mut i = 0;
+    let mut literals = Vec::new();
+    let mut depth = 0i32;
+    let mut code_end = line.len();
+    let mut open_string = false;
+    while i < b.len() {
+        if *in_block {
+            match line[i..].find("*/") {
+                Some(k) => {
+                    i += k + 2;
+                    *in_block = false;
+                    continue;
+                }
+                None => {
+                    code_end = code_end.min(i);
+                    break;
+                }
+            }
+        }
+        let rest = &line[i..];
+        if syntax.line_comment.iter().any(|c| rest.starts_with(c)) {
+            code_end = i;
+            break;
+        }
+        if syntax.block_comments && rest.starts_with("/*") {
+            *in_block = true;
+            i += 2;
+            continue;
+        }
+        let c = b[i];
+        if c == b'"' || c == b'\'' || (c == b'`' && syntax.backtick_strings) {
+            let quote = c;
+            let start = i;
+            i += 1;
+            let mut closed = false;
+            while i < b.len() {
+                if b[i] == b'\\' {
+                    i += 2;
+                    continue;
+                }
+                if b[i] == quote {
+                    closed = true;
+                    break;
+                }
+                i += 1;
+            }
+            if !closed {
+                open_string = true;
+                break;
+            }
+            literals.push(Literal {
+                start,
+                end: i + 1,
+                string: true,
+            });
+            i += 1;
+            continue;
+        }
+        if c.is_ascii_digit() {
+            let start = i;
+            let ident_before = start > 0 && (b[start - 1].is_ascii_alphanumeric() || b[start - 1] == b'_' || b[start - 1] == b'.');
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.') {
+                i += 1;
+            }
+            let text = &line[start..i];
+            if !ident_before && text.bytes().all(|d| d.is_ascii_digit()) {
+                literals.push(Literal {
+                    start,
+                    end: i,
+                    string: false,
+                });
+            }
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            continue;
+        }
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    Scanned {
+        code_end,
+        literals,
+        depth_change: depth,
+        open_string,
+    }
+}
+
+/// Lines that only bring names in (imports and the like).
+fn is_import(language: Language, code: &str) -> bool {
+    let t = code.trim_start();
+    match language {
+        Language::Python => t.starts_with("import ") || t.starts_with("from "),
+        Language::JavaScript => t.starts_with("import ") || t.contains("require("),
+        Language::Go => t.starts_with("import") || t.starts_with("package "),
+        Language::Php => {
+            t.starts_with("use ")
+                || t.starts_with("namespace ")
+                || t.starts_with("require")
+                || t.starts_with("include")
+        }
+        _ => false,
+    }
+}
+
+/// Whether removing this (complete, balanced) statement line is a mutant
+/// worth running: a call, a send, a return, a decorator — not a
+/// declaration (its removal only makes the program crash on a missing
+/// name) nor a line that opens or closes a block.
+fn removable(language: Language, code: &str) -> bool {
+    let t = code.trim();
+    if t.is_empty() {
+        return false;
+    }
+    const OPENERS: [&str; 26] = [
+        "def ", "class ", "if ", "elif ", "else", "for ", "while ", "try", "except", "finally",
+        "with ", "async def ", "async with ", "async for ", "function ", "func ", "switch ",
+        "case ", "default", "var ", "const ", "let ", "type ", "pass", "break", "continue",
+    ];
+    if OPENERS.iter().any(|o| t.starts_with(o)) || t.starts_with('}') || t.starts_with(')') {
+        return false;
+    }
+    match language {
+        Language::Python => {
+            let assignment = t
+                .split_once('=')
+                .map(|(lhs, rhs)| {
+                    !rhs.starts_with('=')
+                        && !lhs.ends_with(['!', '<', '>', '+', '-', '*', '/', '%', '&', '|', '^'])
+                        && lhs
+                            .trim()
+                            .chars()
+                            .all(|c| c.is_alphanumeric() || c == '_' || c == '.' || c == ',' || c == ' ' || c == '[' || c == ']' || c == '"' || c == '\'')
+                })
+                .unwrap_or(false);
+            !assignment && !t.ends_with(':') && !t.ends_with('\\') && !t.starts_with(['"', '\''])
+        }
+        Language::JavaScript | Language::Php => {
+            let declaration = t.starts_with('$')
+                && t.split_once('=').is_some_and(|(lhs, rhs)| {
+                    !rhs.starts_with(['=', '>']) && lhs.trim().chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+                });
+            t.ends_with(';') && !declaration
+        }
+        Language::Go => {
+            !t.contains(":=") && !t.ends_with('{') && !t.ends_with(',') && !t.ends_with('(')
+        }
+        _ => false,
+    }
+}
+
+/// The text a removed statement leaves (Python needs a statement to keep
+/// the block).
+fn removed(language: Language, line: &str) -> String {
+    let indent = &line[..line.len() - line.trim_start().len()];
+    match language {
+        Language::Python => format!("{indent}pass"),
+        _ => String::new(),
+    }
+}
+
+/// A string literal changed: its last number of two or more digits (a port
+/// in an address, a version in a path) incremented, else a `~` appended.
+fn changed_string(literal: &str) -> Option<(MutantKind, String)> {
+    let quote = literal.chars().last()?;
+    let inner = &literal[1..literal.len() - 1];
+    if inner.is_empty() {
+        return None;
+    }
+    let b = inner.as_bytes();
+    let mut end = b.len();
+    while end > 0 {
+        if b[end - 1].is_ascii_digit() {
+            let mut start = end;
+            while start > 0 && b[start - 1].is_ascii_digit() {
+                start -= 1;
+            }
+            if end - start >= 2 {
+                if let Ok(n) = inner[start..end].parse::<u64>() {
+                    return Some((
+                        MutantKind::ChangedConstant,
+                        format!("{}{}{}{}{quote}", &literal[..1], &inner[..start], n + 1, &inner[end..]),
+                    ));
+                }
+            }
+            end = start;
+        } else {
+            end -= 1;
+        }
+    }
+    Some((MutantKind::ChangedString, format!("{}{inner}~{quote}", &literal[..1])))
+}
+
+/// Whether a line starts a statement: the previous code line ended one
+/// (`prev_end`: its last character, `None` for none).
+fn at_statement_start(language: Language, prev_end: Option<char>, start_depth: i32) -> bool {
+    match language {
+        Language::Python => start_depth == 0 && !matches!(prev_end, Some('\\' | ',')),
+        Language::Go => !matches!(
+            prev_end,
+            Some(',' | '(' | '[' | '+' | '-' | '*' | '/' | '&' | '|' | '=' | '.')
+        ),
+        _ => matches!(prev_end, None | Some(';' | '{' | '}')),
+    }
+}
+
+fn short(text: &str) -> String {
+    let t = text.trim();
+    if t.chars().count() > 60 {
+        format!("{}…", t.chars().take(60).collect::<String>())
+    } else {
+        t.to_string()
+    }
+}
+
+/// At most `max` mutants of `code`, lines in `protocol_lines` (1-based)
+/// first, the three kinds taken in turn; deterministic.
+pub fn mutants(language: Language, code: &str, protocol_lines: &[usize], max: usize) -> Vec<Mutant> {
+    let syntax = syntax(language);
+    let lines: Vec<&str> = code.split('\n').collect();
+    let mut in_block = false;
+    let mut depth = 0i32;
+    let mut in_string = false;
+    let mut prev_end: Option<char> = None;
+    let mut found: Vec<Mutant> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let was_block = in_block;
+        let start_depth = depth;
+        let s = scan(line, &syntax, &mut in_block);
+        depth += s.depth_change;
+        let code_part = &line[..s.code_end];
+        let continuing = in_string || was_block;
+        if s.open_string {
+            in_string = !in_string;
+        }
+        let statement_start = at_statement_start(language, prev_end, start_depth);
+        if !code_part.trim().is_empty() {
+            prev_end = code_part.trim_end().chars().last();
+        }
+        if continuing || s.open_string || code_part.trim().is_empty() || is_import(language, code_part) {
+            continue;
+        }
+        let replace = |new_line: String| -> String {
+            let mut out: Vec<&str> = lines.clone();
+            let owned = new_line;
+            out[i] = &owned;
+            out.join("\n")
+        };
+        if statement_start && s.depth_change == 0 && removable(language, code_part) {
+            found.push(Mutant {
+                kind: MutantKind::RemovedStatement,
+                line: i + 1,
+                description: format!("line {}: `{}` removed", i + 1, short(code_part)),
+                code: replace(removed(language, line)),
+            });
+        }
+        for lit in &s.literals {
+            let text = &line[lit.start..lit.end];
+            let (kind, new_text) = if lit.string {
+                match changed_string(text) {
+                    Some(changed) => changed,
+                    None => continue,
+                }
+            } else {
+                match text.parse::<u64>() {
+                    Ok(n) if n >= 2 => (MutantKind::ChangedConstant, (n + 1).to_string()),
+                    _ => continue,
+                }
+            };
+            found.push(Mutant {
+                kind,
+                line: i + 1,
+                description: format!("line {}: {} → {}", i + 1, short(text), short(&new_text)),
+                code: replace(format!("{}{new_text}{}", &line[..lit.start], &line[lit.end..])),
+            });
+        }
+    }
+    found.sort_by_key(|m| (!protocol_lines.contains(&m.line), m.line));
+    let mut queues: Vec<std::collections::VecDeque<Mutant>> = [
+        MutantKind::RemovedStatement,
+        MutantKind::ChangedConstant,
+        MutantKind::ChangedString,
+    ]
+    .iter()
+    .map(|k| found.iter().filter(|m| m.kind == *k).cloned().collect())
+    .collect();
+    let mut chosen = Vec::new();
+    while chosen.len() < max && queues.iter().any(|q| !q.is_empty()) {
+        for q in queues.iter_mut() {
+            if chosen.len() < max {
+                if let Some(m) = q.pop_front() {
+                    chosen.push(m);
+                }
+            }
+        }
+    }
+    chosen.sort_by_key(|m| (m.line, m.kind));
+    chosen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_mutants_change_sends_constants_and_strings() {
+        let code = "import socket\n\ndef send(host, port, cmd):\n    payload = cmd + '!'  # build it\n    s = socket.socket()\n    s.connect((host, 8080))\n    s.send(payload.encode())\n    s.close()\n";
+        let all = mutants(Language::Python, code, &[7], 20);
+        let described: Vec<&str> = all.iter().map(|m| m.description.as_str()).collect();
+        assert_eq!(
+            described,
+            [
+                "line 4: '!' → '!~'",
+                "line 6: `s.connect((host, 8080))` removed",
+                "line 6: 8080 → 8081",
+                "line 7: `s.send(payload.encode())` removed",
+                "line 8: `s.close()` removed",
+            ]
+        );
+        let send = all.iter().find(|m| m.line == 7).unwrap();
+        assert!(send.code.contains("\n    pass\n    s.close()"), "{}", send.code);
+        // The protocol line comes first when few are wanted.
+        let one = mutants(Language::Python, code, &[7], 1);
+        assert_eq!(one[0].line, 7);
+    }
+
+    #[test]
+    fn c_like_mutants_skip_comments_declarations_and_blocks() {
+        let js = "const net = require('net'); // the module\nfunction start(port) {\n  /* 1234 */\n  const server = net.createServer((s) => {\n    s.end('hello');\n  });\n  server.listen(port);\n}\n";
+        let all = mutants(Language::JavaScript, js, &[], 20);
+        let described: Vec<&str> = all.iter().map(|m| m.description.as_str()).collect();
+        assert_eq!(
+            described,
+            ["line 5: `s.end('hello');` removed", "line 5: 'hello' → 'hello~'", "line 7: `server.listen(port);` removed"]
+        );
+        let go = "package main\n\nimport \"net/http\"\n\nfunc main() {\n\thttp.HandleFunc(\"/ping\", h)\n\terr := http.ListenAndServe(\":8080\", nil)\n\t_ = err\n}\n";
+        let all = mutants(Language::Go, go, &[], 20);
+        let described: Vec<&str> = all.iter().map(|m| m.description.as_str()).collect();
+        assert_eq!(
+            described,
+            [
+                "line 6: `http.HandleFunc(\"/ping\", h)` removed",
+                "line 6: \"/ping\" → \"/ping~\"",
+                "line 7: \":8080\" → \":8081\"",
+                "line 8: `_ = err` removed",
+            ]
+        );
+    }
+}
