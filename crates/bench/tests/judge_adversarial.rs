@@ -394,4 +394,34 @@ fn ffi_blame_rests_with_the_answer() {
         "{}",
         verdicts[3].detail
     );
+    // A wrong answer to a task that needs nothing of GSL 2.8 (task 1: its
+    // canonical solution passes here) cannot make its failure the
+    // environment's by reaching for a 2.8 symbol itself.
+    let task1 = ffi_task(1);
+    let reaching = ffi_answer(
+        "import ctypes\nctypes.CDLL(\"/usr/local/gsl/lib/libgslcblas.so\", mode=ctypes.RTLD_GLOBAL)\ngsl = ctypes.CDLL(\"/usr/local/gsl/lib/libgsl.so\")\n_unused = gsl.gsl_bspline_ncontrol\n\ndef compute_histogram(data, xmin, xmax):\n    return []\n",
+    );
+    let v = &ev.evaluate_batch(
+        &[EvalItem {
+            task: &task1,
+            code: &reaching,
+        }],
+        &|| {},
+    )[0];
+    assert!(!v.passed(), "{}", v.detail);
+    assert!(
+        v.status != Status::Error && v.category.as_deref() != Some("environment"),
+        "{} {:?} {}",
+        v.status,
+        v.category,
+        v.detail
+    );
+    if lacks {
+        assert_eq!(
+            v.category.as_deref(),
+            Some("symbol_resolution"),
+            "{}",
+            v.detail
+        );
+    }
 }

@@ -10,11 +10,9 @@ pub mod extract;
 pub mod filter;
 pub mod fsutil;
 pub mod hash;
-pub mod language;
 pub mod loading;
 pub mod metrics;
 pub mod progress;
-pub mod pylit;
 pub mod pysrc;
 pub mod task;
 pub mod technique;
@@ -22,6 +20,12 @@ pub mod verdict;
 
 pub use eval::Evaluator;
 pub use filter::TaskFilter;
-pub use language::Language;
+pub use polyeval_lang::lex;
+pub use polyeval_lang::python::pylit;
+pub use polyeval_lang::{Language, LanguageInfo};
+/// Languages and what polyeval knows about each (`polyeval-lang`).
+pub mod language {
+    pub use polyeval_lang::{Language, LanguageInfo};
+}
 pub use task::{Bench, IpcDriver, Task, TaskMeta, TaskSet};
 pub use verdict::{Status, Verdict};

@@ -218,7 +218,7 @@ impl<'a> Iterator for SplitLines<'a> {
 /// the suffix's lexer and skips nothing (without a lexer for the suffix, the
 /// compat heuristics are the best there is).
 pub fn prepare<'c>(code: &'c str, suffix: &str, mode: Mode) -> (Cow<'c, str>, SkipRule) {
-    match (mode, strip::Lang::for_suffix(suffix)) {
+    match (mode, strip::lexer_for_suffix(suffix)) {
         (Mode::Strict, Some(lang)) => (
             Cow::Owned(strip::strip_comments(code, lang)),
             SkipRule::Never,

@@ -238,8 +238,34 @@ POLYEVAL_JUDGE_DEF void json_string(std::string& out, const char* s, size_t n) {
                     out += "\\u00";
                     out += hex[c >> 4];
                     out += hex[c & 15];
-                } else {
+                } else if (c < 0x80) {
                     out += static_cast<char>(c);
+                } else {
+                    // A std::string holds bytes: a well-formed UTF-8 sequence
+                    // is its character, any other byte b is U+10FF00+b (as
+                    // polyeval reads the byte escapes of a literal).
+                    size_t len = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c <= 0xdf ? 2 : 0;
+                    bool ok = len > 0 && i + len <= n;
+                    for (size_t k = 1; ok && k < len; ++k) {
+                        ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
+                    }
+                    if (ok && len == 3) {
+                        unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+                        ok = !(c == 0xe0 && c1 < 0xa0) && !(c == 0xed && c1 >= 0xa0);
+                    }
+                    if (ok && len == 4) {
+                        unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+                        ok = !(c == 0xf0 && c1 < 0x90) && !(c == 0xf4 && c1 >= 0x90);
+                    }
+                    if (ok) {
+                        out.append(s + i, len);
+                        i += len - 1;
+                    } else {
+                        out += static_cast<char>(0xf4);
+                        out += static_cast<char>(0x8f);
+                        out += static_cast<char>(0xbc | (c >> 6));
+                        out += static_cast<char>(0x80 | (c & 0x3f));
+                    }
                 }
         }
     }

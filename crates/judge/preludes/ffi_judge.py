@@ -7,8 +7,10 @@
 #   code, attributes of its objects), which the rewritten test evaluates and
 #   reports with `__polyeval_check(id, leaf, ...)`, and the rest (its
 #   "skeleton": comparisons, arithmetic, constants, pure builtins and `math`),
-#   which stays here, never in the program. Top-level assignments of pure
-#   values used only by skeletons (`expected = [1, 2, 0]`) stay here too.
+#   which stays here, never in the program. A pure value the test computes
+#   (`expected = math.log1p(x)`) is inlined into the skeletons that read it
+#   (the value reaching that point of the test), and its assignment leaves
+#   the program when nothing else there reads it.
 #
 # evaluate: each reported check is decided by evaluating its skeleton with
 #   the reported leaf values, rebuilt as plain Python values (objects of the
@@ -18,6 +20,7 @@
 # The request is the JSON document in REQUEST; the answer is one JSON line on
 # stdout after ANSWER_PREFIX.
 import ast
+import copy
 import json
 import os
 import sys
@@ -111,12 +114,14 @@ class _Check:
 
 
 class _Skeleton:
-    """Builds one assertion's skeleton, collecting its leaves."""
+    """Builds one assertion's skeleton, collecting its leaves. `defs` maps a
+    name to the pure value reaching this point of the test (inlined: the
+    value is computed outside, never read from the program)."""
 
-    def __init__(self, stored, aliases, hoisted):
+    def __init__(self, stored, aliases, defs):
         self.stored = stored
         self.aliases = aliases
-        self.hoisted = hoisted
+        self.defs = defs
         self.modules_used = set()
 
     def module_of(self, name):
@@ -155,8 +160,8 @@ class _Skeleton:
         if isinstance(node, ast.Name):
             if node.id in scope:
                 return node
-            if node.id in self.hoisted:
-                return node
+            if node.id in self.defs:
+                return self.build(self.defs[node.id], check, scope, conditional)
             if node.id in SAFE_BUILTINS and node.id not in self.stored:
                 return node
             if node.id in SAFE_NAMES and node.id not in self.stored:
@@ -266,44 +271,113 @@ class _Skeleton:
         return type(node)(elt=self.build(node.elt, check, inner, True), generators=generators)
 
 
-def _hoistable(fn, stored, aliases):
-    """Top-level `name = <pure value>` statements of the function (candidates)."""
-    out = {}
-    for i, st in enumerate(fn.body):
-        if (
-            isinstance(st, ast.Assign)
-            and len(st.targets) == 1
-            and isinstance(st.targets[0], ast.Name)
-            and stored.get(st.targets[0].id) == 1
-        ):
-            out[st.targets[0].id] = (i, st.value)
-    return out
+def _store_sites(fn):
+    """Per name, how the test binds it: ("assign", value) for `name = value`,
+    ("for", iterable) for a loop over a name (or a tuple of names), or
+    ("other", None)."""
+    sites = {}
+
+    def add(name, kind, node):
+        sites.setdefault(name, []).append((kind, node))
+
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            add(node.targets[0].id, "assign", node.value)
+        elif isinstance(node, (ast.For, ast.comprehension)) and isinstance(node, ast.For):
+            names = [t for t in ast.walk(node.target) if isinstance(t, ast.Name)]
+            plain = isinstance(node.target, ast.Name) or (
+                isinstance(node.target, ast.Tuple) and all(isinstance(e, ast.Name) for e in node.target.elts)
+            )
+            for t in names:
+                add(t.id, "for" if plain else "other", node.iter)
+    stored = _stored_names(fn)
+    counted = {n: len(v) for n, v in sites.items()}
+    for name, n in stored.items():
+        if counted.get(name, 0) != n:
+            add(name, "other", None)
+    return sites
 
 
 def _fixed_names(fn, stored, aliases):
-    """Names the test only ever assigns pure values (its own data, such as
-    the inputs it passes to the candidate): whatever the candidate does, a
-    correct run reports them as the canonical solution's run does."""
-    values = {}
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            values.setdefault(node.targets[0].id, []).append(node.value)
-    fixed = {n for n, vs in values.items() if stored.get(n) == len(vs)}
+    """Names the test only binds to its own data (pure values, loops over
+    pure values): whatever the candidate does, a correct run reports them as
+    the canonical solution's run does."""
+    sites = _store_sites(fn)
+    fixed = {n for n, ss in sites.items() if all(kind != "other" for kind, _ in ss)}
     while True:
         keep = set()
         for name in fixed:
-            sk = _Skeleton(stored, aliases, fixed - {name})
-            check = _Check()
-            try:
-                for v in values[name]:
-                    sk.build(v, check)
-            except _InProcess:
-                continue
-            if not check.leaves:
+            ok = True
+            for _, value in sites[name]:
+                sk = _Skeleton(stored, aliases, {})
+                check = _Check()
+                try:
+                    sk.build(value, check)
+                except _InProcess:
+                    ok = False
+                    break
+                if any(src not in fixed - {name} for src, _ in check.leaves):
+                    ok = False
+                    break
+            if ok:
                 keep.add(name)
         if keep == fixed:
             return fixed
         fixed = keep
+
+
+def _substitute(node, defs, scope=frozenset()):
+    """A copy of `node` with the names of `defs` replaced by their values
+    (names bound by its comprehensions left alone)."""
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in defs and node.id not in scope:
+        return copy.deepcopy(defs[node.id])
+    if isinstance(node, (ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)):
+        inner = set(scope)
+        new = copy.copy(node)
+        gens = []
+        for k, g in enumerate(node.generators):
+            it = _substitute(g.iter, defs, frozenset(inner) if k else scope)
+            for t in ast.walk(g.target):
+                if isinstance(t, ast.Name):
+                    inner.add(t.id)
+            ifs = [_substitute(c, defs, frozenset(inner)) for c in g.ifs]
+            gens.append(ast.comprehension(target=g.target, iter=it, ifs=ifs, is_async=g.is_async))
+        new.generators = gens
+        inner = frozenset(inner)
+        if isinstance(node, ast.DictComp):
+            new.key = _substitute(node.key, defs, inner)
+            new.value = _substitute(node.value, defs, inner)
+        else:
+            new.elt = _substitute(node.elt, defs, inner)
+        return new
+    new = copy.copy(node)
+    for field, value in ast.iter_fields(node):
+        if isinstance(value, ast.AST):
+            setattr(new, field, _substitute(value, defs, scope))
+        elif isinstance(value, list):
+            setattr(new, field, [_substitute(v, defs, scope) if isinstance(v, ast.AST) else v for v in value])
+    return new
+
+
+def _bound_in(stmts):
+    """Names a list of statements binds, anywhere inside."""
+    names = set()
+    for st in stmts:
+        names |= set(_stored_names(ast.FunctionDef(name="_", args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]), body=[st], decorator_list=[])))
+    return names
+
+
+def _invalidate(defs, names):
+    """Forget the values of `names` and of everything computed from them."""
+    changed = True
+    gone = set(names)
+    while changed:
+        changed = False
+        for n in list(defs):
+            if n in gone or (_free_names(defs[n]) & gone):
+                del defs[n]
+                gone.add(n)
+                changed = True
 
 
 def _instrument_one(source):
@@ -316,39 +390,21 @@ def _instrument_one(source):
         raise ValueError("no top-level `def assert_test` in the task's test code")
     stored = _stored_names(fn)
     aliases = _module_aliases(fn)
-    candidates = _hoistable(fn, stored, aliases)
-    hoisted = set(candidates)
+    fixed = _fixed_names(fn, stored, aliases)
+    # Pure values only assertions read are computed outside and their
+    # assignments leave the program; find them by a fixpoint (dropping one
+    # can leave another read nowhere else).
+    drop = set()
     while True:
-        # Values must be pure given the names hoisted so far.
-        pure = set()
-        for name in hoisted:
-            sk = _Skeleton(stored, aliases, hoisted - {name})
-            check = _Check()
-            try:
-                sk.build(candidates[name][1], check)
-            except _InProcess:
-                continue
-            if not check.leaves:
-                pure.add(name)
-        # Every use of a hoisted name must be in a skeleton.
-        result = _rewrite(fn, stored, aliases, pure, set())
-        used_elsewhere = result["names_in_program"] & pure
-        keep = pure - used_elsewhere
-        if keep == hoisted:
+        result = _Rewrite(stored, aliases, fixed, drop).run(fn)
+        more = result.pure_assigned - result.names_in_program - drop
+        if not more:
             break
-        hoisted = keep
-    result = _rewrite(fn, stored, aliases, hoisted, _fixed_names(fn, stored, aliases))
-    hoist_list = []
-    for name in sorted(hoisted, key=lambda n: candidates[n][0]):
-        sk = _Skeleton(stored, aliases, set(hoisted))
-        value = sk.build(candidates[name][1], _Check())
-        hoist_list.append([name, ast.unparse(value)])
-        result["modules"].update(sk.modules_used)
+        drop |= more
     return {
-        "program": result["program"],
-        "checks": result["checks"],
-        "hoisted": hoist_list,
-        "modules": sorted([list(m) for m in result["modules"]]),
+        "program": result.program,
+        "checks": result.checks,
+        "modules": sorted([list(m) for m in result.modules]),
     }
 
 
@@ -363,122 +419,171 @@ def _catches_assertion(handler):
     return False
 
 
-def _rewrite(fn, stored, aliases, hoisted, fixed):
-    checks = []
-    modules = set()
-    hoisted_nodes = set()
-    for st in fn.body:
-        if (
-            isinstance(st, ast.Assign)
-            and len(st.targets) == 1
-            and isinstance(st.targets[0], ast.Name)
-            and st.targets[0].id in hoisted
-        ):
-            hoisted_nodes.add(id(st))
+def _call(name, args):
+    return ast.Expr(value=ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=args, keywords=[]))
 
-    class Rewriter(ast.NodeTransformer):
+
+class _Rewrite:
+    """The instrumented test: each assertion reports its leaves, each
+    `except` handler and the end report events, pure values that only
+    assertions read are dropped (inlined into the skeletons)."""
+
+    def __init__(self, stored, aliases, fixed, drop):
+        self.stored = stored
+        self.aliases = aliases
+        self.fixed = fixed
+        self.drop = drop
+        self.checks = []
+        self.modules = set()
+        self.pure_assigned = set()
         # Inside the body of a `try` one of whose handlers catches
         # AssertionError, an assertion that fails is swallowed: it decides
         # nothing, so it stays as it is (only the way the test goes on
         # depends on it, and the canonical solution's run shows that way).
-        swallowing = 0
+        self.swallowing = 0
+        self.depth = 0
 
-        depth = 0
+    def run(self, fn):
+        fn = ast.parse(ast.unparse(fn)).body[0]
+        self.depth = 1
+        fn.body = self.block(fn.body, {})
+        if not (fn.body and isinstance(fn.body[-1], ast.Return)):
+            fn.body.append(self.event("returned", "end of assert_test", fn))
+        ast.fix_missing_locations(fn)
+        self.program = ast.unparse(fn) + "\n"
+        self.names_in_program = {
+            n.id for n in ast.walk(ast.parse(self.program)) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+        }
+        return self
 
-        def visit_Try(self, node):
-            catches = any(_catches_assertion(h) for h in node.handlers)
-            self.swallowing += catches
-            node.body = self.visit_body(node.body)
-            self.swallowing -= catches
-            for h in node.handlers:
-                self.visit(h)
-                # Which handler ran is what the test checks there (that the
-                # call raised): an event of the run, in order.
-                what = "except " + (ast.unparse(h.type) if h.type is not None else "")
-                h.body.insert(0, event("caught", what.strip(), h))
-            node.orelse = self.visit_body(node.orelse)
-            node.finalbody = self.visit_body(node.finalbody)
-            return node
-
-        visit_TryStar = visit_Try
-
-        def visit_body(self, stmts):
-            out = []
-            for st in stmts:
-                new = self.visit(st)
-                out.extend(new if isinstance(new, list) else [new])
-            return out
-
-        def visit_FunctionDef(self, node):
-            self.depth += 1
-            node.body = self.visit_body(node.body)
-            self.depth -= 1
-            return node
-
-        def visit_Return(self, node):
-            if self.depth > 1:
-                return node
-            # The test reached its end: an event, after the returned value.
-            keep = ast.Assign(targets=[ast.Name(id="__polyeval_returned", ctx=ast.Store())], value=node.value or ast.Constant(None))
-            back = ast.Return(value=ast.Name(id="__polyeval_returned", ctx=ast.Load()))
-            return [ast.copy_location(keep, node), event("returned", "return", node), ast.copy_location(back, node)]
-
-        def visit_Assign(self, node):
-            if id(node) in hoisted_nodes:
-                return ast.Pass()
-            return self.generic_visit(node)
-
-        def visit_Assert(self, node):
-            if self.swallowing:
-                return node
-            sk = _Skeleton(stored, aliases, hoisted)
-            check = _Check()
-            try:
-                skeleton = sk.build(node.test, check)
-            except _InProcess:
-                skeleton = sk.leaf(node.test, check, frozenset(), False)
-            modules.update(sk.modules_used)
-            k = len(checks)
-            checks.append(
-                {
-                    "id": k,
-                    "line": node.lineno,
-                    "source": ast.unparse(node.test),
-                    "skeleton": ast.unparse(skeleton),
-                    "leaves": [s for s, _ in check.leaves],
-                    "fixed": [s in fixed for s, _ in check.leaves],
-                    "kind": "assert",
-                }
-            )
-            args = [ast.Constant(k)]
-            for source, conditional in check.leaves:
-                expr = ast.parse(source, mode="eval").body
-                if conditional:
-                    expr = ast.Call(
-                        func=ast.Name(id="__polyeval_lazy", ctx=ast.Load()),
-                        args=[ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]), body=expr)],
-                        keywords=[],
-                    )
-                args.append(expr)
-            call = ast.Expr(value=ast.Call(func=ast.Name(id="__polyeval_check", ctx=ast.Load()), args=args, keywords=[]))
-            return ast.copy_location(call, node)
-
-    def event(kind, what, node):
-        k = len(checks)
-        checks.append(
-            {"id": k, "line": getattr(node, "lineno", 0), "source": what, "skeleton": "True", "leaves": [], "kind": kind}
+    def event(self, kind, what, node):
+        k = len(self.checks)
+        self.checks.append(
+            {"id": k, "line": getattr(node, "lineno", 0), "source": what, "skeleton": "True", "leaves": [], "fixed": [], "kind": kind}
         )
-        call = ast.Expr(value=ast.Call(func=ast.Name(id="__polyeval_check", ctx=ast.Load()), args=[ast.Constant(k)], keywords=[]))
+        call = _call("__polyeval_check", [ast.Constant(k)])
         return ast.copy_location(call, node) if hasattr(node, "lineno") else call
 
-    new_fn = Rewriter().visit(ast.parse(ast.unparse(fn)).body[0])
-    if not (new_fn.body and isinstance(new_fn.body[-1], ast.Return)):
-        new_fn.body.append(event("returned", "end of assert_test", new_fn))
-    ast.fix_missing_locations(new_fn)
-    program = ast.unparse(new_fn)
-    # Names the rewritten program still reads (a hoisted one must not be among them).
-    names = {n.id for n in ast.walk(ast.parse(program)) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    return {"program": program + "\n", "checks": checks, "modules": modules, "names_in_program": names}
+    def block(self, stmts, defs):
+        out = []
+        for st in stmts:
+            new = self.stmt(st, defs)
+            out.extend(new)
+        return out or [ast.Pass()]
+
+    def pure_value(self, value, defs):
+        """The value with the reaching definitions substituted, when it is
+        pure (constants, safe functions, the test's own data); else None."""
+        sk = _Skeleton(self.stored, self.aliases, defs)
+        check = _Check()
+        try:
+            sk.build(value, check)
+        except _InProcess:
+            return None
+        if any(src not in self.fixed for src, _ in check.leaves):
+            return None
+        return _substitute(value, defs)
+
+    def stmt(self, st, defs):
+        if isinstance(st, ast.Assert):
+            if self.swallowing:
+                return [st]
+            return [self.check(st, defs)]
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+            name = st.targets[0].id
+            value = self.pure_value(st.value, defs)
+            _invalidate(defs, {name})
+            if value is not None:
+                defs[name] = value
+                self.pure_assigned.add(name)
+                if name in self.drop:
+                    return []
+            return [st]
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.depth += 1
+            st.body = self.block(st.body, {})
+            self.depth -= 1
+            _invalidate(defs, {st.name})
+            return [st]
+        if isinstance(st, ast.Return):
+            if self.depth > 1:
+                return [st]
+            # The test reached its end: an event, after the returned value.
+            keep = ast.Assign(targets=[ast.Name(id="__polyeval_returned", ctx=ast.Store())], value=st.value or ast.Constant(None))
+            back = ast.Return(value=ast.Name(id="__polyeval_returned", ctx=ast.Load()))
+            return [ast.copy_location(keep, st), self.event("returned", "return", st), ast.copy_location(back, st)]
+        if isinstance(st, (ast.For, ast.AsyncFor, ast.While)):
+            inside = _bound_in([st])
+            _invalidate(defs, inside)
+            st.body = self.block(st.body, dict(defs))
+            st.orelse = self.block(st.orelse, dict(defs)) if st.orelse else []
+            return [st]
+        if isinstance(st, ast.If):
+            inside = _bound_in([st])
+            st.body = self.block(st.body, dict(defs))
+            st.orelse = self.block(st.orelse, dict(defs)) if st.orelse else []
+            _invalidate(defs, inside)
+            return [st]
+        if isinstance(st, (ast.With, ast.AsyncWith)):
+            inside = _bound_in([st])
+            st.body = self.block(st.body, dict(defs))
+            _invalidate(defs, inside)
+            return [st]
+        if isinstance(st, ast.Try) or type(st).__name__ == "TryStar":
+            inside = _bound_in([st])
+            catches = any(_catches_assertion(h) for h in st.handlers)
+            self.swallowing += catches
+            st.body = self.block(st.body, dict(defs))
+            self.swallowing -= catches
+            for h in st.handlers:
+                # Which handler ran is what the test checks there (that the
+                # call raised): an event of the run, in order.
+                h_defs = dict(defs)
+                _invalidate(h_defs, inside)
+                body = self.block(h.body, h_defs)
+                what = "except " + (ast.unparse(h.type) if h.type is not None else "")
+                h.body = [self.event("caught", what.strip(), h)] + body
+            st.orelse = self.block(st.orelse, dict(defs)) if st.orelse else []
+            f_defs = dict(defs)
+            _invalidate(f_defs, inside)
+            st.finalbody = self.block(st.finalbody, f_defs) if st.finalbody else []
+            _invalidate(defs, inside)
+            return [st]
+        _invalidate(defs, _bound_in([st]))
+        return [st]
+
+    def check(self, node, defs):
+        sk = _Skeleton(self.stored, self.aliases, defs)
+        check = _Check()
+        try:
+            skeleton = sk.build(node.test, check)
+        except _InProcess:
+            check = _Check()
+            skeleton = sk.leaf(node.test, check, frozenset(), False)
+        self.modules.update(sk.modules_used)
+        k = len(self.checks)
+        self.checks.append(
+            {
+                "id": k,
+                "line": node.lineno,
+                "source": ast.unparse(node.test),
+                "skeleton": ast.unparse(skeleton),
+                "leaves": [src for src, _ in check.leaves],
+                "fixed": [src in self.fixed for src, _ in check.leaves],
+                "kind": "assert",
+            }
+        )
+        args = [ast.Constant(k)]
+        for src, conditional in check.leaves:
+            expr = ast.parse(src, mode="eval").body
+            if conditional:
+                expr = ast.Call(
+                    func=ast.Name(id="__polyeval_lazy", ctx=ast.Load()),
+                    args=[ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]), body=expr)],
+                    keywords=[],
+                )
+            args.append(expr)
+        return ast.copy_location(_call("__polyeval_check", args), node)
 
 
 def instrument(request):
@@ -576,11 +681,48 @@ def _value(v):
             fields = {}
             for pair in v.get("fields") or []:
                 if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str):
+                    if pair[0] == "__exception__":
+                        return _exception(str(v["object"]), pair[1])
                     fields[pair[0]] = _value(pair[1])
             return Opaque(str(v["object"]), fields)
         if "char" in v:
             return chr(v["char"])
     return Opaque("truncated", {})
+
+
+def _exception(name, parts):
+    """A reported exception rebuilt as one: an instance of its builtin
+    exception class (or of a stand-in class of its name derived from it), with
+    its arguments, whose `str` is the message the program's `str` gave."""
+    import builtins
+
+    try:
+        mro, args, message = parts
+        args = _value(args)
+        args = tuple(args) if isinstance(args, (list, tuple)) else ()
+    except (TypeError, ValueError):
+        return Opaque(name, {})
+    base = Exception
+    for n in mro if isinstance(mro, list) else []:
+        c = getattr(builtins, str(n), None)
+        if isinstance(c, type) and issubclass(c, BaseException):
+            base = c
+            break
+    cls = base if name == base.__name__ else type(name, (base,), {})
+    try:
+        e = cls(*args)
+    except Exception:  # noqa: BLE001 - a constructor with other arguments
+        e = cls.__new__(cls)
+        e.args = args
+    try:
+        plain = str(e)
+    except Exception:  # noqa: BLE001
+        plain = None
+    if plain != message:
+        cls = type(name, (base,), {"__str__": lambda self, m=str(message): m})
+        e = cls.__new__(cls)
+        e.args = args
+    return e
 
 
 def _namespace(modules):
@@ -632,11 +774,6 @@ def _leaves(raw):
 
 def _evaluate_run(task, records):
     ns = _namespace([tuple(m) for m in task.get("modules", [])])
-    for name, expr in task.get("hoisted", []):
-        try:
-            ns[name] = eval(expr, dict(ns))  # noqa: S307 - task constants
-        except Exception:  # noqa: BLE001 - checks using it fail to evaluate
-            pass
     checks = task["checks"]
     out = []
     for check_id, raw in records:

@@ -16,7 +16,27 @@ function __polyeval_emit($json) {
 }
 
 function __polyeval_str($s) {
-    $j = json_encode((string) $s, JSON_UNESCAPED_UNICODE | JSON_UNESCAPED_SLASHES | JSON_INVALID_UTF8_SUBSTITUTE);
+    $s = (string) $s;
+    if (preg_match('//u', $s) !== 1) {
+        // A PHP string holds bytes: a well-formed UTF-8 sequence is its
+        // character, any other byte b is U+10FF00+b (as polyeval reads the
+        // byte escapes of a literal).
+        $out = '';
+        $n = strlen($s);
+        for ($i = 0; $i < $n; $i++) {
+            $c = ord($s[$i]);
+            $len = $c < 0x80 ? 1 : ($c >= 0xf0 && $c <= 0xf4 ? 4 : ($c >= 0xe0 ? 3 : ($c >= 0xc2 && $c <= 0xdf ? 2 : 0)));
+            $seq = $len > 0 ? substr($s, $i, $len) : '';
+            if ($len > 0 && strlen($seq) === $len && preg_match('//u', $seq) === 1) {
+                $out .= $seq;
+                $i += $len - 1;
+            } else {
+                $out .= chr(0xf4) . chr(0x8f) . chr(0xbc | ($c >> 6)) . chr(0x80 | ($c & 0x3f));
+            }
+        }
+        $s = $out;
+    }
+    $j = json_encode($s, JSON_UNESCAPED_UNICODE | JSON_UNESCAPED_SLASHES | JSON_INVALID_UTF8_SUBSTITUTE);
     return $j === false ? '""' : $j;
 }
 

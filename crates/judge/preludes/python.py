@@ -34,6 +34,11 @@ def __polyeval_judge_install():
     _float_repr = float.__repr__
     _isfinite = _math.isfinite
     _dict_items = dict.items
+    # `d.keys()` and `d.items()` compare as sets, a read-only view of a dict
+    # as the dict.
+    _dict_keys_type = type({}.keys())
+    _dict_items_type = type({}.items())
+    _mappingproxy_type = type(type.__dict__)
     _dict_types = (
         dict,
         _collections.OrderedDict,
@@ -78,6 +83,10 @@ def __polyeval_judge_install():
                 _methods["ctypes.Array"] = c
                 _methods["ctypes.Array.len"] = c.__len__
                 _methods["ctypes.Array.getitem"] = c.__getitem__
+                simple = getattr(ct, "_SimpleCData", None)
+                if _isinstance(simple, _type):
+                    _methods["ctypes._SimpleCData"] = simple
+                    _methods["ctypes._SimpleCData.value"] = simple.__dict__["value"].__get__
             for module, name, kind in (("decimal", "Decimal", "decimal"), ("fractions", "Fraction", "fraction")):
                 m = _modules.get(module)
                 c = getattr(m, name, None) if m is not None else None
@@ -117,6 +126,62 @@ def __polyeval_judge_install():
             except OSError:
                 return
             view = view[n:]
+
+    def _class_attr(c, name, default="?"):
+        # An attribute of a class, read from the class dicts along its MRO
+        # (never through a metaclass's __getattribute__).
+        try:
+            for k in _type.__dict__["__mro__"].__get__(c):
+                d = _type.__dict__["__dict__"].__get__(k)
+                if name in d:
+                    v = d[name]
+                    if name in ("__qualname__", "__module__") and _type(v) is not _str:
+                        break
+                    return v
+            if name == "__qualname__":
+                v = _type.__dict__["__qualname__"].__get__(c)
+                return v if _type(v) is _str else default
+            if name == "__module__":
+                v = _type.__dict__["__module__"].__get__(c)
+                return v if _type(v) is _str else default
+        except _BaseException:
+            pass
+        return default
+
+    _plain_conversions = {
+        _int: _int.__int__,
+        _float: _float.__float__,
+        _str: _str.__str__,
+        _tuple: lambda v: _tuple(_tuple.__iter__(v)),
+        _list: lambda v: _list(_list.__iter__(v)),
+        _frozenset: lambda v: _frozenset(_frozenset.__iter__(v)),
+        _set: lambda v: _set(_set.__iter__(v)),
+        _dict: lambda v: _dict(_dict_items(v)),
+    }
+    _eq_names = ("__eq__", "__ne__", "__hash__", "__cmp__")
+
+    def _plain_base(t):
+        # The builtin type `t` derives from, when no class in between
+        # changes equality.
+        try:
+            for c in _type.__dict__["__mro__"].__get__(t):
+                if c in _plain_conversions:
+                    return c
+                d = _type.__dict__["__dict__"].__get__(c)
+                for n in _eq_names:
+                    if n in d and not (n == "__hash__" and d[n] is None):
+                        return None
+        except _BaseException:
+            pass
+        return None
+
+    def _type_part(c):
+        # What a ctypes type is made of: the pointee or element type, or the
+        # code of a simple type.
+        inner = _class_attr(c, "_type_", None)
+        if inner is None or _type(inner) is _str:
+            return inner
+        return _class_attr(inner, "__qualname__")
 
     def _type_name(v):
         try:
@@ -166,6 +231,12 @@ def __polyeval_judge_install():
             return '{"set":[' + ",".join([_enc(x, depth + 1, fields) for x in _set.__iter__(v)]) + "]}"
         if t is _frozenset:
             return '{"set":[' + ",".join([_enc(x, depth + 1, fields) for x in _frozenset.__iter__(v)]) + "]}"
+        if t is _dict_keys_type:
+            return '{"set":[' + ",".join([_enc(x, depth + 1, fields) for x in _dict_keys_type.__iter__(v)]) + "]}"
+        if t is _dict_items_type:
+            return '{"set":[' + ",".join(['{"tuple":[' + _enc(k, depth + 1, fields) + "," + _enc(x, depth + 1, fields) + "]}" for k, x in _dict_items_type.__iter__(v)]) + "]}"
+        if t is _mappingproxy_type:
+            return _enc(_dict(_mappingproxy_type.items(v)), depth, fields)
         if t in _dict_types:
             return '{"map":[' + ",".join(["[" + _enc(k, depth + 1, fields) + "," + _enc(x, depth + 1, fields) + "]" for k, x in _dict_items(v)]) + "]}"
         kind = _extra_kind(t)
@@ -173,15 +244,29 @@ def __polyeval_judge_install():
             return "true" if _bool(v) else "false"
         if kind == "int":
             return _int_json(_int(v))
-        if kind == "float":
-            return _float_json(_float(v))
-        if kind == "fraction" or kind == "decimal":
+        if kind == "float" or kind == "fraction" or kind == "decimal":
+            # Read as the number it is, exactly: an integral value as an int,
+            # a value a double holds exactly as that float, anything else
+            # (more digits than a double has) as itself, equal to no literal
+            # (Python's `==` compares these exactly too).
             try:
                 if kind == "fraction" and v.denominator == 1:
                     return _int_json(_int(v))
-                if kind == "decimal" and v == v.to_integral_value():
+                if kind == "decimal" and v.is_finite() and v == v.to_integral_value():
                     return _int_json(_int(v))
-                return _float_json(_float(v))
+                f = _float(v)
+                if f != f or f in (float("inf"), float("-inf")) or t(f) == v:
+                    return _float_json(f)
+            except _BaseException:
+                pass
+            return '{"object":%s}' % _dumps(_type_name(v))
+        base = _plain_base(t)
+        if base is not None:
+            # A subclass of a builtin type that keeps the base's equality
+            # (a namedtuple, an IntEnum or str-mixin Enum member, a list
+            # subclass …): its `==` is the base's, so is its value.
+            try:
+                return _enc(_plain_conversions[base](v), depth, fields)
             except _BaseException:
                 pass
         if kind == "str":
@@ -206,12 +291,40 @@ def __polyeval_judge_install():
             return '{"object":%s}' % _dumps(_type_name(v))
         # CrossPL-FFI: an object with the fields it holds, so the judge can
         # tell it from another of the same type (never by calling its methods).
-        if t is _type:
+        if _type_issubclass(_type, t):
+            # A class (ctypes types have their own metaclasses): its name, and
+            # what a ctypes pointer or array type is made of.
+            return '{"object":"type","fields":[["__name__",%s],["__module__",%s],["_type_",%s]]}' % (
+                _dumps(_class_attr(v, "__qualname__")),
+                _dumps(_class_attr(v, "__module__")),
+                _dumps(_type_part(v)),
+            )
+        if _type_issubclass(_BaseException, t):
+            # An exception: its classes (so `isinstance` can be answered
+            # outside), its arguments and its message as `str` gives it.
             try:
-                name = _type_name_of(v)
+                message = t.__str__(v)
+                if _type(message) is not _str:
+                    message = "?"
             except _BaseException:
-                name = "?"
-            return '{"object":"type","fields":[["__name__",%s]]}' % _dumps(name if _type(name) is _str else "?")
+                message = "?"
+            try:
+                args = _BaseException.__dict__["args"].__get__(v)
+            except _BaseException:
+                args = ()
+            mro = [_class_attr(c, "__qualname__") for c in _type.__dict__["__mro__"].__get__(t)]
+            return '{"object":%s,"fields":[["__exception__",[%s,%s,%s]]]}' % (
+                _dumps(_type_name(v)),
+                _dumps(mro),
+                _enc(_tuple(args) if _type(args) is _tuple else (), depth + 1, fields),
+                _dumps(message[:2000]),
+            )
+        simple = _methods.get("ctypes._SimpleCData.value")
+        if simple is not None and _type_issubclass(_methods["ctypes._SimpleCData"], t):
+            try:
+                return '{"object":%s,"fields":[["value",%s]]}' % (_dumps(_type_name(v)), _enc(simple(v), depth + 1, fields))
+            except _BaseException:
+                pass
         parts = []
         try:
             d = _object_getattribute(v, "__dict__")

@@ -40,65 +40,8 @@
 //! `assert.deepEqual`) so that the relation stays reflexive; tests never
 //! expect NaN from a literal in the real data.
 
-use crate::value::Value;
-use serde::{Deserialize, Serialize};
-
-/// Which language's equality a check uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Equality {
-    Python,
-    Cpp,
-    Java,
-    CSharp,
-    /// PHP `===` / `!==`.
-    PhpStrict,
-    /// PHP `==` / `!=`.
-    PhpLoose,
-    /// node `assert.deepEqual` / `assert.equal`.
-    JsLoose,
-    /// node `assert.deepStrictEqual` / `assert.strictEqual`.
-    JsStrict,
-    Go,
-}
-
-/// Float tolerance: `|a − b| ≤ max(rel · max(|a|, |b|), abs)`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Tolerance {
-    pub rel: f64,
-    pub abs: f64,
-}
-
-impl Tolerance {
-    pub const DEFAULT: Tolerance = Tolerance {
-        rel: 1e-9,
-        abs: 1e-12,
-    };
-    /// Exact comparison (what upstream's `==` does).
-    pub const EXACT: Tolerance = Tolerance { rel: 0.0, abs: 0.0 };
-}
-
-impl Default for Tolerance {
-    fn default() -> Self {
-        Tolerance::DEFAULT
-    }
-}
-
-/// Equality plus tolerance.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Semantics {
-    pub equality: Equality,
-    pub tolerance: Tolerance,
-}
-
-impl Semantics {
-    pub fn new(equality: Equality) -> Semantics {
-        Semantics {
-            equality,
-            tolerance: Tolerance::DEFAULT,
-        }
-    }
-}
+use polyeval_lang::value::Value;
+pub use polyeval_lang::value::{Equality, Semantics, Tolerance};
 
 /// Whether `a` and `b` are equal under `s`.
 pub fn equal(a: &Value, b: &Value, s: &Semantics) -> bool {
@@ -207,11 +150,22 @@ fn seq_eq(a: &[Value], b: &[Value], s: &Semantics, depth: usize) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| eq(x, y, s, depth + 1))
 }
 
-/// Same size and every element of each side has an equal on the other side.
+/// Same size and the elements pair up one to one (a multiset: `{1, 1, 2}`
+/// is not `{1, 2, 2}`).
 fn unordered_eq(a: &[Value], b: &[Value], s: &Semantics, depth: usize) -> bool {
-    a.len() == b.len()
-        && a.iter().all(|x| b.iter().any(|y| eq(x, y, s, depth + 1)))
-        && b.iter().all(|y| a.iter().any(|x| eq(x, y, s, depth + 1)))
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut used = vec![false; b.len()];
+    a.iter().all(
+        |x| match (0..b.len()).find(|&j| !used[j] && eq(x, &b[j], s, depth + 1)) {
+            Some(j) => {
+                used[j] = true;
+                true
+            }
+            None => false,
+        },
+    )
 }
 
 fn pairs_unordered_eq(
@@ -637,6 +591,21 @@ mod tests {
             "deepEqual ignores prototypes"
         );
         assert!(!equal(&point, &plain, &strict));
+    }
+
+    #[test]
+    fn sets_compare_as_multisets() {
+        let py = s(Equality::Python);
+        assert!(equal(
+            &Set(vec![Int(1), Int(2)]),
+            &Set(vec![Int(2), Int(1)]),
+            &py
+        ));
+        assert!(!equal(
+            &Set(vec![Int(1), Int(1), Int(2)]),
+            &Set(vec![Int(1), Int(2), Int(2)]),
+            &py
+        ));
     }
 
     #[test]

@@ -8,8 +8,9 @@
 //!    report of COND's *leaves* — the parts that need the candidate's
 //!    program (names, calls into it, attributes of its objects) — and its
 //!    *skeleton* (comparisons, arithmetic, constants, pure builtins,
-//!    `math`) stays outside, as do top-level pure values only skeletons use
-//!    (`expected = [1, 2, 0]`). The program holds neither. See [`FfiPlan`].
+//!    `math`) stays outside, as do the pure values the test computes for them
+//!    (`expected = math.log1p(x)`, inlined where they are read). The program
+//!    holds neither. See [`FfiPlan`].
 //! 2. **Referenced** (once per task): the canonical solution runs the same
 //!    instrumented test; its assertions, in the order they ran, with their
 //!    leaves and outcomes are the [`Reference`].
@@ -50,8 +51,6 @@ pub struct FfiPlan {
     /// The instrumented `assert_test` (reports leaves, asserts nothing).
     pub program: String,
     pub checks: Vec<FfiCheck>,
-    /// Pure top-level values the skeletons use, `(name, expression)`, in order.
-    pub hoisted: Vec<(String, String)>,
     /// `(alias, module)` of the modules the skeletons use.
     pub modules: Vec<(String, String)>,
 }
@@ -245,7 +244,6 @@ pub fn evaluate_program(runs: &[Evaluation<'_>], seconds_per_run: f64) -> String
         .map(|p| {
             serde_json::json!({
                 "checks": p.checks.iter().map(|c| serde_json::json!({"skeleton": c.skeleton})).collect::<Vec<_>>(),
-                "hoisted": p.hoisted,
                 "modules": p.modules,
             })
         })

@@ -36,7 +36,10 @@ pub mod nonce;
 pub mod protocol;
 pub mod scan;
 pub mod split;
-pub mod value;
+/// The typed values programs report (`polyeval-lang`).
+pub mod value {
+    pub use polyeval_lang::value::*;
+}
 pub mod verdict;
 
 pub use compare::{equal, Equality, Semantics, Tolerance};

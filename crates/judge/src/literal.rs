@@ -116,6 +116,7 @@ fn from_py(v: polyeval_core::pylit::PyValue) -> Value {
                 .map(|(k, v)| (from_py(k), from_py(v)))
                 .collect(),
         ),
+        P::Set(items) => set(items.into_iter().map(from_py).collect()),
     }
 }
 
@@ -125,6 +126,8 @@ enum Shape {
     Unknown,
     List(Box<Shape>),
     Set(Box<Shape>),
+    /// A set that keeps every element (C++ `std::multiset`).
+    Multiset(Box<Shape>),
     Map(Box<Shape>, Box<Shape>),
     Tuple(Vec<Shape>),
     Str,
@@ -289,7 +292,7 @@ impl<'a> P<'a> {
 
     fn list_until(&mut self, close: char, shape: &Shape, depth: usize) -> R<Value> {
         let elem = match shape {
-            Shape::List(e) | Shape::Set(e) => (**e).clone(),
+            Shape::List(e) | Shape::Set(e) | Shape::Multiset(e) => (**e).clone(),
             _ => Shape::Unknown,
         };
         let mut items = Vec::new();
@@ -349,7 +352,8 @@ impl<'a> P<'a> {
             return Ok(Value::Map(keyed));
         }
         Ok(match shape {
-            Shape::Set(_) => Value::Set(items),
+            Shape::Set(_) => set(items),
+            Shape::Multiset(_) => Value::Set(items),
             _ => Value::List(items),
         })
     }
@@ -529,7 +533,7 @@ impl<'a> P<'a> {
                             _ => break,
                         }
                     }
-                    out.push(char::from_u32(v & 0xff).unwrap_or('\u{fffd}'));
+                    out.push(byte_char(lang, v & 0xff));
                 }
                 'a' if matches!(lang, Language::Cpp | Language::CSharp) => out.push('\x07'),
                 'b' if lang != Language::Php => out.push('\x08'),
@@ -558,7 +562,11 @@ impl<'a> P<'a> {
                     }
                     self.pos += digits.len();
                     let v = u32::from_str_radix(&digits, 16).unwrap_or(0);
-                    out.push(char::from_u32(v).unwrap_or('\u{fffd}'));
+                    out.push(if v <= 0xff {
+                        byte_char(lang, v)
+                    } else {
+                        char::from_u32(v).unwrap_or('\u{fffd}')
+                    });
                 }
                 'u' => {
                     let braced = matches!(lang, Language::JavaScript | Language::Php)
@@ -622,6 +630,9 @@ impl<'a> P<'a> {
             }
         }
         let _ = body_start;
+        if matches!(lang, Language::Cpp | Language::Php) {
+            out = crate::value::text_of_bytes(&bytes_of_text(&out));
+        }
         Ok((out, interpolates))
     }
 
@@ -804,7 +815,7 @@ impl<'a> P<'a> {
                             return not_literal("new Map/Set of a non-array");
                         };
                         if ctor == "Set" {
-                            return Ok(Value::Set(items));
+                            return Ok(set(items));
                         }
                         let mut pairs = Vec::new();
                         for it in items {
@@ -945,15 +956,15 @@ impl<'a> P<'a> {
                     | "HashMap" | "TreeMap" | "LinkedHashMap" => {
                         let _ = generics;
                         let mut a = self.args(shape, depth)?;
-                        let set = ty.ends_with("Set");
+                        let is_set = ty.ends_with("Set");
                         let v = match (a.len(), a.pop()) {
                             (0, _) if ty.ends_with("Map") => Value::Map(vec![]),
                             (0, _) => Value::List(vec![]),
                             (1, Some(v)) => v,
                             _ => return not_literal(format!("new {ty}(…)")),
                         };
-                        Ok(match (set, v) {
-                            (true, Value::List(items)) => Value::Set(items),
+                        Ok(match (is_set, v) {
+                            (true, Value::List(items)) => set(items),
                             (_, v) => v,
                         })
                     }
@@ -978,7 +989,7 @@ impl<'a> P<'a> {
             "Arrays.asList" | "List.of" | "java.util.List.of" | "Collections.emptyList" => {
                 Ok(Value::List(self.args(&Shape::Unknown, depth)?))
             }
-            "Set.of" | "Collections.emptySet" => Ok(Value::Set(self.args(&Shape::Unknown, depth)?)),
+            "Set.of" | "Collections.emptySet" => Ok(set(self.args(&Shape::Unknown, depth)?)),
             "Map.of" | "Collections.emptyMap" => {
                 let a = self.args(&Shape::Unknown, depth)?;
                 if a.len() % 2 != 0 {
@@ -1064,6 +1075,46 @@ impl<'a> P<'a> {
     }
 }
 
+/// The character a byte escape (`\xff`, `\377`) stands for: C++ and PHP
+/// strings hold bytes, so a byte from 0x80 up is the marker of that byte
+/// (see [`crate::value::text_of_bytes`]) until the string is decoded;
+/// elsewhere it is the code point.
+fn byte_char(lang: Language, v: u32) -> char {
+    if matches!(lang, Language::Cpp | Language::Php) && v >= 0x80 {
+        crate::value::byte_marker(v as u8)
+    } else {
+        char::from_u32(v).unwrap_or('\u{fffd}')
+    }
+}
+
+/// The bytes of a C++/PHP string read so far: characters as UTF-8, byte
+/// markers as their byte.
+fn bytes_of_text(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        match crate::value::marked_byte(c) {
+            Some(b) => out.push(b),
+            None => {
+                let mut buf = [0u8; 4];
+                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            }
+        }
+    }
+    out
+}
+
+/// A set literal's value: each element once (`std::set<int>({1, 2, 2})` is
+/// `{1, 2}`).
+fn set(items: Vec<Value>) -> Value {
+    let mut unique: Vec<Value> = Vec::with_capacity(items.len());
+    for item in items {
+        if !unique.contains(&item) {
+            unique.push(item);
+        }
+    }
+    Value::Set(unique)
+}
+
 fn upsert(pairs: &mut Vec<(Value, Value)>, key: Value, val: Value) {
     match pairs.iter_mut().find(|(k, _)| *k == key) {
         Some(slot) => slot.1 = val,
@@ -1086,7 +1137,7 @@ fn php_int_key(s: &str) -> Option<i128> {
 
 fn empty_of(shape: &Shape) -> Value {
     match shape {
-        Shape::Set(_) => Value::Set(vec![]),
+        Shape::Set(_) | Shape::Multiset(_) => Value::Set(vec![]),
         Shape::Map(..) => Value::Map(vec![]),
         Shape::Tuple(_) => Value::Tuple(vec![]),
         Shape::Str => Value::Str(String::new()),
@@ -1097,7 +1148,8 @@ fn empty_of(shape: &Shape) -> Value {
 /// Give a parsed brace list the kind its declared type has.
 fn reshape(v: Value, shape: &Shape) -> Value {
     match (shape, v) {
-        (Shape::Set(_), Value::List(items)) => Value::Set(items),
+        (Shape::Set(_), Value::List(items)) => set(items),
+        (Shape::Multiset(_), Value::List(items)) => Value::Set(items),
         (Shape::Tuple(_), Value::List(items)) => Value::Tuple(items),
         (_, v) => v,
     }
@@ -1143,7 +1195,8 @@ fn cpp_shape(name: &str, generics: &str) -> Shape {
     };
     match name.trim_start_matches("std::") {
         "vector" | "list" | "deque" | "array" => Shape::List(Box::new(arg_shape(0))),
-        "set" | "unordered_set" | "multiset" => Shape::Set(Box::new(arg_shape(0))),
+        "set" | "unordered_set" => Shape::Set(Box::new(arg_shape(0))),
+        "multiset" | "unordered_multiset" => Shape::Multiset(Box::new(arg_shape(0))),
         "map" | "unordered_map" => Shape::Map(Box::new(arg_shape(0)), Box::new(arg_shape(1))),
         "pair" | "tuple" => Shape::Tuple((0..args.len()).map(arg_shape).collect()),
         "string" | "string_view" => Shape::Str,
@@ -1309,6 +1362,31 @@ mod tests {
     }
     fn s(t: &str) -> Value {
         Str(t.into())
+    }
+
+    #[test]
+    fn byte_escapes_of_cpp_and_php_strings_are_bytes() {
+        // `"\xff"` is one byte, not `ÿ` (two bytes); `"\xc3\xbf"` is `ÿ`.
+        let byte = ok(Cpp, r#""\xff""#);
+        assert_ne!(byte, s("ÿ"));
+        assert_eq!(byte, Str(crate::value::text_of_bytes(&[0xff])));
+        assert_eq!(ok(Cpp, r#""\xc3\xbf""#), s("ÿ"));
+        assert_eq!(ok(Php, r#""\377""#), byte);
+        // Java and JavaScript strings are characters: the code point.
+        assert_eq!(ok(JavaScript, r#""\xff""#), s("ÿ"));
+    }
+
+    #[test]
+    fn set_literals_hold_each_element_once_multisets_every_one() {
+        assert_eq!(
+            ok(Cpp, "std::set<int>({1, 2, 2})"),
+            Set(vec![Int(1), Int(2)])
+        );
+        assert_eq!(
+            ok(Cpp, "std::multiset<int>({1, 2, 2})"),
+            Set(vec![Int(1), Int(2), Int(2)])
+        );
+        assert_eq!(ok(Python, "{'a', 'a'}"), Set(vec![s("a")]));
     }
 
     #[test]

@@ -37,7 +37,22 @@ const SECONDS_PER_RUN: f64 = 5.0;
 /// A task's test instrumented, or why it cannot be.
 type Plan = Arc<Result<FfiPlan, String>>;
 /// A task's reference, or why there is none.
-type Ref = Arc<Result<Reference, String>>;
+type Ref = Arc<Result<Reference, NoReference>>;
+
+/// Why a task has no reference.
+#[derive(Debug, Clone)]
+pub(super) struct NoReference {
+    pub why: String,
+    /// The symbol the dynamic loader could not find when the canonical
+    /// solution ran (the harness's verified report): the task needs a GSL
+    /// this one is not.
+    pub missing_symbol: Option<String>,
+}
+
+/// A judged run: its outcome, its judgement, and the symbol the task's own
+/// canonical solution could not load here, if that is why it has no
+/// reference (only then may a failure be the environment's).
+pub(super) type JudgedRun = (RunOutcome, Judgement, Option<String>);
 
 /// The caches of the judged pipeline (one per evaluator).
 #[derive(Default)]
@@ -140,7 +155,7 @@ impl Judged {
         gsl: &GslInstall,
         prepared: &[Prepared],
         progress: &(dyn Fn() + Sync),
-    ) -> Vec<(RunOutcome, Judgement)> {
+    ) -> Vec<JudgedRun> {
         // References still to make: (test, canonical) → index of its job.
         let mut wanted: Vec<(String, String, Plan)> = Vec::new();
         for p in prepared {
@@ -210,20 +225,26 @@ impl Judged {
             .collect();
         let evaluated = evaluate(engine, &plans_of, &reported);
 
-        // References.
+        // References. Not kept when the sandbox or the outside evaluation
+        // failed, or the canonical solution ran out of time: facts about the
+        // machine's state, not the task's (tried again with the next batch).
         for (k, (assert_test, canonical, plan)) in wanted.iter().enumerate() {
             let plan = plan.as_ref().as_ref().expect("checked above");
             let o = &reference_outcomes[k];
-            let reference = Reference::from_run(
-                plan,
-                &report(o),
-                evaluated[k].as_deref().map_err(String::as_str),
-                o.nonce.as_ref(),
-            );
-            if reference.is_err() && o.status == Status::Error {
-                // The sandbox failed to run it: not a fact about the task.
+            let outcomes = evaluated[k].as_deref().map_err(String::as_str);
+            let reference = Reference::from_run(plan, &report(o), outcomes, o.nonce.as_ref());
+            if reference.is_err()
+                && (matches!(o.status, Status::Error | Status::Timeout)
+                    || (outcomes.is_err() && !reported[k].is_empty()))
+            {
                 continue;
             }
+            let reference = reference.map_err(|why| NoReference {
+                missing_symbol: judge_self(plan, &report(o), outcomes, o.nonce.as_ref(), &[])
+                    .trusted_failure()
+                    .and_then(|f| f.symbol.clone()),
+                why,
+            });
             if let Ok(mut m) = self.references.lock() {
                 m.insert(
                     (assert_test.clone(), canonical.clone()),
@@ -233,7 +254,7 @@ impl Judged {
         }
 
         // Candidates.
-        let mut out: Vec<Option<(RunOutcome, Judgement)>> = vec![None; prepared.len()];
+        let mut out: Vec<Option<JudgedRun>> = vec![None; prepared.len()];
         for (n, &i) in runnable.iter().enumerate() {
             let p = &prepared[i];
             let o = &candidate_outcomes[n];
@@ -252,10 +273,12 @@ impl Judged {
             let outcomes = evaluated[references_first + n]
                 .as_deref()
                 .map_err(String::as_str);
-            let judgement = match &p.reference {
-                Against::OwnTest => {
-                    judge_self(plan, &report(o), outcomes, o.nonce.as_ref(), &findings)
-                }
+            let (judgement, missing) = match &p.reference {
+                Against::OwnTest => (
+                    judge_self(plan, &report(o), outcomes, o.nonce.as_ref(), &findings),
+                    // A solution checked against its own test: its own failure says it.
+                    None,
+                ),
                 Against::Canonical(canonical) => {
                     let key = (p.assert_test.clone(), canonical.clone());
                     let reference = self
@@ -264,27 +287,41 @@ impl Judged {
                         .ok()
                         .and_then(|m| m.get(&key).cloned());
                     let reference: Ref = reference.unwrap_or_else(|| {
-                        Arc::new(Err("its canonical solution could not be run here".into()))
+                        Arc::new(Err(NoReference {
+                            why: "its canonical solution could not be run here".into(),
+                            missing_symbol: None,
+                        }))
                     });
+                    let missing = reference
+                        .as_ref()
+                        .as_ref()
+                        .err()
+                        .and_then(|r| r.missing_symbol.clone());
+                    (
+                        judge_ffi(
+                            plan,
+                            reference.as_ref().as_ref().map_err(|r| r.why.as_str()),
+                            &report(o),
+                            outcomes,
+                            o.nonce.as_ref(),
+                            &findings,
+                        ),
+                        missing,
+                    )
+                }
+                Against::Nothing(why) => (
                     judge_ffi(
                         plan,
-                        reference.as_ref().as_ref().map_err(String::as_str),
+                        Err(why.as_str()),
                         &report(o),
                         outcomes,
                         o.nonce.as_ref(),
                         &findings,
-                    )
-                }
-                Against::Nothing(why) => judge_ffi(
-                    plan,
-                    Err(why.as_str()),
-                    &report(o),
-                    outcomes,
-                    o.nonce.as_ref(),
-                    &findings,
+                    ),
+                    None,
                 ),
             };
-            out[i] = Some((o.clone(), judgement));
+            out[i] = Some((o.clone(), judgement, missing));
         }
         out.into_iter()
             .zip(prepared)
@@ -294,7 +331,8 @@ impl Judged {
                         Some(Err(e)) => e.clone(),
                         _ => "the test was not instrumented".into(),
                     };
-                    not_judgeable(&why)
+                    let (o, j) = not_judgeable(&why);
+                    (o, j, None)
                 })
             })
             .collect()

@@ -179,6 +179,19 @@ impl Prepared {
     }
 }
 
+/// How a failure of a run may be blamed on the GSL in use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Blame<'a> {
+    /// A missing GSL 2.8 symbol is the environment's fault (in-process
+    /// scoring, and a solution run against its own test).
+    AnyNewerSymbol,
+    /// Only if the task's own canonical solution could not load a GSL 2.8
+    /// symbol here (this one): the task needs a GSL this is not. Otherwise a
+    /// candidate that reaches for such a symbol the task does not need fails
+    /// like any other.
+    TaskNeeds(Option<&'a str>),
+}
+
 /// The verdict for an engine outcome of a prepared candidate; judged runs
 /// come with their judgement (see [`judged`]).
 pub fn verdict_from_outcome(
@@ -186,6 +199,7 @@ pub fn verdict_from_outcome(
     outcome: &Outcome,
     gsl: &GslInstall,
     judgement: Option<&Judgement>,
+    blame: Blame<'_>,
 ) -> Verdict {
     let mut data = serde_json::json!({
         "scoring": prepared.scoring.mode(),
@@ -281,7 +295,13 @@ pub fn verdict_from_outcome(
         harness: harness.as_ref(),
         marker_seen: reached_end,
     };
-    let mut c = classify::classify(&facts, &|symbol| gsl.lacks_newer_symbol(symbol));
+    let mut c = classify::classify(&facts, &|symbol| {
+        gsl.lacks_newer_symbol(symbol)
+            && match blame {
+                Blame::AnyNewerSymbol => true,
+                Blame::TaskNeeds(needed) => needed.is_some_and(|n| gsl.lacks_newer_symbol(n)),
+            }
+    });
     if c.category == classify::SYMBOL_RESOLUTION && gsl.reference.is_none() {
         c.detail.push_str(&format!(
             " (GSL {}; whether GSL {GSL_BUILD_VERSION} has it is unknown without a GSL {GSL_BUILD_VERSION} build: run `{GSL_SETUP_HINT}`)",
@@ -427,7 +447,7 @@ impl FfiEvaluator {
                     .iter()
                     .zip(outcomes)
                     .map(|(p, o)| {
-                        let v = verdict_from_outcome(p, &o, &self.gsl, None);
+                        let v = verdict_from_outcome(p, &o, &self.gsl, None, Blame::AnyNewerSymbol);
                         (o, v)
                     })
                     .collect()
@@ -437,8 +457,12 @@ impl FfiEvaluator {
                 .run(&self.engine, &self.gsl, prepared, progress)
                 .into_iter()
                 .zip(prepared)
-                .map(|((o, j), p)| {
-                    let v = verdict_from_outcome(p, &o, &self.gsl, Some(&j));
+                .map(|((o, j, missing), p)| {
+                    let blame = match p.reference {
+                        Against::OwnTest => Blame::AnyNewerSymbol,
+                        _ => Blame::TaskNeeds(missing.as_deref()),
+                    };
+                    let v = verdict_from_outcome(p, &o, &self.gsl, Some(&j), blame);
                     (o, v)
                 })
                 .collect(),
@@ -574,7 +598,6 @@ mod tests {
         let plan = FfiPlan {
             program: String::new(),
             checks: Vec::new(),
-            hoisted: Vec::new(),
             modules: Vec::new(),
         };
         let o = &run.1;
@@ -589,7 +612,7 @@ mod tests {
             o.nonce.as_ref(),
             &[],
         );
-        verdict_from_outcome(&run.0, o, gsl, Some(&j))
+        verdict_from_outcome(&run.0, o, gsl, Some(&j), Blame::AnyNewerSymbol)
     }
 
     #[test]

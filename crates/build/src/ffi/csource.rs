@@ -8,11 +8,11 @@
 //!   It keeps the rest of a multi-line comment (every line after the first),
 //!   keeps `//` comments, and drops code that shares a line with a comment
 //!   (`x = 1; /* why */`) or merely contains `/*` in a string literal.
-//! - [`strip_comments`] is the sound version: a small C lexer that removes
-//!   `/* … */` (across lines) and `// …` (with backslash-newline
-//!   continuation) and leaves string and character literals (with their
-//!   escapes) untouched. Each comment becomes one space and keeps its
-//!   newlines, so line numbers do not move.
+//! - [`strip_comments`] is the sound version: the C++ lexer
+//!   (`polyeval_lang::lex`) finds `/* … */` (across lines) and `// …` (with
+//!   backslash-newline continuation), string and character literals (with
+//!   their escapes) stay untouched. A block comment becomes one space and
+//!   keeps its newlines, so line numbers do not move.
 //!
 //! [`split_functions`] finds the function definitions at file scope: names,
 //! signatures and brace-balanced bodies, with braces inside literals,
@@ -87,35 +87,21 @@ fn logical_line_end(b: &[u8], start: usize) -> usize {
 /// comment disappears up to (not including) its newline. An unterminated
 /// block comment runs to the end of the text.
 pub fn strip_comments(src: &str) -> String {
+    use polyeval_core::lex::{regions, RegionKind};
     let b = src.as_bytes();
     let mut out: Vec<u8> = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                let end = b[i + 2..]
-                    .windows(2)
-                    .position(|w| w == b"*/")
-                    .map_or(b.len(), |p| i + 2 + p + 2);
-                out.push(b' ');
-                out.extend(b[i..end].iter().filter(|&&c| c == b'\n'));
-                i = end;
+    // C is read with C++'s lexer (the same comments and literals).
+    for r in regions(polyeval_core::Language::Cpp, src) {
+        let text = &b[r.start..r.end];
+        match r.kind {
+            RegionKind::Comment => {
+                if text.starts_with(b"/*") {
+                    out.push(b' ');
+                }
+                // Keep the line count (a continued line comment spans lines).
+                out.extend(text.iter().filter(|&&c| c == b'\n'));
             }
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                let end = logical_line_end(b, i);
-                // Keep the line count when the comment was continued.
-                out.extend(b[i..end].iter().filter(|&&c| c == b'\n'));
-                i = end;
-            }
-            b'"' | b'\'' => {
-                let end = literal_end(b, i);
-                out.extend_from_slice(&b[i..end]);
-                i = end;
-            }
-            c => {
-                out.push(c);
-                i += 1;
-            }
+            _ => out.extend_from_slice(text),
         }
     }
     // Only whole ASCII-delimited ranges were removed, so this stays UTF-8.

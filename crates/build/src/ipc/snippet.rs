@@ -4,7 +4,7 @@
 //! for deduplication ([`normalised_tokens`]).
 
 use polyeval_core::{Language, Status};
-use polyeval_fsm::strip::{strip_comments, Lang};
+use polyeval_fsm::strip::strip_comments;
 use polyeval_sandbox::Engine;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -41,7 +41,7 @@ pub fn token_count(text: &str) -> usize {
 
 /// The snippet without comments, as the FSM's strict lexer removes them.
 fn without_comments(code: &str, suffix: &str) -> String {
-    match Lang::for_suffix(suffix) {
+    match polyeval_fsm::strip::lexer_for_suffix(suffix) {
         Some(lang) => strip_comments(code, lang),
         None => code.to_string(),
     }

@@ -106,54 +106,9 @@ fn tokenize(code: &str) -> Vec<(usize, &str)> {
     out
 }
 
-/// Replace comments and string/char literals with spaces (offsets kept).
+/// Comments and string/char literal contents blanked (offsets kept): Java's lexer.
 fn strip_comments_and_strings(src: &str) -> String {
-    let b = src.as_bytes();
-    let mut out = b.to_vec();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'/' && b.get(i + 1) == Some(&b'/') {
-            while i < b.len() && b[i] != b'\n' {
-                out[i] = b' ';
-                i += 1;
-            }
-        } else if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
-            while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
-                out[i] = b' ';
-                i += 1;
-            }
-            for _ in 0..2 {
-                if i < b.len() {
-                    out[i] = b' ';
-                    i += 1;
-                }
-            }
-        } else if b[i] == b'"' || b[i] == b'\'' {
-            let q = b[i];
-            i += 1;
-            while i < b.len() && b[i] != q {
-                if b[i] == b'\\' {
-                    out[i] = b' ';
-                    i += 1;
-                }
-                if i < b.len() {
-                    out[i] = b' ';
-                    i += 1;
-                }
-            }
-            i += 1;
-        } else {
-            i += 1;
-        }
-    }
-    // Only ASCII bytes were replaced by spaces inside literals/comments; keep
-    // the result valid UTF-8 by replacing non-ASCII bytes there too.
-    String::from_utf8(out).unwrap_or_else(|e| {
-        e.into_bytes()
-            .into_iter()
-            .map(|c| if c.is_ascii() { c as char } else { ' ' })
-            .collect()
-    })
+    polyeval_lang::lex::mask(polyeval_core::Language::Java, src).text
 }
 
 /// The public top-level class name (file name must match it).

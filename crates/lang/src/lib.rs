@@ -1,0 +1,23 @@
+//! Everything polyeval knows about a programming language, one folder per
+//! language (`python/`, `cpp/`, `java/`, `csharp/`, `php/`, `javascript/`,
+//! `go/`): its identity ([`LanguageInfo`]: names, spellings, extensions,
+//! code-fence tags) and the language's own readers (Python's literal reader,
+//! [`python::pylit`]). [`value`] is the vocabulary the languages share: the
+//! typed values programs report and literals parse to, and which language's
+//! equality compares them.
+//!
+//! [`Language::ALL`] is the only list of languages; the registry line that
+//! makes a language is in `language.rs`.
+
+pub mod cpp;
+pub mod csharp;
+pub mod go;
+pub mod java;
+pub mod javascript;
+mod language;
+pub mod lex;
+pub mod php;
+pub mod python;
+pub mod value;
+
+pub use language::{Language, LanguageInfo};
