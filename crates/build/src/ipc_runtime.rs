@@ -92,7 +92,11 @@ pub fn setup(opts: &SetupOptions, progress: &Progress) -> anyhow::Result<Setup> 
     if !status.success() {
         let tail: Vec<&str> = stderr.lines().rev().take(30).collect();
         let tail: Vec<&str> = tail.into_iter().rev().collect();
-        bail!("installing the IPC runtime into {} failed ({status}):\n{}", dest.display(), tail.join("\n"));
+        bail!(
+            "installing the IPC runtime into {} failed ({status}):\n{}",
+            dest.display(),
+            tail.join("\n")
+        );
     }
     let runtime = IpcRuntime::open(&dest)?;
     Ok(Setup {

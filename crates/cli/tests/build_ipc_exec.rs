@@ -183,11 +183,27 @@ fn build(base_url: &str, out: &Path, keys: &[&str], extra: &[&str]) -> Command {
         polyeval_bench::crosspl_ipc_exec::runtime::RUNTIME_ENV,
         runtime(),
     )
-    .args(["build", "ipc-exec", "--no-progress", "--model", "fixture-model", "--data"])
+    .args([
+        "build",
+        "ipc-exec",
+        "--no-progress",
+        "--model",
+        "fixture-model",
+        "--data",
+    ])
     .arg(data())
     .arg("--out")
     .arg(out)
-    .args(["--base-url", base_url, "--concurrency", "4", "-j", "2", "--repeat", "3"])
+    .args([
+        "--base-url",
+        base_url,
+        "--concurrency",
+        "4",
+        "-j",
+        "2",
+        "--repeat",
+        "3",
+    ])
     .arg("--tasks")
     .arg(keys.join(","));
     c.args(extra);
@@ -234,7 +250,9 @@ fn kept_and_rejected_drivers_and_the_kept_tasks_scored() {
         .chain(REJECTED.iter().map(|(k, _, _)| *k))
         .collect();
     let text = ok(
-        build(&server.base_url(), &out, &keys, &[]).output().unwrap(),
+        build(&server.base_url(), &out, &keys, &[])
+            .output()
+            .unwrap(),
         "build ipc-exec",
     );
     assert!(
@@ -264,7 +282,10 @@ fn kept_and_rejected_drivers_and_the_kept_tasks_scored() {
         let killed = mutants.iter().filter(|m| m["fate"] == "killed").count();
         assert!(counted > 0 && killed * 2 >= counted, "{key}: {mutants:?}");
         assert!(t["Driver"].as_str().unwrap().contains("check"), "{key}");
-        assert!(t["Canonical_solution"].as_str().unwrap().len() > 50, "{key}");
+        assert!(
+            t["Canonical_solution"].as_str().unwrap().len() > 50,
+            "{key}"
+        );
     }
     let corrected = task(&out, "python/300");
     let attempts = corrected["provenance"]["attempts"].as_array().unwrap();
@@ -304,8 +325,16 @@ fn kept_and_rejected_drivers_and_the_kept_tasks_scored() {
     for (key, reason, _) in REJECTED {
         assert!(row(key).contains(&format!("| {reason} |")), "{}", row(key));
     }
-    assert!(row("python/36").contains("NameError"), "{}", row("python/36"));
-    assert!(row("php/45").contains("api.zhetaoke.com"), "{}", row("php/45"));
+    assert!(
+        row("python/36").contains("NameError"),
+        "{}",
+        row("python/36")
+    );
+    assert!(
+        row("php/45").contains("api.zhetaoke.com"),
+        "{}",
+        row("php/45")
+    );
     for (key, _) in KEPT {
         row(key);
     }
@@ -315,16 +344,115 @@ fn kept_and_rejected_drivers_and_the_kept_tasks_scored() {
     // The output is a data directory of both benchmarks.
     let stats = ok(
         polyeval()
-            .args(["tasks", "stats", "--bench", "crosspl-ipc-exec", "--json", "--data"])
+            .args([
+                "tasks",
+                "stats",
+                "--bench",
+                "crosspl-ipc-exec",
+                "--json",
+                "--data",
+            ])
             .arg(&out)
             .output()
             .unwrap(),
         "tasks stats",
     );
-    assert!(stats.contains("\"total\": 34") || stats.contains("\"tasks\": 34"), "{stats}");
+    assert!(
+        stats.contains("\"total\": 34") || stats.contains("\"tasks\": 34"),
+        "{stats}"
+    );
 
-    // Every kept task's canonical solution passes 20 of 20 runs, four at a time.
-    let stable = ok(
+    // Every kept task's canonical solution passes every run, four at a
+    // time (20 runs each in the ignored test below).
+    canonical_runs_all_pass(root, &out, CANONICAL_RUNS);
+
+    // The recorded greedy generations of both shared models for these
+    // tasks, executed, with the state machine's verdict beside each.
+    let mut tables = String::new();
+    for (model, run) in [("GPT-4o", "gpt4o"), ("Qwen2.5-coder-7b-instruct", "qwen")] {
+        let samples = import_and_score(root, &out, model, run);
+        let failed: Vec<&Value> = samples.iter().filter(|s| s["status"] != "passed").collect();
+        let classes: BTreeMap<&str, usize> = failed.iter().fold(BTreeMap::new(), |mut m, s| {
+            *m.entry(s["category"].as_str().unwrap_or("?")).or_default() += 1;
+            m
+        });
+        if model == "GPT-4o" {
+            assert!(!failed.is_empty(), "no GPT-4o generation failed");
+        }
+        for class in classes.keys() {
+            assert!(
+                polyeval_bench::crosspl_ipc_exec::classify::ALL.contains(class),
+                "{model}: {class}: {classes:?}"
+            );
+        }
+        // The report's 2×2 table counts exactly the samples' two verdicts.
+        let mut counted = [[0usize; 2]; 2];
+        for s in &samples {
+            let static_passed = s["data"]["static"]["passed"]
+                .as_bool()
+                .unwrap_or_else(|| panic!("{model}: no static verdict beside {s}"));
+            if s["status"] != "error" {
+                counted[usize::from(!static_passed)][usize::from(s["status"] != "passed")] += 1;
+            }
+        }
+        let report = ok(
+            polyeval()
+                .args(["report", "--format", "json"])
+                .arg(root.join("runs").join(run))
+                .output()
+                .unwrap(),
+            "report --format json",
+        );
+        let report: Value = serde_json::from_str(&report).unwrap();
+        let table = &report["runs"][0]["static_vs_executed"]["overall"];
+        assert_eq!(
+            [
+                [
+                    table["static_pass_executed_pass"].clone(),
+                    table["static_pass_executed_fail"].clone()
+                ],
+                [
+                    table["static_fail_executed_pass"].clone(),
+                    table["static_fail_executed_fail"].clone()
+                ],
+            ],
+            counted.map(|row| row.map(Value::from)),
+            "{model}: {table}"
+        );
+        let markdown = ok(
+            polyeval()
+                .arg("report")
+                .arg(root.join("runs").join(run))
+                .output()
+                .unwrap(),
+            "report",
+        );
+        assert!(
+            markdown.contains("static passes that do not communicate"),
+            "{markdown}"
+        );
+        tables.push_str(&format!(
+            "{model}: failure classes {classes:?}\n{}\n",
+            markdown
+                .split("\n\n")
+                .filter(|block| block.contains("Static and executed verdicts")
+                    || block.starts_with("| Group |"))
+                .collect::<Vec<_>>()
+                .join("\n\n")
+        ));
+    }
+    // The figures, for whoever reads the test's output.
+    eprintln!("{tables}");
+}
+
+/// Runs of each kept canonical solution in the CI test (the acceptance
+/// figure, 20, is the ignored test's).
+const CANONICAL_RUNS: usize = 3;
+
+/// `run --model reference -n RUNS -j 4` over the built tasks: every run passes.
+fn canonical_runs_all_pass(root: &Path, out: &Path, runs: usize) {
+    let dir = root.join(format!("runs/reference-{runs}"));
+    let text = ok(
         with_runtime(polyeval())
             .args([
                 "run",
@@ -333,98 +461,99 @@ fn kept_and_rejected_drivers_and_the_kept_tasks_scored() {
                 "--model",
                 "reference",
                 "-n",
-                "20",
-                "-j",
-                "4",
-                "--no-progress",
-                "--data",
             ])
-            .arg(&out)
+            .arg(runs.to_string())
+            .args(["-j", "4", "--no-progress", "--data"])
+            .arg(out)
             .arg("--out")
-            .arg(root.join("runs/reference"))
+            .arg(&dir)
             .output()
             .unwrap(),
-        "run --model reference -n 20",
+        "run --model reference",
     );
-    let export = ok(
-        polyeval()
-            .args(["export", "--format", "jsonl"])
-            .arg(root.join("runs/reference"))
-            .output()
-            .unwrap(),
-        "export",
-    );
-    let verdicts: Vec<Value> = export
-        .lines()
-        .filter(|l| l.starts_with('{'))
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(verdicts.len(), 34 * 20, "{stable}");
+    let verdicts = exported(&dir);
+    assert_eq!(verdicts.len(), KEPT.len() * runs, "{text}");
     let failed: Vec<String> = verdicts
         .iter()
         .filter(|v| v["status"] != "passed")
         .map(|v| format!("{} {} {}", v["task_key"], v["status"], v["detail"]))
         .collect();
     assert!(failed.is_empty(), "canonical runs failed: {failed:#?}");
+}
 
-    // The recorded GPT-4o generations of these tasks, executed.
+/// The verdicts of a run, from `export --format jsonl`.
+fn exported(run: &Path) -> Vec<Value> {
+    let export = ok(
+        polyeval()
+            .args(["export", "--format", "jsonl"])
+            .arg(run)
+            .output()
+            .unwrap(),
+        "export",
+    );
+    export
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// A shared model's recorded greedy generations of the built tasks,
+/// imported into `runs/<run>` and executed; their verdicts.
+fn import_and_score(root: &Path, out: &Path, model: &str, run: &str) -> Vec<Value> {
+    let dir = root.join("runs").join(run);
     let imported = ok(
         with_runtime(polyeval())
             .arg("import")
             .arg("crosspl-results")
             .arg(polyeval_core::data::shared_test_data().join("crosspl/results"))
-            .args(["--model", "GPT-4o", "--bench", "crosspl-ipc-exec", "--evaluate", "-j", "2", "--no-progress", "--data"])
-            .arg(&out)
+            .args([
+                "--model",
+                model,
+                "--bench",
+                "crosspl-ipc-exec",
+                "--evaluate",
+                "-j",
+                "2",
+                "--no-progress",
+                "--data",
+            ])
+            .arg(out)
             .arg("--out")
-            .arg(root.join("runs/gpt4o"))
+            .arg(&dir)
             .output()
             .unwrap(),
         "import crosspl-results --bench crosspl-ipc-exec",
     );
-    assert!(imported.contains("imported 34 samples"), "{imported}");
-    let export = ok(
-        polyeval()
-            .args(["export", "--format", "jsonl"])
-            .arg(root.join("runs/gpt4o"))
+    let samples = exported(&dir);
+    assert_eq!(samples.len(), KEPT.len(), "{model}: {imported}");
+    samples
+}
+
+/// The acceptance figure: every kept task's canonical solution passes 20
+/// of 20 runs made four at a time on the 2-core machine. Ignored in CI for
+/// its length (a build and 680 runs); run it with
+/// `cargo test -p polyeval --test build_ipc_exec -- --ignored`.
+#[test]
+#[ignore = "long: 20 runs of every kept task"]
+fn every_kept_canonical_solution_passes_20_of_20_with_4_jobs() {
+    let tasks = Arc::new(Tasks::load());
+    let t = tasks.clone();
+    let server = MockServer::start(move |r| answer(&t, r)).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("built");
+    let keys: Vec<&str> = KEPT.iter().map(|(k, _)| *k).collect();
+    let text = ok(
+        build(&server.base_url(), &out, &keys, &[])
             .output()
             .unwrap(),
-        "export",
-    );
-    let samples: Vec<Value> = export
-        .lines()
-        .filter(|l| l.starts_with('{'))
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(samples.len(), 34);
-    let classes: BTreeMap<String, usize> = samples
-        .iter()
-        .filter(|s| s["status"] != "passed")
-        .fold(BTreeMap::new(), |mut m, s| {
-            *m.entry(s["category"].as_str().unwrap_or("?").to_string())
-                .or_default() += 1;
-            m
-        });
-    assert!(!classes.is_empty(), "no GPT-4o generation failed: {export}");
-    for class in classes.keys() {
-        assert!(
-            polyeval_bench::crosspl_ipc_exec::classify::ALL.contains(&class.as_str()),
-            "{class}: {classes:?}"
-        );
-    }
-    // The static verdict is beside each executed one.
-    assert!(samples.iter().all(|s| s["data"]["static"]["passed"].is_boolean()), "{export}");
-    let report = ok(
-        polyeval()
-            .arg("report")
-            .arg(root.join("runs/gpt4o"))
-            .output()
-            .unwrap(),
-        "report",
+        "build ipc-exec",
     );
     assert!(
-        report.contains("Static and executed verdicts") && report.contains("static passes that do not communicate"),
-        "{report}"
+        text.contains(&format!("{n} tasks kept of {n}", n = KEPT.len())),
+        "{text}"
     );
+    canonical_runs_all_pass(tmp.path(), &out, 20);
 }
 
 #[test]
@@ -466,13 +595,18 @@ fn a_killed_build_resumes_without_asking_again_and_replays_offline() {
         "killed mid-build: {} answers recorded",
         before_kill.len()
     );
-    assert!(!out.join("PolyBench").exists(), "nothing written before the end");
+    assert!(
+        !out.join("PolyBench").exists(),
+        "nothing written before the end"
+    );
 
     // 2. The same command continues: no answered request is sent again.
     slow.store(false, Ordering::SeqCst);
     server.clear_log();
     let text = ok(
-        build(&server.base_url(), &out, &SUBSET, &[]).output().unwrap(),
+        build(&server.base_url(), &out, &SUBSET, &[])
+            .output()
+            .unwrap(),
         "the resumed build",
     );
     for r in server.requests() {
@@ -513,5 +647,8 @@ fn a_killed_build_resumes_without_asking_again_and_replays_offline() {
         .unwrap();
     let err = String::from_utf8_lossy(&refused.stderr);
     assert!(!refused.status.success());
-    assert!(err.contains("max_mutants") && err.contains("--force"), "{err}");
+    assert!(
+        err.contains("max_mutants") && err.contains("--force"),
+        "{err}"
+    );
 }

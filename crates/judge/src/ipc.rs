@@ -111,7 +111,10 @@ pub fn plan(reference: &Reference) -> Plan {
             .map(|(t, expected)| {
                 let rendered = render(expected, 200);
                 PlannedLine {
-                    text: format!("observation {} (the canonical solution's: {rendered})", t + 1),
+                    text: format!(
+                        "observation {} (the canonical solution's: {rendered})",
+                        t + 1
+                    ),
                     kind: LineKind::Check(Check {
                         t,
                         lhs: String::new(),
@@ -174,26 +177,46 @@ mod tests {
             Language::Python,
             &format!(
                 "server up\n{}",
-                out(&[r#"{"t":0,"v":200}"#, r#"{"t":1,"v":"HELLO"}"#, r#"{"end":null}"#])
+                out(&[
+                    r#"{"t":0,"v":200}"#,
+                    r#"{"t":1,"v":"HELLO"}"#,
+                    r#"{"end":null}"#
+                ])
             ),
         )
         .unwrap();
-        assert_eq!(reference.observations, [Value::Int(200), Value::Str("HELLO".into())]);
+        assert_eq!(
+            reference.observations,
+            [Value::Int(200), Value::Str("HELLO".into())]
+        );
         let plan = plan(&reference);
-        let same = out(&[r#"{"t":0,"v":200}"#, r#"{"t":1,"v":"HELLO"}"#, r#"{"end":null}"#]);
+        let same = out(&[
+            r#"{"t":0,"v":200}"#,
+            r#"{"t":1,"v":"HELLO"}"#,
+            r#"{"end":null}"#,
+        ]);
         assert_eq!(run(&plan, Status::Passed, &same).status, Status::Passed);
-        let wrong = out(&[r#"{"t":0,"v":200}"#, r#"{"t":1,"v":"hello"}"#, r#"{"end":null}"#]);
+        let wrong = out(&[
+            r#"{"t":0,"v":200}"#,
+            r#"{"t":1,"v":"hello"}"#,
+            r#"{"end":null}"#,
+        ]);
         let j = run(&plan, Status::Passed, &wrong);
         assert_eq!(j.status, Status::Failed);
         assert_eq!(j.first_failure.unwrap().t, 1);
         // A refused connection: the observation raised, the driver stopped.
-        let refused = out(&[r#"{"t":0,"raised":{"type":"ConnectionRefusedError","message":"[Errno 111] Connection refused"}}"#]);
+        let refused = out(&[
+            r#"{"t":0,"raised":{"type":"ConnectionRefusedError","message":"[Errno 111] Connection refused"}}"#,
+        ]);
         let j = run(&plan, Status::RuntimeError, &refused);
         assert_eq!(j.status, Status::RuntimeError);
         assert!(j.detail.contains("ConnectionRefusedError"), "{}", j.detail);
         // Stopping early, even with exit 0, never passes.
         let early = out(&[r#"{"t":0,"v":200}"#]);
-        assert_eq!(run(&plan, Status::Passed, &early).category.as_deref(), Some("early_exit"));
+        assert_eq!(
+            run(&plan, Status::Passed, &early).category.as_deref(),
+            Some("early_exit")
+        );
     }
 
     #[test]
@@ -201,10 +224,23 @@ mod tests {
         assert!(reference(Language::Go, &out(&[r#"{"t":0,"v":1}"#])).is_err());
         assert!(reference(Language::Go, &out(&[r#"{"end":null}"#])).is_err());
         assert!(reference(Language::Go, &out(&[r#"{"t":1,"v":1}"#, r#"{"end":null}"#])).is_err());
-        let raised = out(&[r#"{"t":0,"raised":{"type":"E","message":"m"}}"#, r#"{"end":null}"#]);
-        assert!(reference(Language::Go, &raised).unwrap_err().contains("raised E"));
-        let a = reference(Language::Php, &out(&[r#"{"t":0,"v":1}"#, r#"{"end":null}"#])).unwrap();
-        let b = reference(Language::Php, &out(&[r#"{"t":0,"v":1.0}"#, r#"{"end":null}"#])).unwrap();
+        let raised = out(&[
+            r#"{"t":0,"raised":{"type":"E","message":"m"}}"#,
+            r#"{"end":null}"#,
+        ]);
+        assert!(reference(Language::Go, &raised)
+            .unwrap_err()
+            .contains("raised E"));
+        let a = reference(
+            Language::Php,
+            &out(&[r#"{"t":0,"v":1}"#, r#"{"end":null}"#]),
+        )
+        .unwrap();
+        let b = reference(
+            Language::Php,
+            &out(&[r#"{"t":0,"v":1.0}"#, r#"{"end":null}"#]),
+        )
+        .unwrap();
         // PHP's strict equality: 1 and 1.0 differ.
         assert!(disagreement(&a, &b).is_some());
         assert_eq!(disagreement(&a, &a), None);

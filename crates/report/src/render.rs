@@ -468,7 +468,11 @@ fn static_vs_executed_table(r: &RunSummary) -> Option<Table> {
     langs.sort_by_key(|(l, _)| order.iter().position(|o| o == l).unwrap_or(usize::MAX));
     let groups = std::iter::once((String::from("All"), &s.overall))
         .chain(langs.into_iter().map(|(l, t)| (l.clone(), t)))
-        .chain(s.by_technique.iter().map(|(t, x)| (format!("technique: {t}"), x)));
+        .chain(
+            s.by_technique
+                .iter()
+                .map(|(t, x)| (format!("technique: {t}"), x)),
+        );
     let rows = groups
         .map(|(name, t)| Row {
             name,

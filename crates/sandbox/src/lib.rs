@@ -436,7 +436,9 @@ impl Engine {
             .unwrap_or_else(|| self.config.limits.clone());
         let execute = |job: &Job| match warm {
             // A warm worker runs one source file with the engine's binds.
-            Some(hint) if warm::eligible(job) && job.files.is_empty() && job.compile_binds.is_empty() => {
+            Some(hint)
+                if warm::eligible(job) && job.files.is_empty() && job.compile_binds.is_empty() =>
+            {
                 self.execute_warm(job, &info, &limits, hint)
             }
             _ => self.execute(job, &info, &limits),

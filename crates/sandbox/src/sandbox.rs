@@ -245,7 +245,9 @@ fn staged_dir(paths: &SandboxPaths, host: &Path) -> anyhow::Result<PathBuf> {
     h.update(meta.mtime().to_le_bytes());
     h.update(meta.mtime_nsec().to_le_bytes());
     let key = hex::encode(&h.finalize()[..8]);
-    let name = host.file_name().context("bind source without a file name")?;
+    let name = host
+        .file_name()
+        .context("bind source without a file name")?;
     let dir = paths.cache_dir.join("binds").join(key);
     let staged = dir.join(name);
     if staged.is_dir() {

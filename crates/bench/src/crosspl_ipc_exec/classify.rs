@@ -156,18 +156,39 @@ mod tests {
 
     #[test]
     fn classes_come_from_the_judgement_then_the_drivers_report() {
-        assert_eq!(classify(Status::Passed, &failed(Some("AssertionError")), ""), WRONG_REPLY);
-        assert_eq!(classify(Status::Passed, &failed(Some("early_exit")), ""), EARLY_EXIT);
-        assert_eq!(classify(Status::CompileError, &failed(None), "x.go:3: undefined: f"), COMPILE_ERROR);
+        assert_eq!(
+            classify(Status::Passed, &failed(Some("AssertionError")), ""),
+            WRONG_REPLY
+        );
+        assert_eq!(
+            classify(Status::Passed, &failed(Some("early_exit")), ""),
+            EARLY_EXIT
+        );
+        assert_eq!(
+            classify(Status::CompileError, &failed(None), "x.go:3: undefined: f"),
+            COMPILE_ERROR
+        );
         assert_eq!(classify(Status::Timeout, &failed(None), ""), TIMEOUT);
         let py = "Traceback (most recent call last):\n  File \"driver.py\", line 4\npolyeval_ipc.NotReady: nothing listens on TCP port 9000 after 10.0 s\n";
-        assert_eq!(classify(Status::RuntimeError, &failed(None), py), DID_NOT_START);
+        assert_eq!(
+            classify(Status::RuntimeError, &failed(None), py),
+            DID_NOT_START
+        );
         let js = "driver failed: Error: connect ECONNREFUSED 127.0.0.1:3000\n    at TCPConnectWrap.afterConnect\n";
-        assert_eq!(classify(Status::RuntimeError, &failed(None), js), REFUSED_CONNECTION);
+        assert_eq!(
+            classify(Status::RuntimeError, &failed(None), js),
+            REFUSED_CONNECTION
+        );
         let missing = "Traceback (most recent call last):\nImportError: cannot import name 'start_server' from 'solution'\n";
-        assert_eq!(classify(Status::RuntimeError, &failed(None), missing), MISSING_NAME);
+        assert_eq!(
+            classify(Status::RuntimeError, &failed(None), missing),
+            MISSING_NAME
+        );
         let go = "driver failed: main.ipcTimeout: the call did not return within 10s\n";
         assert_eq!(classify(Status::RuntimeError, &failed(None), go), TIMEOUT);
-        assert_eq!(classify(Status::RuntimeError, &failed(None), "ValueError: bad\n"), CRASH);
+        assert_eq!(
+            classify(Status::RuntimeError, &failed(None), "ValueError: bad\n"),
+            CRASH
+        );
     }
 }

@@ -136,8 +136,11 @@ pub fn imports(language: Language, code: &str) -> Vec<String> {
             let specs = re(&REQUIRE, r#"require\(\s*['"]([^'"]+)['"]\s*\)"#)
                 .captures_iter(code)
                 .chain(
-                    re(&IMPORT, r#"(?m)^\s*import\s+(?:[^'";]+?\s+from\s+)?['"]([^'"]+)['"]"#)
-                        .captures_iter(code),
+                    re(
+                        &IMPORT,
+                        r#"(?m)^\s*import\s+(?:[^'";]+?\s+from\s+)?['"]([^'"]+)['"]"#,
+                    )
+                    .captures_iter(code),
                 )
                 .map(|c| c[1].to_string());
             for spec in specs {
@@ -162,7 +165,8 @@ pub fn imports(language: Language, code: &str) -> Vec<String> {
                     out.insert(p[1].to_string());
                 }
             }
-            for c in re(&SINGLE, r#"(?m)^\s*import\s+(?:[\w.]+\s+)?"([^"]+)""#).captures_iter(&code) {
+            for c in re(&SINGLE, r#"(?m)^\s*import\s+(?:[\w.]+\s+)?"([^"]+)""#).captures_iter(&code)
+            {
                 out.insert(c[1].to_string());
             }
             out.remove("C");
@@ -170,7 +174,12 @@ pub fn imports(language: Language, code: &str) -> Vec<String> {
         Language::Php => {
             static USE: OnceLock<Regex> = OnceLock::new();
             static INCLUDE: OnceLock<Regex> = OnceLock::new();
-            for c in re(&USE, r"(?m)^use\s+(?:function\s+|const\s+)?\\?([A-Za-z_][\w\\]*)").captures_iter(code) {
+            for c in re(
+                &USE,
+                r"(?m)^use\s+(?:function\s+|const\s+)?\\?([A-Za-z_][\w\\]*)",
+            )
+            .captures_iter(code)
+            {
                 let path = &c[1];
                 if let Some((vendor, _)) = path.split_once('\\') {
                     out.insert(vendor.to_string());
@@ -226,7 +235,10 @@ mod tests {
     #[test]
     fn imports_per_language() {
         let py = "import os, sys as s\nfrom flask import Flask\nfrom .local import x\nimport a.b.c\n    import json\n";
-        assert_eq!(imports(Language::Python, py), ["a", "flask", "json", "os", "sys"]);
+        assert_eq!(
+            imports(Language::Python, py),
+            ["a", "flask", "json", "os", "sys"]
+        );
         let js = "const express = require('express');\nconst p = require(\"node:path\");\nimport WebSocket from 'ws';\nconst c = require('./config');\nrequire('@scope/pkg/sub');\n";
         assert_eq!(
             imports(Language::JavaScript, js),
@@ -235,7 +247,12 @@ mod tests {
         let go = "package main\n\nimport (\n\t\"fmt\"\n\tpb \"github.com/x/y/proto\"\n\t\"github.com/labstack/echo\"\n)\nimport \"net\"\n";
         assert_eq!(
             imports(Language::Go, go),
-            ["fmt", "github.com/labstack/echo/v4", "github.com/x/y/proto", "net"]
+            [
+                "fmt",
+                "github.com/labstack/echo/v4",
+                "github.com/x/y/proto",
+                "net"
+            ]
         );
         let php = "<?php\nrequire 'vendor/autoload.php';\nrequire_once __DIR__ . '/config.php';\nuse GuzzleHttp\\Client;\nuse Exception;\n$ch = curl_init();\n";
         assert_eq!(

@@ -141,9 +141,9 @@ impl IpcExecEvaluator {
     /// The reference of `task` (its canonical solution run by its driver),
     /// made once per evaluator; `Err` says why the task has none.
     pub fn reference(&self, task: &Task) -> Arc<Result<Reference, String>> {
-        self.references_for(&[task]).pop().unwrap_or_else(|| {
-            Arc::new(Err("internal error: no reference made".into()))
-        })
+        self.references_for(&[task])
+            .pop()
+            .unwrap_or_else(|| Arc::new(Err("internal error: no reference made".into())))
     }
 
     /// The references of `tasks` (made together, in the sandbox's parallel
@@ -174,7 +174,10 @@ impl IpcExecEvaluator {
                     made.insert(t.key.clone(), Err("the task has no driver".into()));
                 }
                 (_, None) => {
-                    made.insert(t.key.clone(), Err("the task has no canonical solution".into()));
+                    made.insert(
+                        t.key.clone(),
+                        Err("the task has no canonical solution".into()),
+                    );
                 }
             }
         }
@@ -264,7 +267,9 @@ fn no_reference(why: &str) -> Verdict {
     Verdict {
         status: Status::Error,
         category: Some("no_reference".into()),
-        detail: format!("the task cannot be judged: the canonical solution gives no reference ({why})"),
+        detail: format!(
+            "the task cannot be judged: the canonical solution gives no reference ({why})"
+        ),
         pass_o: None,
         data: serde_json::Value::Null,
     }
@@ -278,7 +283,10 @@ pub fn reference_of(language: Language, outcome: &Outcome) -> Result<Reference, 
         (Status::Passed, Ok(r)) => Ok(r),
         (status, Ok(_)) => Err(format!("the run ended {status}: {}", last_line(outcome))),
         (Status::Passed, Err(e)) => Err(e),
-        (status, Err(e)) => Err(format!("{e}; the run ended {status}: {}", last_line(outcome))),
+        (status, Err(e)) => Err(format!(
+            "{e}; the run ended {status}: {}",
+            last_line(outcome)
+        )),
     }
 }
 
@@ -288,7 +296,11 @@ fn last_line(outcome: &Outcome) -> String {
     } else {
         &outcome.stderr
     };
-    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
     lines
         .iter()
         .rev()
@@ -355,15 +367,20 @@ impl Evaluator for IpcExecEvaluator {
         let mut slots = Vec::new();
         for (slot, item) in items.iter().enumerate() {
             let prepared = match (driver_of(item.task), references[slot].as_ref()) {
-                (None, _) => Err(format!("task {} has no driver (not an executed task)", item.task.key)),
+                (None, _) => Err(format!(
+                    "task {} has no driver (not an executed task)",
+                    item.task.key
+                )),
                 (Some(_), Err(why)) => {
                     verdicts[slot] = Some(no_reference(why));
                     progress();
                     continue;
                 }
-                (Some(driver), Ok(_)) => {
-                    self.job(item.task.language, &candidate_code(item.code, item.task.language), driver)
-                }
+                (Some(driver), Ok(_)) => self.job(
+                    item.task.language,
+                    &candidate_code(item.code, item.task.language),
+                    driver,
+                ),
             };
             match prepared {
                 Ok(job) => {
@@ -384,17 +401,22 @@ impl Evaluator for IpcExecEvaluator {
         }
         let outcomes = self.run(&jobs, progress);
         for (slot, outcome) in slots.into_iter().zip(outcomes) {
-            verdicts[slot] = Some(if outcome.status == Status::Error && outcome.exit_code.is_none() {
-                Verdict {
-                    status: Status::Error,
-                    category: Some("environment".into()),
-                    detail: format!("the sandbox could not run the sample: {}", outcome.stderr_tail(300)),
-                    pass_o: None,
-                    data: serde_json::json!({ "run": run_data(&outcome) }),
-                }
-            } else {
-                self.verdict(&references[slot], &outcome)
-            });
+            verdicts[slot] = Some(
+                if outcome.status == Status::Error && outcome.exit_code.is_none() {
+                    Verdict {
+                        status: Status::Error,
+                        category: Some("environment".into()),
+                        detail: format!(
+                            "the sandbox could not run the sample: {}",
+                            outcome.stderr_tail(300)
+                        ),
+                        pass_o: None,
+                        data: serde_json::json!({ "run": run_data(&outcome) }),
+                    }
+                } else {
+                    self.verdict(&references[slot], &outcome)
+                },
+            );
         }
         verdicts
             .into_iter()

@@ -97,7 +97,10 @@ impl IpcRuntime {
             },
         };
         Self::open(&dir).with_context(|| {
-            format!("the IPC runtime ({from}, {}) is not usable; install it with `{SETUP_HINT}`", dir.display())
+            format!(
+                "the IPC runtime ({from}, {}) is not usable; install it with `{SETUP_HINT}`",
+                dir.display()
+            )
         })
     }
 
@@ -160,7 +163,10 @@ impl IpcRuntime {
     pub fn binds(&self) -> Vec<(PathBuf, PathBuf)> {
         vec![
             (self.dir.clone(), PathBuf::from(INSIDE)),
-            (self.dir.join(&self.manifest.paths.hosts), PathBuf::from("/etc/hosts")),
+            (
+                self.dir.join(&self.manifest.paths.hosts),
+                PathBuf::from("/etc/hosts"),
+            ),
         ]
     }
 

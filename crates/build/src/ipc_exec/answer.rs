@@ -40,7 +40,9 @@ pub fn parse(text: &str) -> Result<Answer, String> {
                         .chars()
                         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
                 if !plain {
-                    return Err(format!("a `file` block needs a plain file name, found {name:?}"));
+                    return Err(format!(
+                        "a `file` block needs a plain file name, found {name:?}"
+                    ));
                 }
                 if RESERVED.iter().any(|r| name.starts_with(r)) {
                     return Err(format!(
@@ -60,7 +62,8 @@ pub fn parse(text: &str) -> Result<Answer, String> {
     }
     if let Some(reason) = text.lines().find_map(|l| {
         let l = l.trim().trim_start_matches(['*', '`']);
-        l.strip_prefix("INFEASIBLE:").map(|r| r.trim().trim_end_matches(['*', '`']).to_string())
+        l.strip_prefix("INFEASIBLE:")
+            .map(|r| r.trim().trim_end_matches(['*', '`']).to_string())
     }) {
         return Ok(Answer::Infeasible(if reason.is_empty() {
             "no reason given".into()
@@ -104,6 +107,8 @@ mod tests {
         assert!(matches!(parse(single), Ok(Answer::Driver(d)) if d.driver == "print(2)"));
         assert!(parse("```driver\nx\n```\n```file ../x\ny\n```").is_err());
         assert!(parse("```driver\nx\n```\n```file solution.py\ny\n```").is_err());
-        assert!(parse("no code at all").unwrap_err().contains("no `driver` block"));
+        assert!(parse("no code at all")
+            .unwrap_err()
+            .contains("no `driver` block"));
     }
 }

@@ -59,6 +59,11 @@ use std::sync::Arc;
 pub const WORKFLOW: &str = "build-ipc-exec";
 /// Characters of a failed run's output sent back to the model.
 const OUTPUT_TAIL: usize = 1500;
+/// A mutant's run may take this many times the slowest canonical run (plus
+/// two seconds) …
+const MUTANT_SLOWDOWN: f64 = 3.0;
+/// … and at least this long, seconds.
+const MUTANT_MIN_SECS: f64 = 6.0;
 
 /// What to build, from what, with which model.
 #[derive(Debug, Clone)]
@@ -350,7 +355,10 @@ pub fn select<'t>(options: &Options, set: &'t TaskSet) -> anyhow::Result<Vec<&'t
     let mut chosen: Vec<&Task> = indices.into_iter().map(|i| &set.tasks[i]).collect();
     chosen.sort_by_key(|t| {
         (
-            order.iter().position(|l| *l == t.language).unwrap_or(usize::MAX),
+            order
+                .iter()
+                .position(|l| *l == t.language)
+                .unwrap_or(usize::MAX),
             t.task_id.parse::<u64>().unwrap_or(u64::MAX),
             t.task_id.clone(),
         )
@@ -359,7 +367,12 @@ pub fn select<'t>(options: &Options, set: &'t TaskSet) -> anyhow::Result<Vec<&'t
 }
 
 /// The configuration stored in the journal: what decides the outputs.
-fn config(options: &Options, tasks_fingerprint: &str, runtime: &str, catalog: &str) -> serde_json::Value {
+fn config(
+    options: &Options,
+    tasks_fingerprint: &str,
+    runtime: &str,
+    catalog: &str,
+) -> serde_json::Value {
     json!({
         "model": options.model,
         "extra_body": options.client.extra_body,
@@ -402,7 +415,12 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
     }
     let set = polyeval_bench::loaders::TaskSets::default()
         .get(Bench::CrossplIpc, &options.data, true)
-        .with_context(|| format!("loading the CrossPL-IPC tasks of {}", options.data.display()))?;
+        .with_context(|| {
+            format!(
+                "loading the CrossPL-IPC tasks of {}",
+                options.data.display()
+            )
+        })?;
     let catalog_path = polyeval_fsm::catalog_path_for_task_file(std::path::Path::new(
         &set.tasks.first().context("no tasks")?.source_path,
     ))
@@ -431,7 +449,11 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
         let outcomes: Vec<(&Task, TaskOutcome)> = selected
             .iter()
             .zip(&feasible)
-            .filter_map(|(t, f)| f.as_ref().err().map(|i| (*t, TaskOutcome::Infeasible(i.clone()))))
+            .filter_map(|(t, f)| {
+                f.as_ref()
+                    .err()
+                    .map(|i| (*t, TaskOutcome::Infeasible(i.clone())))
+            })
             .collect();
         let planned: Vec<&Task> = selected
             .iter()
@@ -469,7 +491,12 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
         use sha2::Digest;
         hex::encode(sha2::Sha256::digest(&catalog_text))
     };
-    let config = config(options, &fingerprint, &evaluator.runtime().fingerprint(), &catalog_sha);
+    let config = config(
+        options,
+        &fingerprint,
+        &evaluator.runtime().fingerprint(),
+        &catalog_sha,
+    );
     let attempted = feasible.iter().filter(|f| f.is_ok()).count();
     let built = Arc::new(progress.phase("build ipc-exec", Some(attempted as u64), "tasks"));
     let caller = ModelCaller::for_build(
@@ -640,10 +667,19 @@ async fn build_task(ctx: &Ctx, task: &Task) -> Result<TaskOutcome, TaskError> {
                             });
                         let (problem, details) = match (&last.refused, &last.answer_error) {
                             (Some(r), _) => (r.problem.clone(), r.details.clone()),
-                            (None, Some(e)) => (format!("the answer held no driver: {e}"), String::new()),
+                            (None, Some(e)) => {
+                                (format!("the answer held no driver: {e}"), String::new())
+                            }
                             (None, None) => ("the driver was not accepted".into(), String::new()),
                         };
-                        prompts::revise(&text, &previous, &problem, &details, round, ctx.options.rounds)
+                        prompts::revise(
+                            &text,
+                            &previous,
+                            &problem,
+                            &details,
+                            round,
+                            ctx.options.rounds,
+                        )
                     }
                 };
                 let answer = ctx
@@ -729,15 +765,20 @@ fn stable_tail(outcome: &Outcome) -> String {
     let tail = polyeval_sandbox::tail(&text, OUTPUT_TAIL);
     VARYING
         .get_or_init(|| {
-            regex::Regex::new(r"0x[0-9a-fA-F]{4,}|\b\d{5,}\b|\b\d+(\.\d+)?(ms|µs|ns|s)\b|goroutine \d+")
-                .expect("static regex")
+            regex::Regex::new(
+                r"0x[0-9a-fA-F]{4,}|\b\d{5,}\b|\b\d+(\.\d+)?(ms|µs|ns|s)\b|goroutine \d+",
+            )
+            .expect("static regex")
         })
         .replace_all(&tail, "…")
         .into_owned()
 }
 
 impl Ctx {
-    async fn ask(&self, call: ModelCall) -> Result<polyeval_runner::journal::ModelAnswer, CallError> {
+    async fn ask(
+        &self,
+        call: ModelCall,
+    ) -> Result<polyeval_runner::journal::ModelAnswer, CallError> {
         let answer = self.caller.call(&call).await?;
         let counter = if answer.from_journal {
             &self.calls_reused
@@ -806,11 +847,17 @@ impl Ctx {
             record.refused = Some(Refusal {
                 reason: Reason::CanonicalFails,
                 problem: format!("the reference solution did not run to the driver's end: {e}"),
-                details: format!("Its output ends with:\n```\n{}\n```", stable_tail(&outcomes[0])),
+                details: format!(
+                    "Its output ends with:\n```\n{}\n```",
+                    stable_tail(&outcomes[0])
+                ),
             });
             return Ok(());
         };
-        let reference = references[first_good].as_ref().cloned().expect("a good run");
+        let reference = references[first_good]
+            .as_ref()
+            .cloned()
+            .expect("a good run");
         if good.len() < n {
             let bad = (0..n).find(|i| !good.contains(i)).expect("a failed run");
             record.refused = Some(Refusal {
@@ -844,12 +891,25 @@ impl Ctx {
 
         // Sensitivity: mutants of the canonical solution.
         let protocol_lines = self.protocol_lines(task, canonical);
-        let mutants: Vec<Mutant> =
-            mutate::mutants(task.language, canonical, &protocol_lines, self.options.max_mutants);
+        let mutants: Vec<Mutant> = mutate::mutants(
+            task.language,
+            canonical,
+            &protocol_lines,
+            self.options.max_mutants,
+            technique_of(task).0 == "Pipe",
+        );
+        // A mutant that makes the driver wait (a reply never sent) is cut
+        // off well before the run's own limit: far slower than the
+        // canonical solution under the same load is wrong already.
+        let slowest = record.runs.iter().map(|r| r.run_ms).max().unwrap_or(0) as f64 / 1000.0;
+        let mutant_limit = (slowest * MUTANT_SLOWDOWN + 2.0)
+            .max(MUTANT_MIN_SECS)
+            .min(self.options.timeout_secs);
         let mut jobs = Vec::new();
         let mut runnable = Vec::new();
         for m in &mutants {
-            if let Ok(job) = self.evaluator.job(task.language, &m.code, driver) {
+            if let Ok(mut job) = self.evaluator.job(task.language, &m.code, driver) {
+                job.limits = Some(polyeval_bench::crosspl_ipc_exec::limits(mutant_limit, None));
                 jobs.push(job);
                 runnable.push(m);
             }
@@ -858,11 +918,17 @@ impl Ctx {
         for (m, outcome) in runnable.into_iter().zip(outcomes) {
             let judgement = polyeval_bench::crosspl_ipc_exec::judge(&reference, &outcome);
             let (fate, detail) = if judgement.status == Status::Passed {
-                (MutantFate::Survived, "the driver observed the reference's values".to_string())
+                (
+                    MutantFate::Survived,
+                    "the driver observed the reference's values".to_string(),
+                )
             } else {
                 let class = classify::classify(outcome.status, &judgement, &outcome.stderr);
                 if class == classify::COMPILE_ERROR {
-                    (MutantFate::Stillborn, format!("{class}: {}", judgement.detail))
+                    (
+                        MutantFate::Stillborn,
+                        format!("{class}: {}", judgement.detail),
+                    )
                 } else {
                     (MutantFate::Killed, format!("{class}: {}", judgement.detail))
                 }
@@ -876,7 +942,11 @@ impl Ctx {
             });
         }
         let (killed, total) = record.kills();
-        let share = if total == 0 { 0.0 } else { killed as f64 / total as f64 };
+        let share = if total == 0 {
+            0.0
+        } else {
+            killed as f64 / total as f64
+        };
         if total == 0 || share < self.options.min_killed {
             let survivors: Vec<String> = record
                 .mutants

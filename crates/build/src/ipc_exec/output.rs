@@ -10,8 +10,8 @@ use super::build::{MutantFate, Options, Reason, Round, TaskOutcome};
 use crate::outdir::cell;
 use anyhow::Context;
 use polyeval_bench::crosspl_ipc_exec::feasibility::Infeasible;
-use polyeval_bench::Benchmark;
 use polyeval_bench::crosspl_ipc_exec::runtime::IpcRuntime;
+use polyeval_bench::Benchmark;
 use polyeval_core::{Language, Task, TaskMeta};
 use serde::Serialize;
 use serde_json::Value;
@@ -75,7 +75,10 @@ fn rejected_per_reason(outcomes: &[(&Task, TaskOutcome)]) -> Vec<(String, usize)
         .map(|r| {
             (
                 r.as_str().to_string(),
-                outcomes.iter().filter(|(_, o)| o.reason() == Some(*r)).count(),
+                outcomes
+                    .iter()
+                    .filter(|(_, o)| o.reason() == Some(*r))
+                    .count(),
             )
         })
         .filter(|(_, n)| *n > 0)
@@ -137,10 +140,19 @@ pub fn write_plan(
     );
     coverage(&mut r, selected, infeasible);
     missing_libraries(&mut r, infeasible);
-    let _ = writeln!(r, "\n## Tasks that cannot be executed here\n\n| Task | Technique | Reason |\n|---|---|---|");
+    let _ = writeln!(
+        r,
+        "\n## Tasks that cannot be executed here\n\n| Task | Technique | Reason |\n|---|---|---|"
+    );
     for (task, outcome) in infeasible {
         if let TaskOutcome::Infeasible(i) = outcome {
-            let _ = writeln!(r, "| {} | {} | {} |", task.key, technique(task), cell(&i.describe()));
+            let _ = writeln!(
+                r,
+                "| {} | {} | {} |",
+                task.key,
+                technique(task),
+                cell(&i.describe())
+            );
         }
     }
     let path = options.out.join("ipc-exec-plan.md");
@@ -159,7 +171,10 @@ struct TaskFile<'a> {
     task_id: Value,
     #[serde(rename = "Github_ID", skip_serializing_if = "Option::is_none")]
     github_id: Option<&'a Value>,
-    #[serde(rename = "Github_Project_Name", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "Github_Project_Name",
+        skip_serializing_if = "Option::is_none"
+    )]
     github_project: Option<&'a Value>,
     #[serde(rename = "Programming_Language")]
     programming_language: &'a Value,
@@ -232,7 +247,11 @@ struct MutantRow<'a> {
 fn attempt(r: &Round) -> Attempt<'_> {
     let accepted = r.refused.is_none() && r.reference.is_some();
     Attempt {
-        stage: if r.round == 0 { "ipc-driver" } else { "ipc-revise" },
+        stage: if r.round == 0 {
+            "ipc-driver"
+        } else {
+            "ipc-revise"
+        },
         round: r.round + 1,
         request: &r.request,
         accepted,
@@ -253,11 +272,15 @@ fn task_json(b: &Build<'_>, task: &Task, rounds: &[Round]) -> anyhow::Result<Vec
     )
     .with_context(|| format!("parsing {}", task.source_path))?;
     let field = |k: &str| original.get(k);
-    let required = |k: &str| {
-        field(k).with_context(|| format!("{}: no field {k}", task.source_path))
-    };
-    let accepted = rounds.last().context("a kept task has its accepted round")?;
-    let driver = accepted.driver.as_ref().context("an accepted round has its driver")?;
+    let required =
+        |k: &str| field(k).with_context(|| format!("{}: no field {k}", task.source_path));
+    let accepted = rounds
+        .last()
+        .context("a kept task has its accepted round")?;
+    let driver = accepted
+        .driver
+        .as_ref()
+        .context("an accepted round has its driver")?;
     let reference = accepted
         .reference
         .as_ref()
@@ -282,7 +305,14 @@ fn task_json(b: &Build<'_>, task: &Task, rounds: &[Round]) -> anyhow::Result<Vec
             .map(|(name, text)| DriverFile { name, text })
             .collect(),
         provenance: Provenance {
-            source: format!("{}/{}", language_dir(task), Path::new(&task.source_path).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()),
+            source: format!(
+                "{}/{}",
+                language_dir(task),
+                Path::new(&task.source_path)
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            ),
             model: &b.options.model,
             prompt_version: b.config["prompts"].as_str().unwrap_or_default(),
             kits_version: b.config["kits"].as_str().unwrap_or_default(),
@@ -326,7 +356,11 @@ fn coverage(r: &mut String, selected: &[&Task], outcomes: &[(&Task, TaskOutcome)
     );
     let mut groups: Vec<(String, Vec<&Task>)> = Vec::new();
     for l in polyeval_bench::crosspl_ipc::CrossplIpc.language_order() {
-        let ts: Vec<&Task> = selected.iter().copied().filter(|t| t.language == *l).collect();
+        let ts: Vec<&Task> = selected
+            .iter()
+            .copied()
+            .filter(|t| t.language == *l)
+            .collect();
         if !ts.is_empty() {
             groups.push((l.to_string(), ts));
         }
@@ -340,7 +374,11 @@ fn coverage(r: &mut String, selected: &[&Task], outcomes: &[(&Task, TaskOutcome)
     }
     groups.push(("all".into(), selected.to_vec()));
     for (name, ts) in groups {
-        let count = |reason: &str| ts.iter().filter(|t| infeasible_of(t) == Some(reason)).count();
+        let count = |reason: &str| {
+            ts.iter()
+                .filter(|t| infeasible_of(t) == Some(reason))
+                .count()
+        };
         let infeasible: usize = reasons.iter().map(|x| count(x)).sum();
         let _ = writeln!(
             r,
@@ -372,7 +410,10 @@ fn missing_libraries(r: &mut String, outcomes: &[(&Task, TaskOutcome)]) {
         }
     }
     if !services.is_empty() {
-        let _ = writeln!(r, "\n## Services the sandbox cannot run\n\n| Service | Tasks |\n|---|---:|");
+        let _ = writeln!(
+            r,
+            "\n## Services the sandbox cannot run\n\n| Service | Tasks |\n|---|---:|"
+        );
         for (s, n) in &services {
             let _ = writeln!(r, "| {s} | {n} |");
         }
@@ -421,7 +462,10 @@ fn report(b: &Build<'_>, kept: usize) -> String {
         .copied()
         .filter(|x| b.outcomes.iter().any(|(_, o)| o.reason() == Some(*x)))
         .collect();
-    let header: String = reasons.iter().map(|x| format!(" {} |", x.as_str())).collect();
+    let header: String = reasons
+        .iter()
+        .map(|x| format!(" {} |", x.as_str()))
+        .collect();
     let align: String = reasons.iter().map(|_| "---:|").collect();
     for (title, key) in [("language", 0), ("technique", 1)] {
         let _ = writeln!(
@@ -447,12 +491,28 @@ fn report(b: &Build<'_>, kept: usize) -> String {
             groups.entry(g).or_default().push(outcome);
         }
         let total: Vec<&TaskOutcome> = b.outcomes.iter().map(|(_, o)| o).collect();
-        for (g, outcomes) in groups.iter().map(|(g, o)| (g.as_str(), o)).chain([("all", &total)]) {
-            let name = if key == 0 { g.split_once(' ').map_or(g, |(_, n)| n) } else { g };
-            let kept = outcomes.iter().filter(|o| matches!(o, TaskOutcome::Kept { .. })).count();
+        for (g, outcomes) in groups
+            .iter()
+            .map(|(g, o)| (g.as_str(), o))
+            .chain([("all", &total)])
+        {
+            let name = if key == 0 {
+                g.split_once(' ').map_or(g, |(_, n)| n)
+            } else {
+                g
+            };
+            let kept = outcomes
+                .iter()
+                .filter(|o| matches!(o, TaskOutcome::Kept { .. }))
+                .count();
             let cells: String = reasons
                 .iter()
-                .map(|x| format!(" {} |", outcomes.iter().filter(|o| o.reason() == Some(*x)).count()))
+                .map(|x| {
+                    format!(
+                        " {} |",
+                        outcomes.iter().filter(|o| o.reason() == Some(*x)).count()
+                    )
+                })
                 .collect();
             let _ = writeln!(r, "| {name} | {} | {kept} |{cells}", outcomes.len());
         }
@@ -489,7 +549,13 @@ fn report(b: &Build<'_>, kept: usize) -> String {
         };
         let reason = outcome.reason().map(Reason::as_str).unwrap_or("");
         let detail: String = detail.chars().take(300).collect();
-        let _ = writeln!(r, "| {} | {} | {reason} | {} |", t.key, technique(t), cell(&detail));
+        let _ = writeln!(
+            r,
+            "| {} | {} | {reason} | {} |",
+            t.key,
+            technique(t),
+            cell(&detail)
+        );
     }
     r
 }

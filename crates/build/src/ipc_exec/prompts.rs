@@ -120,16 +120,25 @@ mod tests {
             solution: "func main() {}",
         };
         let text = &driver(&task)[0].content;
-        assert!(text.contains("Go programming task (HTTP, Gin-based HTTP Server in Go)"), "{text}");
+        assert!(
+            text.contains("Go programming task (HTTP, Gin-based HTTP Server in Go)"),
+            "{text}"
+        );
         assert!(text.contains("func ipcDriver()"), "{text}");
-        assert!(text.contains("## Reference solution (solution.go)\n\n```go\nfunc main() {}\n```"), "{text}");
+        assert!(
+            text.contains("## Reference solution (solution.go)\n\n```go\nfunc main() {}\n```"),
+            "{text}"
+        );
         assert!(!text.contains("{{"), "{text}");
         let previous = IpcDriver {
             driver: "package main".into(),
             files: vec![("peer.py".into(), "print(1)".into())],
         };
         let text = &revise(&task, &previous, "insensitive", "- line 3", 1, 2)[0].content;
-        assert!(text.contains("attempt 1 of 2") && text.contains("```file peer.py\nprint(1)\n```"), "{text}");
+        assert!(
+            text.contains("attempt 1 of 2") && text.contains("```file peer.py\nprint(1)\n```"),
+            "{text}"
+        );
         assert!(!text.contains("{{"), "{text}");
         assert!(version().starts_with("ipc-exec-"));
     }

@@ -100,7 +100,11 @@ fn ipc_runtime(a: IpcRuntimeArgs) -> anyhow::Result<()> {
     println!(
         "{} {} ({:.0} s)",
         setup.runtime.describe(),
-        if setup.reused { "already installed" } else { "installed" },
+        if setup.reused {
+            "already installed"
+        } else {
+            "installed"
+        },
         setup.seconds
     );
     let list = |map: &std::collections::BTreeMap<String, String>| {

@@ -225,10 +225,7 @@ pub fn import(
     let data = crosspl_data_dir(spec)?;
     let tasks = sets.get(spec.bench, &data, false)?;
     let evaluators = evaluate.map(|e| Evaluators::new(e.clone()));
-    let evaluator = evaluators
-        .as_ref()
-        .map(|e| e.get(spec.bench))
-        .transpose()?;
+    let evaluator = evaluators.as_ref().map(|e| e.get(spec.bench)).transpose()?;
     let all_tasks: Vec<&Task> = tasks.tasks.iter().collect();
     let import_and_score = |run: &ModelRun| -> anyhow::Result<ModelOutcome> {
         let (import, opened, samples) = import_model_samples(spec, run, &tasks, progress)?;

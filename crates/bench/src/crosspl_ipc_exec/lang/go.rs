@@ -19,7 +19,10 @@ const KIT: &str = include_str!("../kits/polyeval_ipc.go");
 /// Import paths (quoted, as in an import declaration) rewritten to the
 /// major version the runtime has.
 const IMPORT_ALIASES: [(&str, &str); 4] = [
-    ("\"github.com/labstack/echo\"", "\"github.com/labstack/echo/v4\""),
+    (
+        "\"github.com/labstack/echo\"",
+        "\"github.com/labstack/echo/v4\"",
+    ),
     (
         "\"github.com/labstack/echo/middleware\"",
         "\"github.com/labstack/echo/v4/middleware\"",

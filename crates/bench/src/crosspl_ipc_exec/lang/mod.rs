@@ -34,7 +34,10 @@ pub const KITS: &str = concat!(
 );
 
 /// The recording peer every driver may start.
-pub const PEER: (&str, &str) = ("polyeval_ipc_peer.py", include_str!("../kits/polyeval_ipc_peer.py"));
+pub const PEER: (&str, &str) = (
+    "polyeval_ipc_peer.py",
+    include_str!("../kits/polyeval_ipc_peer.py"),
+);
 
 /// The files of one executed program.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,12 +89,18 @@ pub fn program(
         Language::JavaScript => javascript::program(candidate, &driver.driver),
         Language::Go => go::program(candidate, &driver.driver),
         Language::Php => php::program(candidate, &driver.driver, runtime),
-        other => return Err(format!("{other} is not executed (no IPC driver kit for it)")),
+        other => {
+            return Err(format!(
+                "{other} is not executed (no IPC driver kit for it)"
+            ))
+        }
     };
     program.files.push((PEER.0.into(), PEER.1.into()));
     for (name, text) in &driver.files {
         if program.main.0 == *name || program.files.iter().any(|(n, _)| n == name) {
-            return Err(format!("the driver's file {name} would replace one of the harness's"));
+            return Err(format!(
+                "the driver's file {name} would replace one of the harness's"
+            ));
         }
         program.files.push((name.clone(), text.clone()));
     }
