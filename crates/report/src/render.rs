@@ -430,6 +430,12 @@ pub fn run_facts(r: &RunSummary) -> String {
     if !r.gsl.is_empty() {
         s.push_str(&format!(" {}", gsl_facts(&r.gsl)));
     }
+    if !r.ipc_runtimes.is_empty() {
+        s.push_str(&format!(
+            " Executed with the {}.",
+            r.ipc_runtimes.join("; the ")
+        ));
+    }
     s
 }
 

@@ -181,6 +181,10 @@ pub struct RunSummary {
     /// verdicts of the same samples side by side, per group.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub static_vs_executed: Option<StaticVsExecuted>,
+    /// Executed CrossPL-IPC: the IPC runtimes (libraries and versions)
+    /// that scored the verdicts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ipc_runtimes: Vec<String>,
 }
 
 /// Samples by static verdict (the task's state machine, compat mode) and
@@ -266,6 +270,23 @@ fn static_vs_executed(run: &RunData) -> Option<StaticVsExecuted> {
         }
     }
     (out.overall.total() + out.not_judged > 0).then_some(out)
+}
+
+/// The IPC runtimes recorded in an executed CrossPL-IPC run's verdicts
+/// (`data.ipc_runtime`), in order.
+fn ipc_runtimes(run: &RunData) -> Vec<String> {
+    if run.bench != Bench::CrossplIpcExec || run.source != VerdictSource::Ours {
+        return Vec::new();
+    }
+    let used: std::collections::BTreeSet<String> = run
+        .tasks
+        .iter()
+        .flat_map(|t| &t.samples)
+        .filter_map(|s| s.verdict.as_ref())
+        .filter_map(|v| v.data.get("ipc_runtime").and_then(|x| x.as_str()))
+        .map(str::to_string)
+        .collect();
+    used.into_iter().collect()
 }
 
 /// One GSL that scored some of a CrossPL-FFI run's verdicts.
@@ -575,6 +596,7 @@ pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
         tampering,
         fsm: fsm_analysis(run),
         static_vs_executed: static_vs_executed(run),
+        ipc_runtimes: ipc_runtimes(run),
     }
 }
 

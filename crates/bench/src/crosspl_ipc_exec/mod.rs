@@ -432,6 +432,7 @@ impl Evaluator for IpcExecEvaluator {
                 if !v.data.is_object() {
                     v.data = serde_json::json!({});
                 }
+                v.data["ipc_runtime"] = serde_json::json!(self.runtime.summary());
                 v.data["static"] = serde_json::json!({
                     "mode": "compat",
                     "passed": s.status == Status::Passed,

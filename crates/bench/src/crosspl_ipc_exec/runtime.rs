@@ -137,6 +137,20 @@ impl IpcRuntime {
         )
     }
 
+    /// What a verdict records and a report says: the version, the number
+    /// of packages and the fingerprint of their versions (no path).
+    pub fn summary(&self) -> String {
+        format!(
+            "IPC runtime {} ({} Python, {} npm, {} Debian packages; {}; {})",
+            self.manifest.version,
+            self.manifest.python.len(),
+            self.manifest.npm.len(),
+            self.manifest.debian.len(),
+            self.manifest.go.trim_start_matches("go version "),
+            self.fingerprint()
+        )
+    }
+
     /// A short fingerprint of what is installed (part of an evaluator's
     /// settings: other library versions may give other verdicts).
     pub fn fingerprint(&self) -> String {
