@@ -37,7 +37,12 @@ fn main() -> anyhow::Result<()> {
     )
     .map_err(|e| anyhow::anyhow!("{e:#}"))?;
     let job = ev
-        .job(language, &code, &driver)
+        .job(
+            language,
+            &code,
+            &driver,
+            task["Canonical_solution"].as_str().unwrap(),
+        )
         .map_err(anyhow::Error::msg)?;
     let jobs = vec![job; n];
     let t = std::time::Instant::now();

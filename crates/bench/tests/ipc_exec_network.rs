@@ -121,6 +121,7 @@ fn an_outside_address_is_unreachable_from_a_driver_and_a_candidate() {
                 driver: driver(host_ip, port),
                 files: Vec::new(),
             },
+            CANDIDATE,
         )
         .unwrap();
     let outcome = evaluator.run(&[job], &|| {}).pop().unwrap();

@@ -117,9 +117,16 @@ impl IpcExecEvaluator {
     }
 
     /// The sandbox job running `driver` against `code` (a program text, not
-    /// an answer) in `language`.
-    pub fn job(&self, language: Language, code: &str, driver: &IpcDriver) -> Result<Job, String> {
-        let program = lang::program(language, code, driver, &self.runtime)?;
+    /// an answer) in `language`; `canonical`: the task's canonical solution
+    /// (the names its driver calls).
+    pub fn job(
+        &self,
+        language: Language,
+        code: &str,
+        driver: &IpcDriver,
+        canonical: &str,
+    ) -> Result<Job, String> {
+        let program = lang::program(language, code, driver, &self.runtime, canonical)?;
         let mut job = Job::new(language, program.main.1);
         job.file_name = Some(program.main.0);
         job.files = program.files;
@@ -164,12 +171,14 @@ impl IpcExecEvaluator {
         let mut pending: Vec<(&Task, Job)> = Vec::new();
         for t in todo {
             match (driver_of(t), t.canonical_solution.as_deref()) {
-                (Some(driver), Some(canonical)) => match self.job(t.language, canonical, driver) {
-                    Ok(job) => pending.push((t, job)),
-                    Err(e) => {
-                        made.insert(t.key.clone(), Err(e));
+                (Some(driver), Some(canonical)) => {
+                    match self.job(t.language, canonical, driver, canonical) {
+                        Ok(job) => pending.push((t, job)),
+                        Err(e) => {
+                            made.insert(t.key.clone(), Err(e));
+                        }
                     }
-                },
+                }
                 (None, _) => {
                     made.insert(t.key.clone(), Err("the task has no driver".into()));
                 }
@@ -380,6 +389,7 @@ impl Evaluator for IpcExecEvaluator {
                     item.task.language,
                     &candidate_code(item.code, item.task.language),
                     driver,
+                    item.task.canonical_solution.as_deref().unwrap_or(""),
                 ),
             };
             match prepared {

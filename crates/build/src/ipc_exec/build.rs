@@ -815,7 +815,10 @@ impl Ctx {
         driver: &IpcDriver,
         record: &mut Round,
     ) -> Result<(), TaskError> {
-        let job = match self.evaluator.job(task.language, canonical, driver) {
+        let job = match self
+            .evaluator
+            .job(task.language, canonical, driver, canonical)
+        {
             Ok(job) => job,
             Err(e) => {
                 record.refused = Some(Refusal {
@@ -908,7 +911,10 @@ impl Ctx {
         let mut jobs = Vec::new();
         let mut runnable = Vec::new();
         for m in &mutants {
-            if let Ok(mut job) = self.evaluator.job(task.language, &m.code, driver) {
+            if let Ok(mut job) = self
+                .evaluator
+                .job(task.language, &m.code, driver, canonical)
+            {
                 job.limits = Some(polyeval_bench::crosspl_ipc_exec::limits(mutant_limit, None));
                 jobs.push(job);
                 runnable.push(m);

@@ -120,9 +120,59 @@ function loadSolution(file = 'solution.js') {
   if (typeof globalThis.XMLHttpRequest === 'undefined') {
     try { globalThis.XMLHttpRequest = localRequire('xmlhttprequest').XMLHttpRequest; } catch (_) {}
   }
+  const before = new Set(Object.getOwnPropertyNames(globalThis));
   vm.runInThisContext(code, { filename });
   mod.loaded = true;
+  aliasEntries(mod, before);
   return mod.exports;
+}
+
+// CrossPL's instructions seldom name the function they ask for: when the
+// candidate lacks a name the canonical solution defines
+// (polyeval_entry.json), its only top-level function (or class) the
+// canonical solution does not name, among its globals and exports, is
+// reached by that name.
+function aliasEntries(mod, before) {
+  let entries = [];
+  try {
+    entries = JSON.parse(fs.readFileSync(path.join(SANDBOX, 'polyeval_entry.json'), 'utf8'));
+  } catch (_) {
+    return;
+  }
+  const names = new Set(entries.map((e) => e.name));
+  const defined = (name) => {
+    try {
+      return vm.runInThisContext(`typeof ${name}`) !== 'undefined';
+    } catch (_) {
+      return false;
+    }
+  };
+  const isClass = (v) => typeof v === 'function' && /^class\b/.test(Function.prototype.toString.call(v));
+  const own = new Map();
+  for (const k of Object.getOwnPropertyNames(globalThis)) {
+    if (!before.has(k) && typeof globalThis[k] === 'function') own.set(k, globalThis[k]);
+  }
+  const exported = typeof mod.exports === 'function' ? { [mod.exports.name || 'default']: mod.exports } : mod.exports;
+  for (const [k, v] of Object.entries(exported || {})) {
+    if (typeof v === 'function') own.set(k, v);
+  }
+  // Top-level `const f = …` and classes are not properties of globalThis.
+  const lexical = /^(?:export\s+)?(?:(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=|class\s+([A-Za-z_$][\w$]*))/gm;
+  for (const m of fs.readFileSync(mod.filename, 'utf8').matchAll(lexical)) {
+    const name = m[1] || m[2];
+    try {
+      const v = vm.runInThisContext(name);
+      if (typeof v === 'function') own.set(name, v);
+    } catch (_) {}
+  }
+  for (const entry of entries) {
+    if (defined(entry.name) || (mod.exports && mod.exports[entry.name] !== undefined)) continue;
+    const unmatched = [...own].filter(([k, v]) => !names.has(k) && (entry.kind === 'class') === isClass(v));
+    if (unmatched.length === 1) {
+      globalThis[entry.name] = unmatched[0][1];
+      if (mod.exports && typeof mod.exports === 'object') mod.exports[entry.name] = unmatched[0][1];
+    }
+  }
 }
 
 // Call `fn` (a promise's result is awaited) and give up after `timeout` ms.

@@ -79,7 +79,55 @@ function ipc_wait_udp($port, $timeout = IPC_WAIT) {
 
 // Load the candidate's code.
 function ipc_load_solution($file = 'solution.php') {
+    $functions = get_defined_functions()['user'];
+    $classes = get_declared_classes();
     require_once __DIR__ . '/' . $file;
+    ipc_alias_entries(
+        array_diff(get_defined_functions()['user'], $functions),
+        array_diff(get_declared_classes(), $classes)
+    );
+}
+
+// CrossPL's instructions seldom name the function they ask for: when the
+// candidate lacks a name the canonical solution defines
+// (polyeval_entry.json), its only top-level function (or class) the
+// canonical solution does not name is reached by that name.
+function ipc_alias_entries(array $functions, array $classes) {
+    $text = @file_get_contents(__DIR__ . '/polyeval_entry.json');
+    $entries = $text === false ? [] : json_decode($text, true);
+    $names = array_map('strtolower', array_column($entries ?: [], 'name'));
+    foreach ($entries ?: [] as $entry) {
+        $name = $entry['name'];
+        if ($entry['kind'] === 'class') {
+            if (class_exists($name, false)) {
+                continue;
+            }
+            $unmatched = array_values(array_filter($classes, fn($c) => !in_array(strtolower($c), $names, true)));
+            if (count($unmatched) === 1) {
+                class_alias($unmatched[0], $name);
+            }
+        } else {
+            if (function_exists($name)) {
+                continue;
+            }
+            $unmatched = array_values(array_filter($functions, fn($f) => !in_array(strtolower($f), $names, true)));
+            if (count($unmatched) === 1) {
+                // A wrapper with the candidate's parameters (by reference
+                // where it takes them so) passing on the arguments given.
+                $target = $unmatched[0];
+                $params = [];
+                $args = [];
+                foreach ((new ReflectionFunction($target))->getParameters() as $i => $p) {
+                    $ref = $p->isPassedByReference() ? '&' : '';
+                    $params[] = $p->isVariadic() ? "$ref...\$p$i" : "$ref\$p$i = null";
+                    $args[] = $p->isVariadic() ? "...\$p$i" : "$ref\$p$i";
+                }
+                $list = implode(', ', $params);
+                $given = implode(', ', $args);
+                eval("function $name($list) { \$a = [$given]; return $target(...array_slice(\$a, 0, func_num_args())); }");
+            }
+        }
+    }
 }
 
 // Run $fn (e.g. the candidate's blocking server) in a forked child, killed

@@ -502,11 +502,60 @@ def finish():
     _stop(0)
 
 
+def _alias_entries(module, entries):
+    """CrossPL's instructions seldom name the function they ask for: when the
+    candidate lacks a name the canonical solution defines, its only public
+    top-level function (or class) the canonical solution does not name is
+    reached by that name."""
+    names = {e["name"] for e in entries}
+    own = [
+        v for k, v in vars(module).items()
+        if not k.startswith("_") and getattr(v, "__module__", None) == module.__name__
+        and (inspect.isfunction(v) or inspect.isclass(v))
+    ]
+    for entry in entries:
+        if hasattr(module, entry["name"]):
+            continue
+        kind = inspect.isclass if entry["kind"] == "class" else inspect.isfunction
+        unmatched = [v for v in own if kind(v) and v.__name__ not in names]
+        if len(unmatched) == 1:
+            setattr(module, entry["name"], unmatched[0])
+
+
+class _EntryAliases:
+    """Applies `_alias_entries` when the driver imports `solution`."""
+
+    def __init__(self, entries):
+        self.entries = entries
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname != "solution" or not self.entries:
+            return None
+        import importlib.machinery
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or spec.loader is None:
+            return spec
+        run = spec.loader.exec_module
+        entries = self.entries
+
+        def exec_module(module):
+            run(module)
+            _alias_entries(module, entries)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
 def _main(driver, observe, finish_record):
     """Run the driver file; the end record when it returns, exit status 1
     with its traceback when it raises (lingering threads of the candidate
     never hold the program)."""
     _install(observe, finish_record)
+    try:
+        with open("polyeval_entry.json") as f:
+            sys.meta_path.insert(0, _EntryAliases(json.load(f)))
+    except OSError:
+        pass
     try:
         runpy.run_path(driver, run_name="__polyeval_driver__")
     except BaseException:  # noqa: BLE001 - the driver failed

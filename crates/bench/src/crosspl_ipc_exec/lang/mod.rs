@@ -76,13 +76,66 @@ pub fn file_names(language: Language) -> Option<(&'static str, &'static str)> {
     })
 }
 
+/// The file telling the kit the canonical solution's top-level names.
+pub const ENTRY_FILE: &str = "polyeval_entry.json";
+
+/// The top-level functions and classes the canonical solution defines, in
+/// order, as `(name, "function" | "class")`. CrossPL's instructions seldom
+/// name the function they ask for, so a candidate may call it otherwise:
+/// the kits reach a candidate's only unmatched top-level function (or
+/// class) by the canonical solution's name when the candidate lacks that
+/// name (Python, JavaScript, PHP; Go's names are fixed at compile time).
+pub fn entry_points(language: Language, canonical: &str) -> Vec<(String, &'static str)> {
+    static PATTERNS: std::sync::OnceLock<Vec<(Language, regex::Regex, regex::Regex)>> =
+        std::sync::OnceLock::new();
+    let patterns = PATTERNS.get_or_init(|| {
+        let r = |p: &str| regex::Regex::new(p).expect("static regex");
+        vec![
+            (
+                Language::Python,
+                r(r"(?m)^(?:async\s+)?def\s+([A-Za-z_]\w*)"),
+                r(r"(?m)^class\s+([A-Za-z_]\w*)"),
+            ),
+            (
+                Language::JavaScript,
+                r(r"(?m)^(?:export\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)|^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)"),
+                r(r"(?m)^(?:export\s+)?class\s+([A-Za-z_$][\w$]*)"),
+            ),
+            (
+                Language::Php,
+                r(r"(?m)^function\s+&?\s*([A-Za-z_]\w*)"),
+                r(r"(?m)^(?:abstract\s+|final\s+)?class\s+([A-Za-z_]\w*)"),
+            ),
+        ]
+    });
+    let Some((_, functions, classes)) = patterns.iter().find(|(l, _, _)| *l == language) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(usize, String, &'static str)> = Vec::new();
+    for (re, kind) in [(functions, "function"), (classes, "class")] {
+        for c in re.captures_iter(canonical) {
+            if let Some(m) = c.iter().skip(1).flatten().next() {
+                found.push((m.start(), m.as_str().to_string(), kind));
+            }
+        }
+    }
+    found.sort();
+    found
+        .into_iter()
+        .map(|(_, name, kind)| (name, kind))
+        .collect()
+}
+
 /// The program running `driver` against `candidate` (the candidate's code,
-/// already taken out of the answer), or why `language` has none.
+/// already taken out of the answer), or why `language` has none;
+/// `canonical` is the task's canonical solution (whose names the driver
+/// calls, see [`entry_points`]).
 pub fn program(
     language: Language,
     candidate: &str,
     driver: &IpcDriver,
     runtime: &IpcRuntime,
+    canonical: &str,
 ) -> Result<Program, String> {
     let mut program = match language {
         Language::Python => python::program(candidate, &driver.driver),
@@ -96,6 +149,14 @@ pub fn program(
         }
     };
     program.files.push((PEER.0.into(), PEER.1.into()));
+    let entries: Vec<serde_json::Value> = entry_points(language, canonical)
+        .into_iter()
+        .map(|(name, kind)| serde_json::json!({"name": name, "kind": kind}))
+        .collect();
+    program.files.push((
+        ENTRY_FILE.into(),
+        serde_json::Value::from(entries).to_string(),
+    ));
     for (name, text) in &driver.files {
         if program.main.0 == *name || program.files.iter().any(|(n, _)| n == name) {
             return Err(format!(
@@ -105,4 +166,36 @@ pub fn program(
         program.files.push((name.clone(), text.clone()));
     }
     Ok(program)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_points_are_the_canonical_solutions_top_level_definitions() {
+        let py = "import socket\n\nclass Server:\n    def run(self):\n        pass\n\nasync def fetch(url):\n    pass\n";
+        assert_eq!(
+            entry_points(Language::Python, py),
+            [
+                ("Server".to_string(), "class"),
+                ("fetch".to_string(), "function")
+            ]
+        );
+        let js = "const net = require('net');\nfunction start(port) {}\nconst stop = (s) => s.close();\nconst HOST = 'x';\nclass Peer {}\n";
+        assert_eq!(
+            entry_points(Language::JavaScript, js),
+            [
+                ("start".to_string(), "function"),
+                ("stop".to_string(), "function"),
+                ("Peer".to_string(), "class")
+            ]
+        );
+        let php = "<?php\nfunction get_it($url, &$data)\n{\n    function inner() {}\n}\n";
+        assert_eq!(
+            entry_points(Language::Php, php),
+            [("get_it".to_string(), "function")]
+        );
+        assert!(entry_points(Language::Go, "func main() {}").is_empty());
+    }
 }
