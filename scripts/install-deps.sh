@@ -11,10 +11,14 @@
 # tests run against; then GSL 2.8, the release CrossPL-FFI was made with,
 # built from the shared source tarball into polyeval's cache
 # (crates/gsl/build-gsl.sh, what `polyeval setup gsl` runs; about 1.5 minutes
-# with 2 cores, once), mdBook (pinned, from crates.io: builds the book in
-# docs/) and maturin (pinned, from PyPI, in a virtual environment: builds the
-# Python wheel). Idempotent: safe to run again. Run it as the user who
-# runs the tests (the GSL build goes to that user's cache).
+# with 2 cores, once); the IPC runtime of executed CrossPL-IPC
+# (crates/build/setup-ipc-runtime.sh, what `polyeval setup ipc-runtime` runs:
+# Debian packages, a Python environment from PyPI, npm packages and a Go
+# build cache; about 4 minutes, once); mdBook (pinned, from crates.io: builds
+# the book in docs/) and maturin (pinned, from PyPI, in a virtual
+# environment: builds the Python wheel). Idempotent: safe to run again. Run
+# it as the user who runs the tests (GSL and the IPC runtime go to that
+# user's cache).
 # Rust itself is expected to be installed (https://rustup.rs).
 set -euo pipefail
 
@@ -92,3 +96,10 @@ if [ -f "$GSL_TARBALL" ]; then
 else
   echo "install-deps: $GSL_TARBALL not found, GSL 2.8 not built; the tests that need it will fail (build it later with: polyeval setup gsl --source FILE)" >&2
 fi
+
+# The IPC runtime of executed CrossPL-IPC (crosspl-ipc-exec) into polyeval's
+# cache: the build ipc-exec tests need it and fail, naming
+# `polyeval setup ipc-runtime`, without it.
+started=$SECONDS
+"$ROOT/crates/build/setup-ipc-runtime.sh"
+echo "install-deps: IPC runtime ready ($((SECONDS - started))s)"

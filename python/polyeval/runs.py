@@ -48,6 +48,7 @@ BENCHMARK_MODES = {
     "crosspl-ffi": ("sound", "inprocess"),
     "multioop": ("sound", "inprocess"),
     "oop": ("sound", "inprocess"),
+    "crosspl-ipc-exec": ("executed",),
 }
 
 #: The pseudo-mode under which upstream's recorded verdicts are reported.

@@ -10,6 +10,7 @@
 
 pub mod crosspl_ffi;
 pub mod crosspl_ipc;
+pub mod crosspl_ipc_exec;
 pub mod doctor;
 pub mod loaders;
 pub mod multioop;

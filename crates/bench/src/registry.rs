@@ -106,6 +106,7 @@ pub fn benchmark(bench: Bench) -> &'static dyn Benchmark {
         Bench::CrossplFfi => &crate::crosspl_ffi::CrossplFfi,
         Bench::MultiOop => &crate::multioop::MULTIOOP,
         Bench::Oop => &crate::multioop::OOP,
+        Bench::CrossplIpcExec => &crate::crosspl_ipc_exec::CrossplIpcExec,
     }
 }
 

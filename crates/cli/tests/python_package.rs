@@ -53,7 +53,12 @@ fn the_readers_verdict_modes_are_polyevals() {
                 .iter()
                 .map(|m| format!("\"{m}\""))
                 .collect();
-            (b.key().to_string(), format!("({})", modes.join(", ")))
+            // A Python tuple: one element needs its trailing comma.
+            let trailing = if modes.len() == 1 { "," } else { "" };
+            (
+                b.key().to_string(),
+                format!("({}{trailing})", modes.join(", ")),
+            )
         })
         .collect();
     assert_eq!(in_python, in_rust);

@@ -65,7 +65,15 @@ fn language_tags(lang: Language) -> &'static [&'static str] {
 struct Fence {
     /// The first word of the info string, lower-cased ("" when absent).
     tag: String,
+    /// The whole info string, as written.
+    info: String,
     body: String,
+}
+
+/// Every fenced block of `text`: its whole info string (as written, trimmed)
+/// and its content.
+pub fn fenced_blocks(text: &str) -> Vec<(String, String)> {
+    fences(text).into_iter().map(|f| (f.info, f.body)).collect()
 }
 
 /// All fenced blocks (``` or ~~~, three or more, possibly indented up to three
@@ -105,6 +113,7 @@ fn fences(text: &str) -> Vec<Fence> {
         }
         found.push(Fence {
             tag,
+            info: info.to_string(),
             body: body.join("\n"),
         });
     }

@@ -239,6 +239,7 @@ mod tests {
                 code_level: "Class-level".into(),
                 technique: technique.into(),
                 github_project: String::new(),
+                driver: None,
             },
         }
     }

@@ -27,5 +27,5 @@ pub use polyeval_lang::{Language, LanguageInfo};
 pub mod language {
     pub use polyeval_lang::{Language, LanguageInfo};
 }
-pub use task::{Bench, Task, TaskMeta, TaskSet};
+pub use task::{Bench, IpcDriver, Task, TaskMeta, TaskSet};
 pub use verdict::{Status, Verdict};

@@ -40,6 +40,7 @@ benches! {
     CrossplFfi => "crosspl-ffi" | "ffi",
     MultiOop => "multioop",
     Oop => "oop",
+    CrossplIpcExec => "crosspl-ipc-exec" | "ipc-exec",
 }
 
 impl fmt::Display for Bench {
@@ -91,6 +92,10 @@ pub enum TaskMeta {
         /// One of: HTTP, TCP, UDP, WebSocket, Pipe, gRPC, Message Queue.
         technique: String,
         github_project: String,
+        /// Executed CrossPL-IPC (`crosspl-ipc-exec`): what exercises a
+        /// candidate. `None` for the statically checked tasks.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        driver: Option<Box<IpcDriver>>,
     },
     Ffi {
         /// The `assert_test` function extracted from the canonical solution.
@@ -104,6 +109,19 @@ pub enum TaskMeta {
         /// pass@o keyword lists; the first list is required (Python: any of the lists).
         keywords: Vec<Vec<String>>,
     },
+}
+
+/// How an executed CrossPL-IPC task exercises a candidate: a driver program
+/// in the task's language that starts the candidate's server and talks to it,
+/// or starts a counterpart and calls the candidate's client, reporting what
+/// it observes (compared outside with the canonical solution's observations).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IpcDriver {
+    /// The driver's source.
+    pub driver: String,
+    /// Files placed beside it (a counterpart program it starts), name → text.
+    #[serde(default)]
+    pub files: Vec<(String, String)>,
 }
 
 /// A loaded set of tasks of one benchmark, with a fingerprint of the data it was made from.

@@ -31,6 +31,7 @@ pub mod compare;
 pub mod coverage;
 pub mod ffi;
 pub mod harness;
+pub mod ipc;
 pub mod literal;
 pub use polyeval_sandbox::nonce;
 pub mod protocol;

@@ -430,6 +430,12 @@ pub fn run_facts(r: &RunSummary) -> String {
     if !r.gsl.is_empty() {
         s.push_str(&format!(" {}", gsl_facts(&r.gsl)));
     }
+    if !r.ipc_runtimes.is_empty() {
+        s.push_str(&format!(
+            " Executed with the {}.",
+            r.ipc_runtimes.join("; the ")
+        ));
+    }
     s
 }
 
@@ -457,8 +463,69 @@ fn gsl_facts(used: &[crate::summary::GslUsed]) -> String {
     }
 }
 
+/// Executed CrossPL-IPC: static and executed verdicts of the same samples.
+fn static_vs_executed_table(r: &RunSummary) -> Option<Table> {
+    let s = r.static_vs_executed.as_ref()?;
+    let order: Vec<&str> = paper_language_order(Bench::CrossplIpcExec)
+        .iter()
+        .map(|l| l.display_name())
+        .collect();
+    let mut langs: Vec<(&String, &crate::summary::TwoByTwo)> = s.by_language.iter().collect();
+    langs.sort_by_key(|(l, _)| order.iter().position(|o| o == l).unwrap_or(usize::MAX));
+    let groups = std::iter::once((String::from("All"), &s.overall))
+        .chain(langs.into_iter().map(|(l, t)| (l.clone(), t)))
+        .chain(
+            s.by_technique
+                .iter()
+                .map(|(t, x)| (format!("technique: {t}"), x)),
+        );
+    let rows = groups
+        .map(|(name, t)| Row {
+            name,
+            cells: vec![
+                Cell::Int(t.total()),
+                Cell::Int(t.static_pass_executed_pass),
+                Cell::Int(t.static_pass_executed_fail),
+                Cell::Int(t.static_fail_executed_pass),
+                Cell::Int(t.static_fail_executed_fail),
+                t.static_passes_not_communicating()
+                    .map(Cell::Pct)
+                    .unwrap_or(Cell::Empty),
+                t.agreement().map(Cell::Pct).unwrap_or(Cell::Empty),
+            ],
+        })
+        .collect();
+    Some(Table {
+        id: format!("static-executed-{}", r.label),
+        title: format!(
+            "{}: Static and executed verdicts of the same samples",
+            row_name(r)
+        ),
+        note: Some(format!(
+            "Static: the task's state machine accepts the code (CrossPL's check, compat mode). Executed: the code communicates with the driver's counterpart as the canonical solution does. The last but one column is the share of static passes that do not communicate.{}",
+            if s.not_judged > 0 {
+                format!(" {} sample(s) of tasks without a reference (or not run) are left out.", s.not_judged)
+            } else {
+                String::new()
+            }
+        )),
+        row_header: "Group".into(),
+        columns: vec![
+            col("Samples", false),
+            col("Static pass, executed pass", false),
+            col("Static pass, executed fail", false),
+            col("Static fail, executed pass", false),
+            col("Static fail, executed fail", false),
+            col("Static passes that do not communicate", false),
+            col("Agreement", false),
+        ],
+        rows,
+    })
+}
+
 fn failure_tables(r: &RunSummary) -> Vec<Table> {
     let mut out = Vec::new();
+    out.extend(static_vs_executed_table(r));
     if !r.tampering.is_empty() {
         out.push(Table {
             id: format!("tampering-{}", r.label),

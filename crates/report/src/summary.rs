@@ -178,6 +178,116 @@ pub struct RunSummary {
     /// CrossPL-FFI: the GSL library (or libraries) that scored the verdicts.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub gsl: Vec<GslUsed>,
+    /// Executed CrossPL-IPC: the static (state machine) and executed
+    /// verdicts of the same samples side by side, per group.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub static_vs_executed: Option<StaticVsExecuted>,
+    /// Executed CrossPL-IPC: the IPC runtimes (libraries and versions)
+    /// that scored the verdicts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ipc_runtimes: Vec<String>,
+}
+
+/// Samples by static verdict (the task's state machine, compat mode) and
+/// executed verdict, for one group.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct TwoByTwo {
+    pub static_pass_executed_pass: usize,
+    pub static_pass_executed_fail: usize,
+    pub static_fail_executed_pass: usize,
+    pub static_fail_executed_fail: usize,
+}
+
+impl TwoByTwo {
+    pub fn total(&self) -> usize {
+        self.static_pass_executed_pass
+            + self.static_pass_executed_fail
+            + self.static_fail_executed_pass
+            + self.static_fail_executed_fail
+    }
+    /// The share of static passes whose code does not communicate.
+    pub fn static_passes_not_communicating(&self) -> Option<f64> {
+        let passes = self.static_pass_executed_pass + self.static_pass_executed_fail;
+        (passes > 0).then(|| self.static_pass_executed_fail as f64 / passes as f64)
+    }
+    /// The share of samples on which the two verdicts agree.
+    pub fn agreement(&self) -> Option<f64> {
+        let total = self.total();
+        (total > 0).then(|| {
+            (self.static_pass_executed_pass + self.static_fail_executed_fail) as f64 / total as f64
+        })
+    }
+    fn add(&mut self, static_passed: bool, executed_passed: bool) {
+        *match (static_passed, executed_passed) {
+            (true, true) => &mut self.static_pass_executed_pass,
+            (true, false) => &mut self.static_pass_executed_fail,
+            (false, true) => &mut self.static_fail_executed_pass,
+            (false, false) => &mut self.static_fail_executed_fail,
+        } += 1;
+    }
+}
+
+/// The 2×2 tables of a run of executed CrossPL-IPC.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct StaticVsExecuted {
+    pub overall: TwoByTwo,
+    pub by_language: BTreeMap<String, TwoByTwo>,
+    pub by_technique: BTreeMap<String, TwoByTwo>,
+    /// Samples left out: their task has no reference (no sample can pass,
+    /// not the model's fault) or the sandbox could not run them.
+    pub not_judged: usize,
+}
+
+/// The static and executed verdicts side by side, from our executed
+/// verdicts' `data.static` (see `polyeval_bench::crosspl_ipc_exec`).
+fn static_vs_executed(run: &RunData) -> Option<StaticVsExecuted> {
+    if run.bench != Bench::CrossplIpcExec || run.source != VerdictSource::Ours {
+        return None;
+    }
+    let mut out = StaticVsExecuted::default();
+    for t in &run.tasks {
+        for s in &t.samples {
+            let Some(v) = &s.verdict else { continue };
+            let Some(static_passed) = v.data.pointer("/static/passed").and_then(|p| p.as_bool())
+            else {
+                continue;
+            };
+            if v.status == polyeval_core::Status::Error {
+                out.not_judged += 1;
+                continue;
+            }
+            let executed = v.passed();
+            out.overall.add(static_passed, executed);
+            out.by_language
+                .entry(t.language.display_name().to_string())
+                .or_default()
+                .add(static_passed, executed);
+            if let Some(tech) = &t.technique {
+                out.by_technique
+                    .entry(tech.clone())
+                    .or_default()
+                    .add(static_passed, executed);
+            }
+        }
+    }
+    (out.overall.total() + out.not_judged > 0).then_some(out)
+}
+
+/// The IPC runtimes recorded in an executed CrossPL-IPC run's verdicts
+/// (`data.ipc_runtime`), in order.
+fn ipc_runtimes(run: &RunData) -> Vec<String> {
+    if run.bench != Bench::CrossplIpcExec || run.source != VerdictSource::Ours {
+        return Vec::new();
+    }
+    let used: std::collections::BTreeSet<String> = run
+        .tasks
+        .iter()
+        .flat_map(|t| &t.samples)
+        .filter_map(|s| s.verdict.as_ref())
+        .filter_map(|v| v.data.get("ipc_runtime").and_then(|x| x.as_str()))
+        .map(str::to_string)
+        .collect();
+    used.into_iter().collect()
 }
 
 /// One GSL that scored some of a CrossPL-FFI run's verdicts.
@@ -486,6 +596,8 @@ pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
         failure_categories,
         tampering,
         fsm: fsm_analysis(run),
+        static_vs_executed: static_vs_executed(run),
+        ipc_runtimes: ipc_runtimes(run),
     }
 }
 

@@ -87,7 +87,46 @@ pub fn environment(jobs: usize, gsl_dir: Option<&Path>, progress: &Progress) -> 
             fix: Some(polyeval_gsl::GSL_INSTALL_HINT.to_string()),
         },
     });
+    checks.push(ipc_runtime());
     checks
+}
+
+/// The IPC runtime of executed CrossPL-IPC, with the version of every
+/// library it holds. Missing is not an error of the environment as a whole
+/// (only `crosspl-ipc-exec` needs it), so the check fails only when a
+/// runtime is there but unusable.
+fn ipc_runtime() -> Check {
+    use polyeval_bench::crosspl_ipc_exec::runtime::{IpcRuntime, SETUP_HINT};
+    let list = |map: &std::collections::BTreeMap<String, String>| {
+        map.iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match IpcRuntime::discover(None) {
+        Ok(rt) => Check {
+            name: "ipc runtime".into(),
+            ok: true,
+            detail: format!(
+                "{}; Python: {}; npm: {}; Debian: {}",
+                rt.describe(),
+                list(&rt.manifest.python),
+                list(&rt.manifest.npm),
+                list(&rt.manifest.debian)
+            ),
+            fix: None,
+        },
+        Err(e) => {
+            let installed = polyeval_bench::crosspl_ipc_exec::runtime::default_dir()
+                .is_some_and(|d| d.exists());
+            Check {
+                name: "ipc runtime".into(),
+                ok: !installed,
+                detail: format!("{e:#} (only crosspl-ipc-exec needs it)"),
+                fix: Some(SETUP_HINT.to_string()),
+            }
+        }
+    }
 }
 
 /// Every toolchain: present, and its hello-world compiled and run in the

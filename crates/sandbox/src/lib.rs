@@ -143,6 +143,16 @@ pub struct Job {
     /// point (`mcs -main:`). `None`: the toolchain's own choice (Java: the
     /// class declaring `main`; C#: the one `Main`).
     pub entry_class: Option<String>,
+    /// More files beside the source in the work dir (name, text), for
+    /// programs made of several files (a driver, the code it drives, a
+    /// counterpart it starts). Compiled languages compile them with the
+    /// source where the toolchain says so (Go: every `.go` file).
+    pub files: Vec<(String, String)>,
+    /// Extra read-only binds (host path -> sandbox path) for the compile
+    /// step (libraries a compiler reads, e.g. a Go package tree).
+    pub compile_binds: Vec<(PathBuf, PathBuf)>,
+    /// Extra environment variables for the compile step.
+    pub compile_env: Vec<(String, String)>,
 }
 
 impl Job {
@@ -159,6 +169,9 @@ impl Job {
             limits: None,
             nonce: false,
             entry_class: None,
+            files: Vec::new(),
+            compile_binds: Vec::new(),
+            compile_env: Vec::new(),
         }
     }
 }
@@ -422,7 +435,12 @@ impl Engine {
             .clone()
             .unwrap_or_else(|| self.config.limits.clone());
         let execute = |job: &Job| match warm {
-            Some(hint) if warm::eligible(job) => self.execute_warm(job, &info, &limits, hint),
+            // A warm worker runs one source file with the engine's binds.
+            Some(hint)
+                if warm::eligible(job) && job.files.is_empty() && job.compile_binds.is_empty() =>
+            {
+                self.execute_warm(job, &info, &limits, hint)
+            }
             _ => self.execute(job, &info, &limits),
         };
         if !self.config.cache {
@@ -683,6 +701,18 @@ fn cache_key(job: &Job, info: &ToolchainInfo, limits: &Limits) -> CacheKey {
         field(b.as_os_str().as_encoded_bytes());
     }
     for (k, v) in &job.env {
+        field(k.as_bytes());
+        field(v.as_bytes());
+    }
+    for (name, text) in &job.files {
+        field(name.as_bytes());
+        field(text.as_bytes());
+    }
+    for (a, b) in &job.compile_binds {
+        field(a.as_os_str().as_encoded_bytes());
+        field(b.as_os_str().as_encoded_bytes());
+    }
+    for (k, v) in &job.compile_env {
         field(k.as_bytes());
         field(v.as_bytes());
     }

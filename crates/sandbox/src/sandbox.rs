@@ -187,11 +187,17 @@ fn readable_by_everyone(path: &Path) -> bool {
 /// that uid, so a file under a private directory (polyeval's GSL 2.8 build in
 /// `/root/.cache`) would be unreachable.
 ///
-/// Only regular files are copied: a FIFO (the judge's nonce channel) or a
-/// directory is returned as is, since a copy of a FIFO would be a plain file
-/// and what the program reads from it is the point.
+/// A FIFO (the judge's nonce channel) is returned as is, since a copy of a
+/// FIFO would be a plain file and what the program reads from it is the
+/// point; a private directory is staged as a tree ([`staged_dir`]).
 pub(crate) fn bind_source(paths: &SandboxPaths, host: &Path) -> anyhow::Result<PathBuf> {
-    if readable_by_everyone(host) || !host.is_file() {
+    if readable_by_everyone(host) {
+        return Ok(host.to_path_buf());
+    }
+    if host.is_dir() {
+        return staged_dir(paths, host);
+    }
+    if !host.is_file() {
         return Ok(host.to_path_buf());
     }
     let meta = std::fs::metadata(host).with_context(|| format!("reading {}", host.display()))?;
@@ -223,6 +229,60 @@ pub(crate) fn bind_source(paths: &SandboxPaths, host: &Path) -> anyhow::Result<P
         .persist(&staged)
         .with_context(|| format!("placing {}", staged.display()))?;
     Ok(staged)
+}
+
+/// A directory a sandbox uid can bind in place of `host`, which lies under
+/// a private directory (an installed runtime in `/root/.cache`): a tree of
+/// hard links to its files (a copy where links cannot be made) in the
+/// world-readable sandbox cache, made once per version of the directory
+/// (its path, inode and modification time). The directory must be one
+/// that is never changed in place, only replaced (a versioned install).
+fn staged_dir(paths: &SandboxPaths, host: &Path) -> anyhow::Result<PathBuf> {
+    let meta = std::fs::metadata(host).with_context(|| format!("reading {}", host.display()))?;
+    let mut h = sha2::Sha256::new();
+    h.update(host.as_os_str().as_encoded_bytes());
+    h.update(meta.ino().to_le_bytes());
+    h.update(meta.mtime().to_le_bytes());
+    h.update(meta.mtime_nsec().to_le_bytes());
+    let key = hex::encode(&h.finalize()[..8]);
+    let name = host
+        .file_name()
+        .context("bind source without a file name")?;
+    let dir = paths.cache_dir.join("binds").join(key);
+    let staged = dir.join(name);
+    if staged.is_dir() {
+        return Ok(staged);
+    }
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    for d in [dir.as_path(), dir.parent().unwrap_or(&dir)] {
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755))?;
+    }
+    // Made under a temporary name and renamed: concurrent jobs never see half a tree.
+    let partial = tempfile::Builder::new()
+        .prefix(".staging-")
+        .tempdir_in(&dir)?;
+    let target = partial.path().join(name);
+    let copied = |link: bool| -> std::io::Result<bool> {
+        let mut cp = Command::new("cp");
+        cp.arg(if link { "-al" } else { "-a" })
+            .arg(host)
+            .arg(&target)
+            .stderr(std::process::Stdio::null());
+        Ok(cp.status()?.success())
+    };
+    if !copied(true)? {
+        let _ = std::fs::remove_dir_all(&target);
+        if !copied(false)? {
+            anyhow::bail!("cannot copy {} for the sandbox", host.display());
+        }
+    }
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o755))?;
+    match std::fs::rename(&target, &staged) {
+        Ok(()) => Ok(staged),
+        // Another job staged it meanwhile.
+        Err(_) if staged.is_dir() => Ok(staged),
+        Err(e) => Err(e).with_context(|| format!("placing {}", staged.display())),
+    }
 }
 
 /// Unprivileged uids handed to concurrent jobs when we run as root, one per
@@ -926,14 +986,32 @@ pub(crate) fn execute(
 
     // What the run step's /sandbox holds: the source alone (interpreted
     // languages: never written to the host disk), or the compile outputs.
+    for (name, _) in &job.files {
+        validate_file_name(name)?;
+        if *name == file {
+            anyhow::bail!("an extra file of the job is named like its source ({name})");
+        }
+    }
     let scratch = match tc.compile_command(&file, job, info, limits) {
-        None => vec![ScratchEntry {
-            path: Path::new(WORK_DIR).join(&file),
-            content: ScratchContent::File {
-                data: memory_file(job.source.as_bytes())?,
-                executable: false,
-            },
-        }],
+        None => {
+            let mut entries = vec![ScratchEntry {
+                path: Path::new(WORK_DIR).join(&file),
+                content: ScratchContent::File {
+                    data: memory_file(job.source.as_bytes())?,
+                    executable: false,
+                },
+            }];
+            for (name, text) in &job.files {
+                entries.push(ScratchEntry {
+                    path: Path::new(WORK_DIR).join(name),
+                    content: ScratchContent::File {
+                        data: memory_file(text.as_bytes())?,
+                        executable: false,
+                    },
+                });
+            }
+            entries
+        }
         Some(argv) => {
             let work = JobDir::create(area)?;
             let src_path = work.path().join(&file);
@@ -941,16 +1019,31 @@ pub(crate) fn execute(
                 .with_context(|| format!("writing {}", src_path.display()))?;
             chown(work.path(), uid)?;
             chown(&src_path, uid)?;
+            for (name, text) in &job.files {
+                let path = work.path().join(name);
+                std::fs::write(&path, text)
+                    .with_context(|| format!("writing {}", path.display()))?;
+                chown(&path, uid)?;
+            }
             std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o700))?;
             let compile_limits = limits.for_compile();
             let mut ro_binds = info.support_binds.clone();
             ro_binds.extend(info.compile_binds.iter().cloned());
+            for (host, target) in &job.compile_binds {
+                let host = match uid {
+                    Some(_) => bind_source(paths, host)?,
+                    None => host.clone(),
+                };
+                ro_binds.push((host, target.clone()));
+            }
+            let mut compile_env = env.clone();
+            compile_env.extend(job.compile_env.iter().cloned());
             let spec = Spec {
                 argv,
                 work: WorkMount::Host(work.path()),
                 copies: &[],
                 ro_binds,
-                env: env.clone(),
+                env: compile_env,
                 limits: &compile_limits,
                 uid,
                 umask: 0o022,

@@ -3,7 +3,7 @@
 use anyhow::{bail, Context};
 use polyeval_core::loading::{parse_json, Inputs, Record, TaskLoader};
 pub use polyeval_core::technique::technique_for_interface;
-use polyeval_core::{Bench, Language, Task, TaskMeta};
+use polyeval_core::{Bench, IpcDriver, Language, Task, TaskMeta};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -28,7 +28,7 @@ impl TaskLoader for Loader {
         "PolyBench/IPC_Bench/<lang>_ipc/IPC_<n>.json and fsm/crosspl_fsms.json"
     }
     fn parse(&self, root: &Path, inputs: &Inputs) -> anyhow::Result<Vec<Task>> {
-        load(root, inputs)
+        load(root, inputs, Bench::CrossplIpc)
     }
 }
 
@@ -79,9 +79,19 @@ pub fn language_of_dir(name: &str) -> Option<Language> {
     lower.strip_suffix("_ipc").and_then(Language::parse)
 }
 
-fn load(root: &Path, inputs: &Inputs) -> anyhow::Result<Vec<Task>> {
+/// Where a benchmark's task files are under its root.
+pub fn tasks_dir(bench: Bench) -> &'static str {
+    match bench {
+        Bench::CrossplIpcExec => "PolyBench/IPC_Exec",
+        _ => "PolyBench/IPC_Bench",
+    }
+}
+
+/// The tasks of `bench` (CrossPL-IPC, or executed CrossPL-IPC, whose tasks
+/// also hold a driver) under `root`.
+pub(crate) fn load(root: &Path, inputs: &Inputs, bench: Bench) -> anyhow::Result<Vec<Task>> {
     let catalog = load_catalog(root, inputs)?;
-    let bench_dir = root.join("PolyBench/IPC_Bench");
+    let bench_dir = root.join(tasks_dir(bench));
     let mut files: Vec<(Language, PathBuf)> = Vec::new();
     let mut seen_langs: HashMap<Language, String> = HashMap::new();
     let entries = inputs
@@ -125,7 +135,7 @@ fn load(root: &Path, inputs: &Inputs) -> anyhow::Result<Vec<Task>> {
     }
     files
         .par_iter()
-        .map(|(lang, path)| load_file(*lang, path, &catalog, inputs))
+        .map(|(lang, path)| load_file(*lang, path, &catalog, inputs, bench))
         .collect()
 }
 
@@ -134,6 +144,7 @@ fn load_file(
     path: &Path,
     catalog: &[(String, &'static str)],
     inputs: &Inputs,
+    bench: Bench,
 ) -> anyhow::Result<Task> {
     let file = path.display().to_string();
     let text = inputs.read_text(path)?;
@@ -169,8 +180,12 @@ fn load_file(
         Some(_) => rec.string("Interface_name")?.to_string(),
         None => fsm_interface.clone(),
     };
+    let driver = match bench {
+        Bench::CrossplIpcExec => Some(Box::new(driver_of(&rec)?)),
+        _ => None,
+    };
     Ok(Task {
-        bench: Bench::CrossplIpc,
+        bench,
         key: format!("{}/{task_id}", lang.key()),
         language: lang,
         instruction: rec.string("Instruction")?.to_string(),
@@ -188,7 +203,35 @@ fn load_file(
                 .and_then(|v| v.as_str())
                 .unwrap_or_default()
                 .to_string(),
+            driver,
         },
         task_id,
     })
+}
+
+/// An executed task's driver: `Driver` (its source) and `Driver_files`
+/// (a list of `{"name", "text"}`: files placed beside it).
+fn driver_of(rec: &Record<'_>) -> anyhow::Result<IpcDriver> {
+    let driver = rec.string("Driver")?.to_string();
+    let mut files = Vec::new();
+    if let Some(list) = rec.obj.get("Driver_files") {
+        let items = list
+            .as_array()
+            .ok_or_else(|| rec.error("Driver_files", "must be a list of {\"name\", \"text\"}"))?;
+        for (i, item) in items.iter().enumerate() {
+            let field = |k: &str| item.get(k).and_then(|v| v.as_str());
+            match (field("name"), field("text")) {
+                (Some(name), Some(text)) if !name.is_empty() && !name.contains('/') => {
+                    files.push((name.to_string(), text.to_string()))
+                }
+                _ => {
+                    return Err(rec.error(
+                        "Driver_files",
+                        format!("item {i} needs a plain file `name` and a `text`"),
+                    ))
+                }
+            }
+        }
+    }
+    Ok(IpcDriver { driver, files })
 }

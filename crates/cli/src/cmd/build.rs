@@ -1,6 +1,8 @@
 //! `polyeval build`: benchmark construction with a model. `build ipc` is
 //! CrossPL Algorithm 2 (the work is in `polyeval_build::ipc`), `build ffi`
-//! Algorithm 3 (`super::build_ffi`, `polyeval_build::ffi::build`).
+//! Algorithm 3 (`super::build_ffi`, `polyeval_build::ffi::build`), `build
+//! ipc-exec` executed CrossPL-IPC tasks (`super::build_ipc_exec`,
+//! `polyeval_build::ipc_exec`).
 
 use super::args::ClientArgs;
 use std::path::PathBuf;
@@ -31,6 +33,17 @@ enum Command {
         polyeval build ffi --gsl-src gsl-2.8.tar.gz --model deepseek-chat --out again --replay built   # no network\n\
         Re-running the same command continues a build; every model call is in OUT/build.sqlite.")]
     Ffi(super::build_ffi::FfiArgs),
+    /// Build executed CrossPL-IPC tasks: a driver per task, written by a model, that runs the
+    /// candidate's code against a real counterpart; kept when the canonical solution passes under
+    /// it repeatedly and its mutants fail (else revised, or rejected with the reason).
+    /// Resumable; replayable.
+    #[command(after_help = "Examples:\n  \
+        polyeval setup ipc-runtime\n  \
+        polyeval build ipc-exec --data ~/crosspl --out built --plan            # which tasks can run here\n  \
+        polyeval build ipc-exec --data ~/crosspl --model deepseek-chat --out built --lang python,go --limit-per-lang 50\n  \
+        polyeval build ipc-exec --data ~/crosspl --model deepseek-chat --out again --replay built   # no network\n\
+        Re-running the same command continues a build; every model call is in OUT/build.sqlite.")]
+    IpcExec(super::build_ipc_exec::IpcExecArgs),
 }
 
 #[derive(clap::Args)]
@@ -91,6 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let a = match args.command {
         Command::Ipc(a) => a,
         Command::Ffi(a) => return super::build_ffi::run(a),
+        Command::IpcExec(a) => return super::build_ipc_exec::run(a),
     };
     let options = polyeval_build::ipc::Options {
         catalog: match &a.catalog {

@@ -102,6 +102,10 @@ struct CrossplArgs {
     /// the config file, else the parent of RESULTS_DIR when it holds PolyBench/.
     #[arg(long)]
     data: Option<PathBuf>,
+    /// The benchmark the samples go to: crosspl-ipc, or crosspl-ipc-exec (with --data the
+    /// output of `build ipc-exec`; generations of tasks it does not hold are left out).
+    #[arg(long, default_value = "crosspl-ipc")]
+    bench: Bench,
     /// Overwrite the stored configuration of an existing run that differs.
     #[arg(long)]
     force: bool,
@@ -193,6 +197,7 @@ fn crosspl_results(a: CrossplArgs) -> anyhow::Result<()> {
         },
         data: a.data,
         force: a.force,
+        bench: a.bench,
     };
     let eval = a.evaluate.then(|| a.eval.spec()).transpose()?;
     let (runs, one_run) = crosspl::plan(&spec)?;

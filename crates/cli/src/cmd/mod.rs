@@ -3,6 +3,7 @@ pub mod args;
 pub mod augment;
 pub mod build;
 mod build_ffi;
+mod build_ipc_exec;
 pub mod completions;
 pub mod demo;
 pub mod doctor;

@@ -1,5 +1,7 @@
 //! `polyeval setup gsl`: build GSL 2.8, the release CrossPL-FFI was made
-//! with, into polyeval's cache (`polyeval_gsl::setup`).
+//! with, into polyeval's cache (`polyeval_gsl::setup`); `polyeval setup
+//! ipc-runtime`: the libraries executed CrossPL-IPC uses
+//! (`polyeval_build::ipc_runtime`).
 
 use std::path::PathBuf;
 
@@ -15,6 +17,28 @@ enum What {
     /// (a complete build is reused; an interrupted one is redone). CrossPL-FFI
     /// evaluation then uses it unless `--gsl-dir` says otherwise.
     Gsl(GslArgs),
+    /// Install the IPC runtime of executed CrossPL-IPC (crosspl-ipc-exec) into polyeval's cache,
+    /// once: Debian packages (Go and PHP libraries, redis-server, mosquitto; needs root or sudo),
+    /// a Python environment (PyPI) and npm packages, pinned, with a manifest of their versions.
+    /// A complete runtime is reused.
+    IpcRuntime(IpcRuntimeArgs),
+}
+
+#[derive(clap::Args)]
+struct IpcRuntimeArgs {
+    /// Install here instead of polyeval's cache (then point POLYEVAL_IPC_RUNTIME or
+    /// --ipc-runtime at it).
+    #[arg(long, value_name = "DIR")]
+    dest: Option<PathBuf>,
+    /// Reinstall even if a complete runtime exists.
+    #[arg(long)]
+    force: bool,
+    /// Never install Debian packages (fail naming the missing ones).
+    #[arg(long)]
+    no_apt: bool,
+    /// Do not show progress.
+    #[arg(long)]
+    no_progress: bool,
 }
 
 #[derive(clap::Args)]
@@ -35,7 +59,10 @@ struct GslArgs {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let What::Gsl(a) = args.what;
+    let a = match args.what {
+        What::Gsl(a) => a,
+        What::IpcRuntime(a) => return ipc_runtime(a),
+    };
     let options = polyeval_gsl::setup::SetupOptions {
         source: a.source,
         dest: None,
@@ -57,5 +84,37 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         build.libgsl.display(),
         build.libgslcblas.display()
     );
+    Ok(())
+}
+
+fn ipc_runtime(a: IpcRuntimeArgs) -> anyhow::Result<()> {
+    let options = polyeval_build::ipc_runtime::SetupOptions {
+        dest: a.dest,
+        force: a.force,
+        no_apt: a.no_apt,
+    };
+    let progress = crate::progress::terminal(!a.no_progress);
+    let setup = polyeval_build::ipc_runtime::setup(&options, &progress)?;
+    drop(progress);
+    let m = &setup.runtime.manifest;
+    println!(
+        "{} {} ({:.0} s)",
+        setup.runtime.describe(),
+        if setup.reused {
+            "already installed"
+        } else {
+            "installed"
+        },
+        setup.seconds
+    );
+    let list = |map: &std::collections::BTreeMap<String, String>| {
+        map.iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    println!("  Python: {}", list(&m.python));
+    println!("  npm:    {}", list(&m.npm));
+    println!("  Debian: {}", list(&m.debian));
     Ok(())
 }

@@ -175,6 +175,7 @@ fn show_text(t: &Task) -> String {
             code_level,
             technique,
             github_project,
+            ..
         } => {
             s.push_str(&format!(
                 "technique:   {technique}\ninterface:   {interface}\nfsm id:      {fsm_id}\ncode level:  {code_level}\nsuffix:      {suffix}\nproject:     {github_project}\n"
@@ -212,6 +213,15 @@ fn show_text(t: &Task) -> String {
             for l in test_list {
                 s.push_str(l);
                 s.push('\n');
+            }
+        }
+        TaskMeta::Ipc {
+            driver: Some(driver),
+            ..
+        } => {
+            s.push_str(&format!("\n--- driver ---\n{}\n", driver.driver));
+            for (name, text) in &driver.files {
+                s.push_str(&format!("\n--- {name} ---\n{text}\n"));
             }
         }
         TaskMeta::Ipc { .. } => {}

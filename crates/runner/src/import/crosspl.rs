@@ -96,6 +96,10 @@ pub struct CrossplImport {
     pub data: Option<PathBuf>,
     /// Overwrite the stored configuration of an existing run that differs.
     pub force: bool,
+    /// The benchmark the samples go to: CrossPL-IPC, or executed CrossPL-IPC
+    /// (`crosspl-ipc-exec`, whose tasks are a subset: generations of the
+    /// other tasks are left out, counted).
+    pub bench: Bench,
 }
 
 /// `_nonethink` for `nonethink` or `_nonethink`; empty stays empty.
@@ -212,13 +216,16 @@ pub fn import(
     sets: &TaskSets,
     progress: &Progress,
 ) -> anyhow::Result<Vec<anyhow::Result<ModelOutcome>>> {
+    if !matches!(spec.bench, Bench::CrossplIpc | Bench::CrossplIpcExec) {
+        bail!(
+            "crosspl-results are CrossPL-IPC generations: --bench {} cannot take them",
+            spec.bench
+        );
+    }
     let data = crosspl_data_dir(spec)?;
-    let tasks = sets.get(Bench::CrossplIpc, &data, false)?;
+    let tasks = sets.get(spec.bench, &data, false)?;
     let evaluators = evaluate.map(|e| Evaluators::new(e.clone()));
-    let evaluator = evaluators
-        .as_ref()
-        .map(|e| e.get(Bench::CrossplIpc))
-        .transpose()?;
+    let evaluator = evaluators.as_ref().map(|e| e.get(spec.bench)).transpose()?;
     let all_tasks: Vec<&Task> = tasks.tasks.iter().collect();
     let import_and_score = |run: &ModelRun| -> anyhow::Result<ModelOutcome> {
         let (import, opened, samples) = import_model_samples(spec, run, &tasks, progress)?;
@@ -441,8 +448,14 @@ fn import_model_samples(
     tasks: &std::sync::Arc<TaskSet>,
     progress: &Progress,
 ) -> anyhow::Result<(ImportSummary, Run, Vec<NewSample>)> {
-    let (lang_dirs, ignored) = language_dirs(&spec.results_dir)?;
+    let (mut lang_dirs, ignored) = language_dirs(&spec.results_dir)?;
     let by_key: HashMap<&str, &Task> = tasks.tasks.iter().map(|t| (t.key.as_str(), t)).collect();
+    // Executed CrossPL-IPC holds some tasks of some languages: the others'
+    // generations are left out.
+    let subset = tasks.bench == Bench::CrossplIpcExec;
+    if subset {
+        lang_dirs.retain(|lang, _| tasks.tasks.iter().any(|t| t.language == *lang));
+    }
     let mut text = String::new();
     let mut model_dirs = serde_json::Map::new();
     let mut available: BTreeSet<String> = BTreeSet::new();
@@ -534,8 +547,8 @@ fn import_model_samples(
         .par_iter()
         .map(|(lang, chosen)| match chosen {
             Ok((model_dir, _)) => match spec.samples {
-                RecordedSet::Greedy => read_greedy(model_dir, *lang, &run.variant, &by_key),
-                RecordedSet::N10 => read_n10(model_dir, *lang, &run.variant, &by_key),
+                RecordedSet::Greedy => read_greedy(model_dir, *lang, &run.variant, &by_key, subset),
+                RecordedSet::N10 => read_n10(model_dir, *lang, &run.variant, &by_key, subset),
             },
             Err(_) => Ok((Vec::new(), String::new())),
         })
@@ -685,14 +698,17 @@ fn read_entries(path: &Path) -> anyhow::Result<Vec<RecordedEntry>> {
     })
 }
 
-/// The task a recorded entry answers, checked against the loaded data.
+/// The task a recorded entry answers, checked against the loaded data;
+/// `None` for a task the data leaves out when it is a `subset` of the
+/// benchmark (executed CrossPL-IPC).
 fn recorded_task<'a>(
     entry: &RecordedEntry,
     file: &str,
     i: usize,
     lang: Language,
     by_key: &HashMap<&str, &'a Task>,
-) -> anyhow::Result<&'a Task> {
+    subset: bool,
+) -> anyhow::Result<Option<&'a Task>> {
     let id = match &entry.task_id {
         Some(Value::Number(n)) => n.to_string(),
         Some(Value::String(s)) => s.trim().to_string(),
@@ -700,6 +716,9 @@ fn recorded_task<'a>(
         None => bail!("{file}: entry {i}: field `Task_id`: missing"),
     };
     let key = format!("{}/{id}", lang.key());
+    if subset && !by_key.contains_key(key.as_str()) {
+        return Ok(None);
+    }
     let task = by_key.get(key.as_str()).copied().with_context(|| {
         format!(
             "{file}: entry {i}: task {id}: no {lang} task with this Task_id in the benchmark data"
@@ -715,7 +734,7 @@ fn recorded_task<'a>(
             );
         }
     }
-    Ok(task)
+    Ok(Some(task))
 }
 
 fn as_index(v: &Value) -> Option<usize> {
@@ -732,10 +751,12 @@ fn read_greedy(
     lang: Language,
     variant: &str,
     by_key: &HashMap<&str, &Task>,
+    subset: bool,
 ) -> anyhow::Result<(Vec<NewSample>, String)> {
     let mut out = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
     let mut counts = Vec::new();
+    let mut left_out = 0;
     for (stem, field, passed) in [
         ("greedy_pass", "right_result", true),
         ("greedy_fail", "wrong_result", false),
@@ -749,7 +770,10 @@ fn read_greedy(
         let entries = read_entries(&path)?;
         let count = entries.len();
         for (i, mut entry) in entries.into_iter().enumerate() {
-            let task = recorded_task(&entry, &file, i, lang, by_key)?;
+            let Some(task) = recorded_task(&entry, &file, i, lang, by_key, subset)? else {
+                left_out += 1;
+                continue;
+            };
             let completion = match entry.take_field(field) {
                 Some(Value::String(s)) => s,
                 Some(Value::Null) | None => bail!(
@@ -777,11 +801,14 @@ fn read_greedy(
             if passed { "passed" } else { "failed" }
         ));
     }
-    if seen.is_empty() {
+    if seen.is_empty() && !subset {
         bail!(
             "{}: no greedy_pass{variant}.json or greedy_fail{variant}.json with entries",
             dir.display()
         );
+    }
+    if left_out > 0 {
+        counts.push(format!("{left_out} of tasks the data leaves out"));
     }
     Ok((out, format!("greedy {}", counts.join(", "))))
 }
@@ -817,6 +844,7 @@ fn read_n10(
     lang: Language,
     variant: &str,
     by_key: &HashMap<&str, &Task>,
+    subset: bool,
 ) -> anyhow::Result<(Vec<NewSample>, String)> {
     let path = dir.join(format!("results_10{variant}.json"));
     if !path.is_file() {
@@ -827,7 +855,9 @@ fn read_n10(
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     for (i, entry) in entries.iter().enumerate() {
-        let task = recorded_task(entry, &file, i, lang, by_key)?;
+        let Some(task) = recorded_task(entry, &file, i, lang, by_key, subset)? else {
+            continue;
+        };
         if !seen.insert(task.key.clone()) {
             bail!("{file}: entry {i}: task {} appears twice", task.task_id);
         }
@@ -876,6 +906,7 @@ pub(crate) mod tests {
                 samples,
                 data: Some(data),
                 force: false,
+                bench: Bench::CrossplIpc,
             },
             run: ModelRun {
                 model: model.into(),

@@ -17,6 +17,9 @@ const GO: &str = "/usr/bin/go";
 const SEED_INSIDE: &str = "/polyeval/gocache-seed";
 const GOCACHE_INSIDE: &str = "/tmp/gocache";
 const GOFMT: &str = "/usr/bin/gofmt";
+/// A job's compile environment variable naming a build-cache seed of its own
+/// (inside the sandbox) to start the compile from.
+pub const GOCACHE_SEED_ENV: &str = "POLYEVAL_GOCACHE_SEED";
 
 fn go_env(gocache: &str) -> Vec<(String, String)> {
     vec![
@@ -89,19 +92,36 @@ impl Toolchain for Go {
     fn compile_command(
         &self,
         file: &str,
-        _: &Job,
+        job: &Job,
         _: &ToolchainInfo,
         _: &Limits,
     ) -> Option<Vec<String>> {
         // The seed may be missing (its build failed): then go starts empty.
-        Some(vec![
+        // A job may bring a seed of its own (one warmed with the libraries
+        // its compile environment provides): `GOCACHE_SEED` in its compile
+        // environment. The job's other `.go` files are compiled with the
+        // source (one package).
+        let seed = job
+            .compile_env
+            .iter()
+            .find(|(k, _)| k == GOCACHE_SEED_ENV)
+            .map_or(SEED_INSIDE, |(_, v)| v.as_str());
+        let mut argv = vec![
             s("/bin/sh"),
             s("-c"),
-            format!("cp -R \"$0\" {GOCACHE_INSIDE} 2>/dev/null; exec {GO} build -o \"$1\" \"$2\""),
-            s(SEED_INSIDE),
+            format!("cp -R \"$0\" {GOCACHE_INSIDE} 2>/dev/null; shift; exec {GO} build -o \"$@\""),
+            s(seed),
+            s("polyeval-go-build"),
             inside("prog"),
             inside(file),
-        ])
+        ];
+        argv.extend(
+            job.files
+                .iter()
+                .filter(|(name, _)| name.ends_with(".go"))
+                .map(|(name, _)| inside(name)),
+        );
+        Some(argv)
     }
     fn run_command(&self, _: &str, _: &Job, _: &ToolchainInfo, _: &Limits) -> Vec<String> {
         vec![inside("prog")]

@@ -6,6 +6,7 @@
 pub mod cpp;
 mod csharp;
 mod go;
+pub use go::GOCACHE_SEED_ENV;
 mod interpreted;
 mod java;
 mod javascript;
