@@ -80,6 +80,32 @@ impl ExecutedData {
     }
 }
 
+/// What an executed CrossPL-IPC verdict records beside its own outcome
+/// (see [`crate::crosspl_ipc_exec`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct IpcExecData {
+    /// The IPC runtime that ran it (its versions, in one line).
+    pub ipc_runtime: Option<String>,
+    /// The static (state-machine) verdict on the same code.
+    #[serde(rename = "static")]
+    pub static_verdict: Option<StaticVerdict>,
+}
+
+/// The state machine's verdict on an executed sample's code.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct StaticVerdict {
+    /// `compat` or `strict`.
+    pub mode: Option<String>,
+    pub passed: bool,
+}
+
+impl IpcExecData {
+    /// The executed-IPC fields of `verdict` (all `None` when it has none).
+    pub fn of(verdict: &Verdict) -> IpcExecData {
+        IpcExecData::deserialize(&verdict.data).unwrap_or_default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

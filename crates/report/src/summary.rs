@@ -3,7 +3,7 @@
 //! stable JSON contract of `polyeval report --format json`.
 
 use crate::model::{Criterion, RunData, TaskRecord, VerdictSource};
-use polyeval_bench::verdict_data::IpcData;
+use polyeval_bench::verdict_data::{IpcData, IpcExecData};
 use polyeval_core::metrics::{self, Estimate};
 use polyeval_core::{Bench, Language};
 use rayon::prelude::*;
@@ -248,8 +248,7 @@ fn static_vs_executed(run: &RunData) -> Option<StaticVsExecuted> {
     for t in &run.tasks {
         for s in &t.samples {
             let Some(v) = &s.verdict else { continue };
-            let Some(static_passed) = v.data.pointer("/static/passed").and_then(|p| p.as_bool())
-            else {
+            let Some(static_passed) = IpcExecData::of(v).static_verdict.map(|s| s.passed) else {
                 continue;
             };
             if v.status == polyeval_core::Status::Error {
@@ -284,8 +283,7 @@ fn ipc_runtimes(run: &RunData) -> Vec<String> {
         .iter()
         .flat_map(|t| &t.samples)
         .filter_map(|s| s.verdict.as_ref())
-        .filter_map(|v| v.data.get("ipc_runtime").and_then(|x| x.as_str()))
-        .map(str::to_string)
+        .filter_map(|v| IpcExecData::of(v).ipc_runtime)
         .collect();
     used.into_iter().collect()
 }
