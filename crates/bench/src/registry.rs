@@ -63,6 +63,12 @@ pub trait Benchmark: Sync {
     fn has_pass_o(&self) -> bool {
         false
     }
+    /// Whether scoring reads the tasks' texts (the canonical solution a
+    /// sample is judged against): then the task set is always loaded with
+    /// them, even by commands that only score. No default: a benchmark that
+    /// forgot would score every sample as unjudgeable once the task cache,
+    /// which keeps texts apart, is warm.
+    fn scoring_needs_texts(&self) -> bool;
     /// Whether tasks are grouped by IPC technique and code level.
     fn has_techniques(&self) -> bool {
         false

@@ -15,6 +15,10 @@ const SYSTEM: &str = include_str!("../../prompts/crosspl-ipc-system.txt");
 pub struct CrossplIpc;
 
 impl Benchmark for CrossplIpc {
+    fn scoring_needs_texts(&self) -> bool {
+        // The state machines need only the code.
+        false
+    }
     fn bench(&self) -> Bench {
         Bench::CrossplIpc
     }

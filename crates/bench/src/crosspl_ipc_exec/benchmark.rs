@@ -12,6 +12,10 @@ use polyeval_core::{Bench, Evaluator, Language, Task, TaskSet};
 pub struct CrossplIpcExec;
 
 impl Benchmark for CrossplIpcExec {
+    fn scoring_needs_texts(&self) -> bool {
+        // Judged against the canonical solution's run of the driver.
+        true
+    }
     fn bench(&self) -> Bench {
         Bench::CrossplIpcExec
     }

@@ -54,9 +54,7 @@ impl TaskSets {
     /// solutions (generation and the HTML report need them, scoring does
     /// not); a set loaded without them is loaded again, once, when asked for them.
     pub fn get(&self, bench: Bench, dir: &Path, texts: bool) -> anyhow::Result<Arc<TaskSet>> {
-        // Executed CrossPL-IPC scores a sample against a run of the task's
-        // canonical solution: its scoring needs the texts.
-        let texts = texts || bench == Bench::CrossplIpcExec;
+        let texts = texts || crate::benchmark(bench).scoring_needs_texts();
         let key = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
         let cell = {
             let mut loaded = self.loaded.lock().unwrap_or_else(|p| p.into_inner());

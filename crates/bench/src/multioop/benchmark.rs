@@ -43,6 +43,10 @@ pub const OOP: OopFamily = OopFamily {
 };
 
 impl Benchmark for OopFamily {
+    fn scoring_needs_texts(&self) -> bool {
+        // Expected values are in the tests.
+        false
+    }
     fn bench(&self) -> Bench {
         self.bench
     }
