@@ -35,7 +35,7 @@
 use super::output;
 use super::prompts;
 use super::units::{self, Unit};
-use anyhow::{bail, Context};
+use anyhow::bail;
 use polyeval_bench::crosspl_ffi::{decode, doctor, FfiEvaluator, Prepared};
 use polyeval_bench::EvalOptions;
 use polyeval_client::ClientOptions;
@@ -249,7 +249,7 @@ enum UnitError {
     Sandbox(String),
 }
 
-impl UnitError {
+impl crate::concurrent::ItemError for UnitError {
     fn is_fatal(&self) -> bool {
         match self {
             UnitError::Call(e) => e.is_fatal(),
@@ -415,47 +415,18 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
 }
 
 /// Every unit through the rounds, concurrently; the outcomes in unit order.
-/// A fatal error (the endpoint refuses the key or the model, a request
-/// missing from a replayed journal, a sandbox that cannot run) stops the
-/// build at once.
 fn build_all(
     ctx: &Arc<Ctx>,
     units: &[Unit],
     concurrency: usize,
 ) -> anyhow::Result<Vec<Result<UnitOutcome, UnitError>>> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    runtime.block_on(async {
-        let in_flight = Arc::new(tokio::sync::Semaphore::new(concurrency.max(1) * 2 + 2));
-        let mut set = tokio::task::JoinSet::new();
-        for (i, unit) in units.iter().enumerate() {
-            let (ctx, unit, in_flight) = (ctx.clone(), unit.clone(), in_flight.clone());
-            set.spawn(async move {
-                let _slot = in_flight.acquire_owned().await;
-                let outcome = build_unit(&ctx, &unit).await;
-                ctx.generated.inc(1);
-                (i, outcome)
-            });
+    crate::concurrent::build_each(units, concurrency, unit_key, |unit| {
+        let ctx = ctx.clone();
+        async move {
+            let outcome = build_unit(&ctx, &unit).await;
+            ctx.generated.inc(1);
+            outcome
         }
-        let mut outcomes: Vec<Option<Result<UnitOutcome, UnitError>>> =
-            (0..units.len()).map(|_| None).collect();
-        while let Some(joined) = set.join_next().await {
-            let (i, outcome) = joined.context("a build task failed")?;
-            if let Err(e) = &outcome {
-                if e.is_fatal() {
-                    set.abort_all();
-                    bail!("{}: {e}", unit_key(&units[i]));
-                }
-            }
-            outcomes[i] = Some(outcome);
-        }
-        Ok(outcomes
-            .into_iter()
-            .map(|o| o.expect("every unit has an outcome"))
-            .collect())
     })
 }
 

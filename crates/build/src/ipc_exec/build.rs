@@ -331,7 +331,7 @@ enum TaskError {
     Sandbox(String),
 }
 
-impl TaskError {
+impl crate::concurrent::ItemError for TaskError {
     fn is_fatal(&self) -> bool {
         match self {
             TaskError::Call(e) => e.is_fatal(),
@@ -600,48 +600,25 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
     })
 }
 
-/// Every task through the rounds, concurrently; outcomes in task order. A
-/// fatal error (the endpoint refuses, a request missing from a replayed
-/// journal, a sandbox that cannot run) stops the build at once.
+/// Every task through the rounds, concurrently; outcomes in task order.
 fn build_all(
     ctx: &Arc<Ctx>,
     tasks: &[Task],
     concurrency: usize,
 ) -> anyhow::Result<Vec<Result<TaskOutcome, TaskError>>> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    runtime.block_on(async {
-        let in_flight = Arc::new(tokio::sync::Semaphore::new(concurrency.max(1) * 2 + 2));
-        let mut set = tokio::task::JoinSet::new();
-        for (i, task) in tasks.iter().enumerate() {
-            let (ctx, task, in_flight) = (ctx.clone(), task.clone(), in_flight.clone());
-            set.spawn(async move {
-                let _slot = in_flight.acquire_owned().await;
+    crate::concurrent::build_each(
+        tasks,
+        concurrency,
+        |task| task.key.to_string(),
+        |task| {
+            let ctx = ctx.clone();
+            async move {
                 let outcome = build_task(&ctx, &task).await;
                 ctx.built.inc(1);
-                (i, outcome)
-            });
-        }
-        let mut outcomes: Vec<Option<Result<TaskOutcome, TaskError>>> =
-            (0..tasks.len()).map(|_| None).collect();
-        while let Some(joined) = set.join_next().await {
-            let (i, outcome) = joined.context("a build task failed")?;
-            if let Err(e) = &outcome {
-                if e.is_fatal() {
-                    set.abort_all();
-                    bail!("{}: {e}", tasks[i].key);
-                }
+                outcome
             }
-            outcomes[i] = Some(outcome);
-        }
-        Ok(outcomes
-            .into_iter()
-            .map(|o| o.expect("every task has an outcome"))
-            .collect())
-    })
+        },
+    )
 }
 
 fn stage_of(round: u32) -> Stage {
