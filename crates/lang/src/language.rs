@@ -30,7 +30,7 @@ pub struct LanguageInfo {
 }
 
 macro_rules! languages {
-    ($($variant:ident => $module:ident,)*) => {
+    ($($variant:ident => $module:ident :: $dialect:ident,)*) => {
 
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
         #[serde(rename_all = "lowercase")]
@@ -42,28 +42,33 @@ macro_rules! languages {
             /// Every language, in declaration order.
             pub const ALL: [Language; [$(stringify!($variant)),*].len()] = [$(Language::$variant,)*];
 
-            /// The language's descriptor.
-            pub fn info(self) -> &'static LanguageInfo {
+            /// Everything polyeval knows about the language (its folder).
+            pub fn dialect(self) -> &'static dyn crate::Dialect {
                 match self {
-                    $(Language::$variant => &crate::$module::INFO,)*
+                    $(Language::$variant => &crate::$module::$dialect,)*
                 }
             }
         }
     };
 }
 
-// The registry: one line per language (variant => module holding its `INFO`).
+// The registry: one line per language (variant => its folder's `Dialect`).
 languages! {
-    Python => python,
-    Cpp => cpp,
-    Java => java,
-    CSharp => csharp,
-    Php => php,
-    JavaScript => javascript,
-    Go => go,
+    Python => python::Python,
+    Cpp => cpp::Cpp,
+    Java => java::Java,
+    CSharp => csharp::CSharp,
+    Php => php::Php,
+    JavaScript => javascript::JavaScript,
+    Go => go::Go,
 }
 
 impl Language {
+    /// The language's descriptor.
+    pub fn info(self) -> &'static LanguageInfo {
+        self.dialect().info()
+    }
+
     /// Canonical machine name (`python`, `cpp`, `java`, `csharp`, `php`, `javascript`, `go`).
     pub fn key(self) -> &'static str {
         self.info().key

@@ -11,6 +11,7 @@
 
 pub mod cpp;
 pub mod csharp;
+mod dialect;
 pub mod go;
 pub mod java;
 pub mod javascript;
@@ -20,4 +21,5 @@ pub mod php;
 pub mod python;
 pub mod value;
 
+pub use dialect::Dialect;
 pub use language::{Language, LanguageInfo};

@@ -23,3 +23,15 @@ pub(crate) const INFO: LanguageInfo = LanguageInfo {
         ..CSyntax::PLAIN
     }),
 };
+
+/// Cpp's [`Dialect`](crate::Dialect).
+pub struct Cpp;
+
+impl crate::Dialect for Cpp {
+    fn info(&self) -> &'static LanguageInfo {
+        &INFO
+    }
+    fn observer(&self) -> &'static str {
+        OBSERVER
+    }
+}

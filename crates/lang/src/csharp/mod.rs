@@ -21,3 +21,15 @@ pub(crate) const INFO: LanguageInfo = LanguageInfo {
         ..CSyntax::PLAIN
     }),
 };
+
+/// CSharp's [`Dialect`](crate::Dialect).
+pub struct CSharp;
+
+impl crate::Dialect for CSharp {
+    fn info(&self) -> &'static LanguageInfo {
+        &INFO
+    }
+    fn observer(&self) -> &'static str {
+        OBSERVER
+    }
+}

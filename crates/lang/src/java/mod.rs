@@ -21,3 +21,15 @@ pub(crate) const INFO: LanguageInfo = LanguageInfo {
         ..CSyntax::PLAIN
     }),
 };
+
+/// Java's [`Dialect`](crate::Dialect).
+pub struct Java;
+
+impl crate::Dialect for Java {
+    fn info(&self) -> &'static LanguageInfo {
+        &INFO
+    }
+    fn observer(&self) -> &'static str {
+        OBSERVER
+    }
+}

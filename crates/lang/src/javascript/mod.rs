@@ -22,3 +22,15 @@ pub(crate) const INFO: LanguageInfo = LanguageInfo {
         ..CSyntax::PLAIN
     }),
 };
+
+/// JavaScript's [`Dialect`](crate::Dialect).
+pub struct JavaScript;
+
+impl crate::Dialect for JavaScript {
+    fn info(&self) -> &'static LanguageInfo {
+        &INFO
+    }
+    fn observer(&self) -> &'static str {
+        OBSERVER
+    }
+}

@@ -25,3 +25,15 @@ pub(crate) const INFO: LanguageInfo = LanguageInfo {
         ..CSyntax::PLAIN
     }),
 };
+
+/// Php's [`Dialect`](crate::Dialect).
+pub struct Php;
+
+impl crate::Dialect for Php {
+    fn info(&self) -> &'static LanguageInfo {
+        &INFO
+    }
+    fn observer(&self) -> &'static str {
+        OBSERVER
+    }
+}

@@ -20,3 +20,15 @@ pub(crate) const INFO: LanguageInfo = LanguageInfo {
     lexed_suffixes: &[".pyw"],
     syntax: Syntax::Python,
 };
+
+/// Python's [`Dialect`](crate::Dialect).
+pub struct Python;
+
+impl crate::Dialect for Python {
+    fn info(&self) -> &'static LanguageInfo {
+        &INFO
+    }
+    fn observer(&self) -> &'static str {
+        OBSERVER
+    }
+}
