@@ -2,7 +2,8 @@
 # Install every system dependency polyeval's build and test suite need on
 # Debian/Ubuntu: a C toolchain (for the bundled SQLite), the language
 # toolchains the executed benchmarks use (g++, Java, Mono C#, PHP, Node.js,
-# Go, Python with numpy), GSL for CrossPL-FFI, bubblewrap for the sandbox,
+# Go, Python with numpy) and what a language folder installs itself
+# (crates/lang/src/<language>/install.sh), GSL for CrossPL-FFI, bubblewrap for the sandbox,
 # Chromium for HTML report rendering, a minimal LaTeX (pdflatex with booktabs:
 # about 80 s to install) that compiles the LaTeX reports in the tests, git
 # for mining (the clone step), Slurm
@@ -63,6 +64,16 @@ else
   "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
+# What a language folder installs beyond the Debian packages above (its
+# `install.sh`, run as root: e.g. a pinned compiler from npm). Idempotent.
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+for installer in "$ROOT"/crates/lang/src/*/install.sh; do
+  [ -f "$installer" ] || continue
+  started=$SECONDS
+  "${SUDO[@]}" bash "$installer"
+  echo "install-deps: $(basename "$(dirname "$installer")") ready ($((SECONDS - started))s)"
+done
+
 if ! command -v cargo >/dev/null 2>&1; then
   echo "install-deps: cargo not found; install Rust from https://rustup.rs (then re-run)" >&2
   exit 1
@@ -87,7 +98,6 @@ fi
 
 # GSL 2.8 into polyeval's cache ($POLYEVAL_CACHE_DIR, else ~/.cache/polyeval):
 # the FFI tests need it and fail, naming `polyeval setup gsl`, without it.
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GSL_TARBALL=${POLYEVAL_TEST_DATA:-$ROOT/../shared/data}/gsl/gsl_2.8+dfsg.orig.tar.gz
 if [ -f "$GSL_TARBALL" ]; then
   started=$SECONDS

@@ -95,12 +95,14 @@ impl Language {
     }
 
     /// The language whose lexer reads files with this suffix (`.java`,
-    /// `.py`, `.ts` …), case-insensitively.
+    /// `.py`, `.h` …), case-insensitively: the language the suffix is an
+    /// extension of, else one that lexes such files too.
     pub fn lexer_for_suffix(suffix: &str) -> Option<Language> {
         let s = suffix.to_ascii_lowercase();
-        Language::ALL.into_iter().find(|lang| {
-            let info = lang.info();
-            info.extensions.contains(&s.as_str()) || info.lexed_suffixes.contains(&s.as_str())
+        Language::from_extension(&s).or_else(|| {
+            Language::ALL
+                .into_iter()
+                .find(|lang| lang.info().lexed_suffixes.contains(&s.as_str()))
         })
     }
 
