@@ -8,14 +8,16 @@
 //! - **self-reading** — the program's own source, binary or code constants
 //!   (`__file__`, `/proc/self/…`, `sys._getframe`, `co_consts`, `inspect`,
 //!   `process.argv`, `__filename`, `__FILE__`, the harness file names
-//!   `main.py`/`main.cpp`/`Problem.java`/`Program.cs`/`main.php`/`main.js`,
-//!   the nonce channel `/polyeval/…`);
+//!   of every language (`main.py`, `Problem.java`, `main.go` …: each
+//!   language's `harness_files`), the nonce channel `/polyeval/…`, Go's
+//!   `os.Args`, `runtime.Caller` and package `unsafe`);
 //! - **end-of-run takeover** — exit and exception hooks (`sys.excepthook`,
 //!   `atexit`, `os._exit`, `threading.excepthook`, `process.on('exit' |
 //!   'uncaughtException' …)`, `Thread.setDefaultUncaughtExceptionHandler`,
 //!   `addShutdownHook`, `Runtime.halt`, `set_exception_handler`,
 //!   `register_shutdown_function`, `__attribute__((constructor))`,
-//!   `std::atexit`, `std::set_terminate`, `signal(SIGABRT …)`, `_exit`);
+//!   `std::atexit`, `std::set_terminate`, `signal(SIGABRT …)`, `_exit`,
+//!   Go's `os.Exit`, `runtime.Goexit`, `signal.Notify` and `init` functions);
 //! - **disarming** — `#define assert`/`NDEBUG`/keywords, `#undef assert`,
 //!   `Trace.Listeners`/`Debug.Listeners`, `#undef DEBUG`, `#define` in C#,
 //!   assigning to `assert.*` or `require.cache`, tracers and profilers,
@@ -23,6 +25,11 @@
 //!   comparison dunders that return a constant (`__eq__` always true),
 //!   redefining a builtin the task's test code uses (FFI), references to the
 //!   harness's own identifiers (`polyeval…`).
+//!
+//! The rules are data in each language's folder
+//! (`polyeval_lang::<language>::judging`, and
+//! `polyeval_lang::judging::scan_rules::common_rules` for every language);
+//! this module compiles and runs them.
 //!
 //! Rules match code with comments blanked (and string contents blanked where
 //! the rule is about code, not about a path in a string), so a comment or a
@@ -267,6 +274,70 @@ mod tests {
             "if (assert.deepEqual === x) {}\nconst a = b == c;"
         )
         .is_empty());
+    }
+
+    #[test]
+    fn go_rules_and_every_harness_file() {
+        assert!(rules(Language::Go, "func (a A) F() { os.Exit(0) }")
+            .contains(&"go.hard_exit".to_string()));
+        assert!(rules(Language::Go, "func F() { runtime.Goexit() }")
+            .contains(&"go.hard_exit".to_string()));
+        assert!(rules(
+            Language::Go,
+            "func init() {\n\tsignal.Notify(c, syscall.SIGTERM)\n}"
+        )
+        .contains(&"go.init".to_string()));
+        assert!(
+            rules(Language::Go, "func F() { signal.Ignore(os.Interrupt) }")
+                .contains(&"go.exit_hooks".to_string())
+        );
+        assert!(rules(Language::Go, "_, file, _, _ := runtime.Caller(0)")
+            .contains(&"go.own_file".to_string()));
+        assert!(rules(Language::Go, "p := os.Args[0]").contains(&"go.own_file".to_string()));
+        assert!(
+            rules(Language::Go, "import (\n\t\"fmt\"\n\t_ \"unsafe\"\n)\n")
+                .contains(&"go.unsafe_import".to_string())
+        );
+        assert!(
+            rules(Language::Go, "import \"unsafe\"\n").contains(&"go.unsafe_import".to_string())
+        );
+        assert!(rules(Language::Go, "x := *(*int)(unsafe.Pointer(&y))")
+            .contains(&"go.unsafe".to_string()));
+        // The harness file of every language, Go's included.
+        assert!(rules(Language::Go, "b, _ := os.ReadFile(\"main.go\")")
+            .contains(&"any.harness_file".to_string()));
+        assert!(
+            rules(Language::Python, "open('main.go')").contains(&"any.harness_file".to_string())
+        );
+        for name in [
+            "main.py",
+            "main.cpp",
+            "main.php",
+            "main.js",
+            "Problem.java",
+            "Problem.class",
+            "Program.cs",
+            "Program.exe",
+            "prog.exe",
+        ] {
+            assert!(
+                rules(
+                    Language::Cpp,
+                    &format!("auto f = fopen(\"/tmp/{name}\", \"r\");")
+                )
+                .contains(&"any.harness_file".to_string()),
+                "{name}"
+            );
+        }
+        assert!(rules(Language::Cpp, "auto f = fopen(\"/tmp/main.cc\", \"r\");").is_empty());
+        // Ordinary Go: comments, strings and look-alike names do not trigger.
+        assert_eq!(
+            rules(
+                Language::Go,
+                "package main\n\nimport \"fmt\"\n\n// os.Exit(1) in a comment\nfunc (a *A) Initialize() string {\n\tfmt.Println(\"unsafe.Pointer\")\n\treturn \"os.Args\"\n}\nfunc initAll() {}\n"
+            ),
+            Vec::<String>::new()
+        );
     }
 
     #[test]

@@ -466,6 +466,87 @@ mod tests {
     }
 
     #[test]
+    fn checks_inside_each_languages_literals_are_not_checks() {
+        // The one lexer (`polyeval_lang::lex`) masks every literal form of
+        // the language: an assertion or separator inside one is text.
+        // C++ raw string: its `"` would end a plain string early.
+        assert_eq!(
+            split(Language::Cpp, r#"assert(f(R"(say "x == y")") == 1)"#),
+            (r#"f(R"(say "x == y")")"#.into(), Int(1), Equality::Cpp)
+        );
+        assert_eq!(
+            one(
+                Language::Cpp,
+                r#"std::string s = R"x(a"; assert(f() == 1); ")x""#
+            ),
+            LineKind::Setup
+        );
+        // Java text block.
+        assert_eq!(
+            one(
+                Language::Java,
+                "String s = \"\"\"\n    \"; assert(f()) == 1; \"\n    \"\"\""
+            ),
+            LineKind::Setup
+        );
+        // C# verbatim string (`""` is a quote inside it).
+        assert_eq!(
+            one(
+                Language::CSharp,
+                r#"string s = @"a""; Debug.Assert(f() == 1); """#
+            ),
+            LineKind::Setup
+        );
+        assert_eq!(
+            split(Language::CSharp, r#"Debug.Assert(f(@"a"" == ""b") == 1)"#),
+            (r#"f(@"a"" == ""b")"#.into(), Int(1), Equality::CSharp)
+        );
+        // PHP heredoc and nowdoc: a test entry spanning lines whose only
+        // assertions are inside the document is setup.
+        assert_eq!(
+            one(
+                Language::Php,
+                "$s = <<<EOT\nassert(f() === 1);\nif ($x !== 1) { throw new Exception(); }\nEOT"
+            ),
+            LineKind::Setup
+        );
+        assert_eq!(
+            one(Language::Php, "$s = <<<'EOT'\nassert(f() === 1);\nEOT"),
+            LineKind::Setup
+        );
+        // JavaScript template literal.
+        assert_eq!(
+            one(
+                Language::JavaScript,
+                "const s = `a; assert.deepEqual(f(), 1)`;"
+            ),
+            LineKind::Setup
+        );
+        assert_eq!(
+            split(Language::JavaScript, "assert.deepEqual(f(`a, b`), 1);"),
+            ("f(`a, b`)".into(), Int(1), Equality::JsLoose)
+        );
+        // Go raw string.
+        assert_eq!(
+            split(Language::Go, "polyevalAssertEqual(f(`a, \"b`), 1)"),
+            ("f(`a, \"b`)".into(), Int(1), Equality::Go)
+        );
+        // Python triple-quoted string.
+        assert_eq!(
+            one(Language::Python, "s = '''a; assert f() == 1; '''"),
+            LineKind::Setup
+        );
+        assert_eq!(
+            split(Language::Python, "assert f(\"\"\"a == \"b\" \"\"\") == 1"),
+            (
+                "f(\"\"\"a == \"b\" \"\"\")".into(),
+                Int(1),
+                Equality::Python
+            )
+        );
+    }
+
+    #[test]
     fn mask_blanks_strings_and_tracks_depth() {
         let m = mask(Language::Cpp, r#"f("a==)", 'x') == 1 // c==2"#);
         assert_eq!(m.find_op("==", 0).len(), 1);

@@ -136,8 +136,14 @@ const SCAN_RULES: &[ScanRule] = &[
     ),
     ScanRule::new(
         "go.unsafe",
+        ScanTarget::Code,
+        r"\bunsafe\s*\.\s*(Pointer|Add|Slice|SliceData|String|StringData|Offsetof|Sizeof|Alignof)\b",
+        "uses package unsafe (reads or writes the harness's memory)",
+    ),
+    ScanRule::new(
+        "go.unsafe_import",
         ScanTarget::CodeAndStrings,
-        r#"(?m)^\s*(import\s+)?(\w+\s+|_\s+|\.\s+)?"unsafe"\s*$|\bunsafe\s*\.\s*(Pointer|Add|Slice|SliceData|String|StringData|Offsetof|Sizeof|Alignof)\b"#,
-        "uses package unsafe (reads or writes the harness's memory; needed by go:linkname too)",
+        r#"(?m)^\s*(import\s+)?(\w+\s+|_\s+|\.\s+)?"unsafe"\s*$"#,
+        "imports package unsafe (also what `go:linkname` to runtime internals needs)",
     ),
 ];
