@@ -77,3 +77,36 @@ pub trait Judging {
     /// offset of each binding and the name.
     fn redefined_test_builtins(&self, masked_code: &str, test_code: &str) -> Vec<(usize, String)>;
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Language;
+    use std::collections::HashSet;
+
+    #[test]
+    fn every_language_states_compilable_rules_and_its_harness_files() {
+        let common = super::scan_rules::common_rules();
+        for lang in Language::ALL {
+            let dialect = lang.dialect();
+            assert!(!dialect.harness_files().is_empty(), "{lang:?}");
+            let mut ids = HashSet::new();
+            for rule in common.iter().chain(dialect.scan_rules()) {
+                assert!(ids.insert(rule.id), "{lang:?}: duplicate rule {}", rule.id);
+                regex::Regex::new(&rule.pattern)
+                    .unwrap_or_else(|e| panic!("{lang:?}: rule {}: {e}", rule.id));
+            }
+            // The observed expression and the test number reach the program.
+            let stmt = dialect.observe_statement(7, "a.f(1)");
+            assert!(stmt.contains("a.f(1)") && stmt.contains('7'), "{stmt}");
+            assert!(!stmt.contains('\n'), "one line: {stmt}");
+        }
+        let harness_file = common.iter().find(|r| r.id == "any.harness_file").unwrap();
+        let re = regex::Regex::new(&harness_file.pattern).unwrap();
+        for lang in Language::ALL {
+            for name in lang.dialect().harness_files() {
+                assert!(re.is_match(&format!("\"{name}\"")), "{name}");
+                assert!(!re.is_match(&format!("\"x{name}\"")), "{name}");
+            }
+        }
+    }
+}
