@@ -27,7 +27,6 @@ pub fn text_after_call(line: &str, close: usize, what: &str) -> Option<Classifie
 
 /// A comparison `lhs OP rhs` found at depth `depth` of `expr` (a slice of the
 /// masked line starting at byte `offset`), with the expected side parsed.
-#[allow(clippy::too_many_arguments)]
 pub fn comparison(
     line: &str,
     m: &Masked,

@@ -121,6 +121,7 @@ fn python_check(line: &str, m: &Masked, read: ReadLiteral<'_>) -> Option<Classif
     })
 }
 
+/// A module-level binding: `def`, `class`, an assignment or an import.
 static TOP_LEVEL_BINDING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?m)^(?:def\s+(\w+)\s*\(|class\s+(\w+)\b|(\w+)\s*(?::[^=\n]*)?=[^=]|(?:from\s+\S+\s+)?import\s+(.+)$)")
         .expect("valid regex")
