@@ -15,7 +15,9 @@
 //!
 //! Every body ends with the `finish` call, which runs the prelude's runtime
 //! integrity checks (diagnostics) and writes the end record. The preludes
-//! themselves live with their languages (`polyeval_lang::<language>::OBSERVER`).
+//! and statements live with their languages (`polyeval_lang::<language>`:
+//! `OBSERVER`, and `judging.rs` for the statements); this module puts them
+//! together.
 
 use crate::split::{LineKind, Plan};
 use polyeval_core::Language;
@@ -28,57 +30,24 @@ pub const PHP_PRELUDE: &str = polyeval_lang::php::OBSERVER;
 pub const JAVASCRIPT_PRELUDE: &str = polyeval_lang::javascript::OBSERVER;
 pub const GO_PRELUDE: &str = polyeval_lang::go::OBSERVER;
 
-/// The class whose `main` the Java toolchain must run (whatever other
-/// `main`s the file has).
-pub const JAVA_ENTRY_CLASS: &str = "Problem";
-/// The class the C# compiler must use as entry point (`mcs -main:Program`),
-/// so a candidate's own `Main` is not a second entry point.
-pub const CSHARP_ENTRY_CLASS: &str = "Program";
-/// First line of every C# program: a token before any candidate text, so a
-/// candidate `#undef DEBUG`/`#define` (only legal before the first token)
-/// is a compile error instead of disarming `Debug.Assert`.
-pub const CSHARP_FIRST_LINE: &str = "using PolyevalJudgeSystem = global::System;";
-
-/// The function a Go test line of polyeval's MultiOOP suites asserts with:
-/// `polyevalAssertEqual(got, want)` (Go has no assertion statement). The
-/// split observes `got`; lines run in-process need the harness to define it.
-pub const GO_ASSERT_EQUAL: &str = "polyevalAssertEqual";
+pub use polyeval_lang::csharp::judging::{
+    ENTRY_CLASS as CSHARP_ENTRY_CLASS, FIRST_LINE as CSHARP_FIRST_LINE,
+};
+pub use polyeval_lang::go::judging::{program as go_program, ASSERT_EQUAL as GO_ASSERT_EQUAL};
+pub use polyeval_lang::java::judging::ENTRY_CLASS as JAVA_ENTRY_CLASS;
+pub use polyeval_lang::python::judging::{
+    builtins_used as python_builtins_used, with_prelude as python_with_prelude,
+};
 
 /// The observer prelude of `lang` (Go: see [`go_program`]).
 pub fn prelude(lang: Language) -> &'static str {
-    match lang {
-        Language::Python => PYTHON_PRELUDE,
-        Language::Cpp => CPP_PRELUDE,
-        Language::Java => JAVA_PRELUDE,
-        Language::CSharp => CSHARP_PRELUDE,
-        Language::Php => PHP_PRELUDE,
-        Language::JavaScript => JAVASCRIPT_PRELUDE,
-        Language::Go => GO_PRELUDE,
-    }
+    lang.dialect().observer()
 }
 
 /// The statement that observes `lhs` as test `t` (one line; exceptions are
 /// reported and re-raised).
 pub fn observe_statement(lang: Language, t: usize, lhs: &str) -> String {
-    match lang {
-        Language::Python => format!("__polyeval_observe({t}, lambda: ({lhs}))"),
-        Language::Cpp => format!(
-            "try {{ ::polyeval_judge::observe({t}, ({lhs})); }} catch (...) {{ ::polyeval_judge::raised({t}); throw; }}"
-        ),
-        Language::Java => format!(
-            "try {{ PolyevalJudge.observe({t}, ({lhs})); }} catch (Throwable polyevalE) {{ PolyevalJudge.raised({t}, polyevalE); throw polyevalE; }}"
-        ),
-        Language::CSharp => format!(
-            "try {{ PolyevalJudge.Observe({t}, ({lhs})); }} catch (global::System.Exception polyevalE) {{ PolyevalJudge.Raised({t}, polyevalE); throw; }}"
-        ),
-        Language::Php => format!(
-            "try {{ __polyeval_observe({t}, ({lhs})); }} catch (\\Throwable $polyevalE) {{ __polyeval_raised({t}, $polyevalE); throw $polyevalE; }}"
-        ),
-        Language::JavaScript => format!(
-            "try {{ __polyeval.observe({t}, ({lhs})); }} catch (polyevalE) {{ __polyeval.raised({t}, polyevalE); throw polyevalE; }}"
-        ),
-        Language::Go => format!("polyevalObserve({t}, func() interface{{}} {{ return {lhs} }})"),
-    }
+    lang.dialect().observe_statement(t, lhs)
 }
 
 /// The final statement: the runtime checks (diagnostics) and the end
@@ -87,38 +56,7 @@ pub fn observe_statement(lang: Language, t: usize, lhs: &str) -> String {
 /// names the test code uses (`protected`: a module-level redefinition of one
 /// of them is noted).
 pub fn finish_statement(lang: Language, needs_nonce: bool, protected: &[String]) -> String {
-    match lang {
-        Language::Python => {
-            let names: Vec<String> = protected
-                .iter()
-                .filter(|n| n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-                .map(|n| format!("\"{n}\""))
-                .collect();
-            let tuple = match names.len() {
-                0 => "()".to_string(),
-                1 => format!("({},)", names[0]),
-                _ => format!("({})", names.join(", ")),
-            };
-            let nonce = if needs_nonce { "True" } else { "False" };
-            format!("__polyeval_finish({nonce}, {tuple})")
-        }
-        Language::Cpp => "::polyeval_judge::finish();".into(),
-        Language::Java => "PolyevalJudge.finish();".into(),
-        Language::CSharp => "PolyevalJudge.Finish();".into(),
-        Language::Php => "__polyeval_finish();".into(),
-        Language::JavaScript => "__polyeval.finish();".into(),
-        Language::Go => "polyevalFinish()".into(),
-    }
-}
-
-/// Upstream's statement form of a kept line: `;` appended in C++/Java/C#,
-/// in PHP unless the line ends with `}`; verbatim elsewhere.
-fn statement(lang: Language, line: &str) -> String {
-    match lang {
-        Language::Cpp | Language::Java | Language::CSharp => format!("{line};"),
-        Language::Php if !line.trim_end().ends_with('}') => format!("{line};"),
-        _ => line.to_string(),
-    }
+    lang.dialect().finish_statement(needs_nonce, protected)
 }
 
 /// The test body for `plan`, each statement on its own line prefixed with
@@ -127,7 +65,7 @@ fn statement(lang: Language, line: &str) -> String {
 /// report the expression's value; a not-judgeable line without one is left
 /// out (its assertion never runs: nothing is decided in the program).
 pub fn body(plan: &Plan, indent: &str) -> String {
-    let lang = plan.language;
+    let dialect = plan.language.dialect();
     let mut out = String::new();
     let mut push = |s: &str| {
         for l in s.lines() {
@@ -139,45 +77,20 @@ pub fn body(plan: &Plan, indent: &str) -> String {
     for line in &plan.lines {
         match &line.kind {
             LineKind::Setup => {
-                if lang == Language::Python {
-                    // Python entries may hold several lines; each is a statement of `check`.
-                    push(&line.text);
-                } else if !line.text.trim().is_empty() {
-                    push(&statement(lang, &line.text));
+                if let Some(statement) = dialect.setup_statement(&line.text) {
+                    push(&statement);
                 }
             }
-            LineKind::Check(c) => push(&observe_statement(lang, c.t, &c.lhs)),
+            LineKind::Check(c) => push(&dialect.observe_statement(c.t, &c.lhs)),
             LineKind::NotJudgeable(n) => {
                 if let Some(lhs) = &n.lhs {
-                    push(&observe_statement(lang, n.t, lhs));
+                    push(&dialect.observe_statement(n.t, lhs));
                 }
             }
         }
     }
-    push(&finish_statement(lang, false, &[]));
+    push(&dialect.finish_statement(false, &[]));
     out
-}
-
-/// Python source with the prelude before `code`, keeping any
-/// `from __future__ import …` of the code first (Python requires it).
-pub fn python_with_prelude(code: &str) -> String {
-    python_with_prelude_then(code, "")
-}
-
-/// [`python_with_prelude`] with `statements` between the prelude and the code.
-fn python_with_prelude_then(code: &str, statements: &str) -> String {
-    let mut future = String::new();
-    let mut rest = String::with_capacity(code.len());
-    for line in code.lines() {
-        if line.trim_start().starts_with("from __future__ import") && !line.starts_with(' ') {
-            future.push_str(line);
-            future.push('\n');
-        } else {
-            rest.push_str(line);
-            rest.push('\n');
-        }
-    }
-    format!("{future}{PYTHON_PRELUDE}{statements}\n{rest}")
 }
 
 /// The whole CrossPL-FFI program for a candidate: the prelude and its FFI
@@ -191,100 +104,9 @@ pub fn ffi_program(candidate: &str, instrumented_test: &str, test_code: &str) ->
     let protected = python_builtins_used(test_code);
     format!(
         "{}\n{instrumented_test}\n\nif __name__ == \"__main__\":\n    assert_test()\n    {}\n",
-        python_with_prelude_then(candidate, "__polyeval_ffi_guard()\n"),
+        polyeval_lang::python::judging::with_prelude_then(candidate, "__polyeval_ffi_guard()\n"),
         finish_statement(Language::Python, true, &protected)
     )
-}
-
-/// A whole Go program: the candidate's package clause and imports, the
-/// prelude's aliased imports, the candidate's declarations, the prelude's
-/// functions and `func main() { <main_body> }`.
-pub fn go_program(code: &str, main_body: &str) -> String {
-    let (imports, functions) = GO_PRELUDE
-        .split_once("// polyeval:body")
-        .unwrap_or(("", GO_PRELUDE));
-    // Insert the import block right after the package clause (Go allows
-    // several import declarations, all before other declarations).
-    let mut out = String::with_capacity(code.len() + GO_PRELUDE.len() + main_body.len() + 64);
-    let mut inserted = false;
-    for line in code.lines() {
-        out.push_str(line);
-        out.push('\n');
-        if !inserted && line.trim_start().starts_with("package ") {
-            out.push_str(imports);
-            out.push('\n');
-            inserted = true;
-        }
-    }
-    if !inserted {
-        out = format!("package main\n\n{imports}\n{out}");
-    }
-    out.push_str(functions);
-    out.push_str("\nfunc main() {\n");
-    out.push_str(main_body);
-    out.push_str("}\n");
-    out
-}
-
-/// Builtin names used by Python test code (for [`finish_statement`]'s
-/// `protected`): identifiers of `code` that are Python builtins.
-pub fn python_builtins_used(code: &str) -> Vec<String> {
-    const BUILTINS: &[&str] = &[
-        "abs",
-        "all",
-        "any",
-        "bool",
-        "dict",
-        "divmod",
-        "enumerate",
-        "filter",
-        "float",
-        "frozenset",
-        "getattr",
-        "hasattr",
-        "hash",
-        "int",
-        "isinstance",
-        "issubclass",
-        "iter",
-        "len",
-        "list",
-        "map",
-        "max",
-        "min",
-        "next",
-        "ord",
-        "chr",
-        "pow",
-        "print",
-        "range",
-        "repr",
-        "reversed",
-        "round",
-        "set",
-        "sorted",
-        "str",
-        "sum",
-        "tuple",
-        "type",
-        "zip",
-        "AssertionError",
-        "Exception",
-        "ValueError",
-        "TypeError",
-    ];
-    let masked = crate::split::mask(Language::Python, code);
-    let mut used: Vec<String> = Vec::new();
-    for word in masked
-        .text
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| BUILTINS.contains(w))
-    {
-        if !used.iter().any(|u| u == word) {
-            used.push(word.to_string());
-        }
-    }
-    used
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ mod dialect;
 pub mod go;
 pub mod java;
 pub mod javascript;
+pub mod judging;
 mod language;
 pub mod lex;
 pub mod php;

@@ -1,5 +1,7 @@
 //! C++ (C++17).
 
+pub mod judging;
+
 use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;
 

@@ -1,5 +1,7 @@
 //! C# (mono).
 
+pub mod judging;
+
 use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;
 

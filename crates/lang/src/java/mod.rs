@@ -1,5 +1,7 @@
 //! Java.
 
+pub mod judging;
+
 use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;
 

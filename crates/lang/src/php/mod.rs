@@ -1,5 +1,7 @@
 //! PHP.
 
+pub mod judging;
+
 use crate::lex::{Backtick, CSyntax, Syntax};
 use crate::LanguageInfo;
 

@@ -1,5 +1,6 @@
 //! Python 3.
 
+pub mod judging;
 pub mod pylit;
 
 use crate::lex::Syntax;
