@@ -17,6 +17,7 @@ pub mod java;
 pub mod javascript;
 mod language;
 pub mod lex;
+pub mod literal;
 pub mod php;
 pub mod python;
 pub mod value;

@@ -1,5 +1,7 @@
 //! C# (mono).
 
+mod literal;
+
 use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;
 

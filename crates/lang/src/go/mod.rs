@@ -1,5 +1,7 @@
 //! Go.
 
+mod literal;
+
 use crate::lex::{Backtick, CSyntax, Syntax};
 use crate::LanguageInfo;
 

@@ -1,5 +1,7 @@
 //! Java.
 
+mod literal;
+
 use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;
 

@@ -1,5 +1,7 @@
 //! JavaScript (node).
 
+mod literal;
+
 use crate::lex::{Backtick, CSyntax, Syntax};
 use crate::LanguageInfo;
 

@@ -1,5 +1,7 @@
 //! PHP.
 
+mod literal;
+
 use crate::lex::{Backtick, CSyntax, Syntax};
 use crate::LanguageInfo;
 

@@ -1,5 +1,6 @@
 //! Python 3.
 
+mod literal;
 pub mod pylit;
 
 use crate::lex::Syntax;
