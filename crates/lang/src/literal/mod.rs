@@ -33,27 +33,17 @@ pub use number::{LeadingZero, NumberSyntax};
 pub use shape::Shape;
 
 use crate::value::Value;
-use std::fmt;
 
 /// Why a right-hand side gave no expected value.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LiteralError {
     /// A literal the language does not accept there (would not compile / would throw).
+    #[error("not valid in the language: {0}")]
     Invalid(String),
     /// Not a literal (an expression we do not evaluate).
+    #[error("not a literal: {0}")]
     NotLiteral(String),
 }
-
-impl fmt::Display for LiteralError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LiteralError::Invalid(m) => write!(f, "not valid in the language: {m}"),
-            LiteralError::NotLiteral(m) => write!(f, "not a literal: {m}"),
-        }
-    }
-}
-
-impl std::error::Error for LiteralError {}
 
 /// A reading's result.
 pub type R<T> = Result<T, LiteralError>;
@@ -276,7 +266,8 @@ impl<'a> Reader<'a> {
                 let v = self.value_shaped(shape, depth + 1)?;
                 match (c, v) {
                     ('+', v @ (Value::Int(_) | Value::Float(_) | Value::BigInt(_))) => Ok(v),
-                    ('-', Value::Int(i)) => Ok(Value::Int(-i)),
+                    // Wrapping: `-0x8000…` (2^127, read as i128::MIN) is i128::MIN.
+                    ('-', Value::Int(i)) => Ok(Value::Int(i.wrapping_neg())),
                     ('-', Value::Float(f)) => Ok(Value::Float(-f)),
                     ('-', Value::BigInt(b)) => Ok(match b.strip_prefix('-') {
                         Some(pos) => Value::int_from_decimal(pos).unwrap_or(Value::BigInt(b)),

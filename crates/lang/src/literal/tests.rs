@@ -241,3 +241,26 @@ fn expressions_are_not_literals() {
         }
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+    /// No text makes a reader panic: a hostile test line is at worst not a
+    /// literal.
+    #[test]
+    fn no_text_makes_a_reader_panic(text in r#"[-+0-9a-fA-FxXoObBnlLuUzmMdDeE_.'"`@$\\{}\[\]()<>,:= \n]{0,32}|\PC{0,24}"#) {
+        for lang in Language::ALL {
+            let _ = parse(lang, &text);
+        }
+    }
+}
+
+#[test]
+fn numbers_at_the_edge_of_the_integer_range_do_not_overflow() {
+    // 0x8000… (2^127) does not fit i128; its negation is i128::MIN exactly.
+    assert_eq!(
+        ok(Cpp, "-0x80000000000000000000000000000000"),
+        Int(i128::MIN)
+    );
+    // A PHP key at i128::MAX: the next index wraps instead of panicking.
+    let _ = parse(Php, "[170141183460469231731687303715884105727 => 1, 2, 3]");
+}

@@ -141,13 +141,13 @@ fn array_until(r: &mut Reader<'_>, close: char, shape: &Shape, depth: usize) -> 
             };
             let val = r.value_shaped(&elem, depth + 1)?;
             if let Value::Int(i) = key {
-                next_index = next_index.max(i + 1);
+                next_index = next_index.max(i.wrapping_add(1));
             }
             is_map = true;
             upsert(&mut keyed, key, val);
         } else {
             upsert(&mut keyed, Value::Int(next_index), v.clone());
-            next_index += 1;
+            next_index = next_index.wrapping_add(1);
             items.push(v);
         }
         Ok(())
