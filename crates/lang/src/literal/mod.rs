@@ -14,13 +14,16 @@
 //!
 //! [`LiteralSyntax`] is the concern a language folder implements (its
 //! `literal.rs`). Python reads its literals with its own reader
-//! ([`crate::python::pylit`]); the C-family languages share one
+//! ([`crate::python::pylit`]); the other languages share one
 //! recursive-descent [`Reader`] here and answer its questions through
 //! [`Grammar`]: their numbers ([`NumberSyntax`]), string escapes,
 //! interpolation, keywords and collection constructors. The reader's parts:
-//! [`number`](self::number) (number tokens), [`string`](self::string) (quoted text and
+//! [`number`] (number tokens), [`string`] (quoted text and
 //! escapes), `collection` (lists, brace initialisers, arguments) and
-//! [`shape`](self::shape) (what a typed brace list stands for).
+//! [`shape`] (what a typed brace list stands for).
+//!
+//! A language that reads literals as another one does delegates to it
+//! (`fn parse_literal(&self, text: &str) -> R<Value> { JavaScript.parse_literal(text) }`).
 
 mod collection;
 pub mod number;
