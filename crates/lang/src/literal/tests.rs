@@ -207,6 +207,29 @@ fn collections() {
 }
 
 #[test]
+fn go_slices_and_arrays_take_their_element_type() {
+    let l = |v: Vec<Value>| List(v);
+    assert_eq!(ok(Go, "[]int{1, 2}"), l(vec![Int(1), Int(2)]));
+    assert_eq!(ok(Go, "[3]int{1, 2, 3}"), l(vec![Int(1), Int(2), Int(3)]));
+    assert_eq!(
+        ok(Go, "[][]int{{1, 2}, {3}, {}}"),
+        l(vec![l(vec![Int(1), Int(2)]), l(vec![Int(3)]), l(vec![])])
+    );
+    assert_eq!(
+        ok(Go, r#"[]string{"a", "b\tc"}"#),
+        l(vec![s("a"), s("b\tc")])
+    );
+    assert_eq!(ok(Go, "nil"), Null);
+    assert_eq!(ok(Go, "'a'"), Char(97));
+    assert_eq!(ok(Go, "0o17"), Int(15));
+    assert!(is_invalid(Go, "010"), "a leading zero");
+    assert!(is_invalid(Go, "{1, 2}"), "a bare brace list");
+    assert!(is_not_literal(Go, r#"map[string]int{"a": 1}"#));
+    assert!(is_not_literal(Go, "[]map[string]int{}"));
+    assert!(is_not_literal(Go, "[]int"), "a type without a literal");
+}
+
+#[test]
 fn expressions_are_not_literals() {
     for (l, t) in [
         (Cpp, "x"),
