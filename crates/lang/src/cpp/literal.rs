@@ -8,7 +8,7 @@ use super::Cpp;
 use crate::literal::number::{LeadingZero, NumberSyntax};
 use crate::literal::shape::{split_generics, Shape};
 use crate::literal::string::{common_escape, unknown_escape};
-use crate::literal::{self, not_literal, python_word, Grammar, LiteralSyntax, Reader, R};
+use crate::literal::{self, not_literal, python_constant, Grammar, LiteralSyntax, Reader, R};
 use crate::value::Value;
 
 const NUMBERS: NumberSyntax = NumberSyntax {
@@ -48,7 +48,7 @@ impl Grammar for Cpp {
             "true" => Ok(Value::Bool(true)),
             "false" => Ok(Value::Bool(false)),
             "nullptr" => Ok(Value::Null),
-            _ => match python_word(name) {
+            _ => match python_constant(name) {
                 Some(invalid) => invalid,
                 None => container(r, name, depth),
             },

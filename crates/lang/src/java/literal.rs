@@ -10,7 +10,7 @@ use crate::literal::number::{LeadingZero, NumberSyntax};
 use crate::literal::shape::{set, Shape};
 use crate::literal::string::{common_escape, unknown_escape};
 use crate::literal::{
-    self, float_constant, not_literal, python_word, Grammar, LiteralSyntax, Reader, R,
+    self, float_constant, not_literal, python_constant, Grammar, LiteralSyntax, Reader, R,
 };
 use crate::value::Value;
 
@@ -49,7 +49,7 @@ impl Grammar for Java {
         if let Some(f) = float_constant(name) {
             return Ok(Value::Float(f));
         }
-        if let Some(invalid) = python_word(name) {
+        if let Some(invalid) = python_constant(name) {
             return invalid;
         }
         match name {

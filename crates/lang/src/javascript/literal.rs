@@ -9,7 +9,7 @@ use super::JavaScript;
 use crate::literal::number::{LeadingZero, NumberSyntax};
 use crate::literal::shape::{set, Shape};
 use crate::literal::string::common_escape;
-use crate::literal::{self, not_literal, python_word, Grammar, LiteralSyntax, Reader, R};
+use crate::literal::{self, not_literal, python_constant, Grammar, LiteralSyntax, Reader, R};
 use crate::value::{format_float, Value};
 
 const NUMBERS: NumberSyntax = NumberSyntax {
@@ -61,7 +61,7 @@ impl Grammar for JavaScript {
             "Infinity" => return Ok(Value::Float(f64::INFINITY)),
             _ => {}
         }
-        if let Some(invalid) = python_word(name) {
+        if let Some(invalid) = python_constant(name) {
             return invalid;
         }
         if name == "new" {

@@ -138,7 +138,7 @@ pub fn float_constant(name: &str) -> Option<f64> {
 
 /// Python's `True`/`False`/`None` left in another language's test (an
 /// upstream defect): invalid there.
-pub fn python_word(name: &str) -> Option<R<Value>> {
+pub fn python_constant(name: &str) -> Option<R<Value>> {
     matches!(name, "True" | "False" | "None").then(|| invalid(format!("Python's `{name}`")))
 }
 
