@@ -9,10 +9,11 @@
 //! every language folder.
 
 use crate::judging::Judging;
+use crate::literal::LiteralSyntax;
 use crate::LanguageInfo;
 
 /// Everything polyeval knows about one language.
-pub trait Dialect: Judging + Send + Sync + 'static {
+pub trait Dialect: Judging + LiteralSyntax + Send + Sync + 'static {
     /// Its identity: names, spellings, extensions, fence tags, lexer syntax.
     fn info(&self) -> &'static LanguageInfo;
     /// The judge's observer prelude: what a judged program links or includes

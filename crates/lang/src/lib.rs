@@ -18,6 +18,7 @@ pub mod javascript;
 pub mod judging;
 mod language;
 pub mod lex;
+pub mod literal;
 pub mod php;
 pub mod python;
 pub mod value;

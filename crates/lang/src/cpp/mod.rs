@@ -1,6 +1,7 @@
 //! C++ (C++17).
 
 pub mod judging;
+mod literal;
 
 use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;

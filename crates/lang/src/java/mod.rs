@@ -1,6 +1,7 @@
 //! Java.
 
 pub mod judging;
+mod literal;
 
 use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;

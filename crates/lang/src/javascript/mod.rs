@@ -1,6 +1,7 @@
 //! JavaScript (node).
 
 pub mod judging;
+mod literal;
 
 use crate::lex::{Backtick, CSyntax, Syntax};
 use crate::LanguageInfo;

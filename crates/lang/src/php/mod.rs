@@ -1,6 +1,7 @@
 //! PHP.
 
 pub mod judging;
+mod literal;
 
 use crate::lex::{Backtick, CSyntax, Syntax};
 use crate::LanguageInfo;

@@ -1,6 +1,7 @@
 //! Python 3.
 
 pub mod judging;
+mod literal;
 pub mod pylit;
 
 use crate::lex::Syntax;
