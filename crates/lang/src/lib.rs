@@ -19,6 +19,7 @@ mod language;
 pub mod lex;
 pub mod php;
 pub mod python;
+pub mod toolchain;
 pub mod value;
 
 pub use dialect::Dialect;

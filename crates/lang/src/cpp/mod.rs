@@ -1,5 +1,7 @@
 //! C++ (C++17).
 
+pub mod toolchain;
+
 use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;
 

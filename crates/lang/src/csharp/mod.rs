@@ -1,5 +1,7 @@
 //! C# (mono).
 
+pub mod toolchain;
+
 use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;
 

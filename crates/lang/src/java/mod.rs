@@ -1,5 +1,7 @@
 //! Java.
 
+pub mod toolchain;
+
 use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;
 

@@ -1,5 +1,7 @@
 //! JavaScript (node).
 
+pub mod toolchain;
+
 use crate::lex::{Backtick, CSyntax, Syntax};
 use crate::LanguageInfo;
 

@@ -1,5 +1,7 @@
 //! PHP.
 
+pub mod toolchain;
+
 use crate::lex::{Backtick, CSyntax, Syntax};
 use crate::LanguageInfo;
 

@@ -1,6 +1,7 @@
 //! Python 3.
 
 pub mod pylit;
+pub mod toolchain;
 
 use crate::lex::Syntax;
 use crate::LanguageInfo;
