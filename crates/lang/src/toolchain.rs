@@ -244,6 +244,9 @@ pub trait Toolchain {
     fn binaries(&self) -> &'static [&'static str];
     /// Debian command that installs the toolchain.
     fn install_hint(&self) -> &'static str;
+    /// Host entries of `/etc` the toolchain reads (its configuration),
+    /// bound read-only into every sandbox when present.
+    fn system_config(&self) -> &'static [&'static str];
     /// A program that prints `marker` on its own line (`polyeval doctor`
     /// compiles and runs it in the sandbox).
     fn hello_world(&self, marker: &str) -> String;

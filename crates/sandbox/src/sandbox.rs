@@ -28,17 +28,23 @@ pub use polyeval_lang::toolchain::WORK_DIR;
 const SYSTEM_DIRS: &[&str] = &[
     "/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32",
 ];
-/// Pieces of /etc the toolchains need (dynamic linker cache, java/mono/php config).
-const ETC_ENTRIES: &[&str] = &[
-    "/etc/alternatives",
-    "/etc/ld.so.cache",
-    "/etc/ld.so.conf",
-    "/etc/ld.so.conf.d",
-    "/etc/java-17-openjdk",
-    "/etc/mono",
-    "/etc/php",
-    "/etc/localtime",
-];
+/// Pieces of /etc every program needs (dynamic linker cache, alternatives),
+/// then each language's toolchain's own
+/// ([`polyeval_lang::toolchain::Toolchain::system_config`]),
+/// then the time zone.
+static ETC_ENTRIES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    let mut entries = vec![
+        "/etc/alternatives",
+        "/etc/ld.so.cache",
+        "/etc/ld.so.conf",
+        "/etc/ld.so.conf.d",
+    ];
+    for language in polyeval_core::Language::ALL {
+        entries.extend(language.dialect().system_config());
+    }
+    entries.push("/etc/localtime");
+    entries
+});
 
 /// Host paths the sandbox needs.
 #[derive(Debug, Clone)]
@@ -537,7 +543,7 @@ pub(crate) fn bwrap_args(spec: &Spec) -> Vec<OsString> {
             push(&[&"--ro-bind", dir, dir]);
         }
     }
-    for entry in ETC_ENTRIES {
+    for entry in ETC_ENTRIES.iter() {
         push(&[&"--ro-bind-try", entry, entry]);
     }
     push(&[&"--proc", &"/proc", &"--dev", &"/dev"]);

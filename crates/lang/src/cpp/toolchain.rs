@@ -215,6 +215,9 @@ impl Toolchain for Cpp {
     fn install_hint(&self) -> &'static str {
         "apt-get install -y g++"
     }
+    fn system_config(&self) -> &'static [&'static str] {
+        &[]
+    }
     fn hello_world(&self, marker: &str) -> String {
         format!("#include <iostream>\nint main() {{ std::cout << \"{marker}\" << std::endl; }}\n")
     }

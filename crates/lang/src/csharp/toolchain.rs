@@ -96,6 +96,9 @@ impl Toolchain for CSharp {
     fn install_hint(&self) -> &'static str {
         "apt-get install -y mono-mcs mono-runtime"
     }
+    fn system_config(&self) -> &'static [&'static str] {
+        &["/etc/mono"]
+    }
     fn hello_world(&self, marker: &str) -> String {
         format!("class P {{ static void Main() {{ System.Console.WriteLine(\"{marker}\"); }} }}\n")
     }

@@ -44,6 +44,9 @@ impl Toolchain for Go {
     fn install_hint(&self) -> &'static str {
         "apt-get install -y golang-go"
     }
+    fn system_config(&self) -> &'static [&'static str] {
+        &[]
+    }
     fn hello_world(&self, marker: &str) -> String {
         format!("package main\n\nimport \"fmt\"\n\nfunc main() {{ fmt.Println(\"{marker}\") }}\n")
     }

@@ -172,6 +172,9 @@ impl Toolchain for Java {
     fn install_hint(&self) -> &'static str {
         "apt-get install -y openjdk-17-jdk-headless"
     }
+    fn system_config(&self) -> &'static [&'static str] {
+        &["/etc/java-17-openjdk"]
+    }
     fn hello_world(&self, marker: &str) -> String {
         format!("public class Main {{ public static void main(String[] a) {{ System.out.println(\"{marker}\"); }} }}\n")
     }

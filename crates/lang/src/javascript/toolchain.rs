@@ -47,6 +47,9 @@ impl Toolchain for JavaScript {
     fn install_hint(&self) -> &'static str {
         INTERPRETER.install_hint
     }
+    fn system_config(&self) -> &'static [&'static str] {
+        &[]
+    }
     fn hello_world(&self, marker: &str) -> String {
         format!("console.log('{marker}');\n")
     }

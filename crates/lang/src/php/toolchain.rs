@@ -46,6 +46,9 @@ impl Toolchain for Php {
     fn install_hint(&self) -> &'static str {
         INTERPRETER.install_hint
     }
+    fn system_config(&self) -> &'static [&'static str] {
+        &["/etc/php"]
+    }
     fn hello_world(&self, marker: &str) -> String {
         format!("<?php\necho \"{marker}\\n\";\n")
     }

@@ -38,6 +38,9 @@ impl Toolchain for Python {
     fn install_hint(&self) -> &'static str {
         INTERPRETER.install_hint
     }
+    fn system_config(&self) -> &'static [&'static str] {
+        &[]
+    }
     fn hello_world(&self, marker: &str) -> String {
         format!("print('{marker}')\n")
     }
