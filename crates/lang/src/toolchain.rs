@@ -309,3 +309,65 @@ pub trait Toolchain {
 pub(crate) fn s(x: &str) -> String {
     x.to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A language whose warm worker talks to a runtime has one, and only
+    /// those have one; a runtime that only compiles belongs to a language
+    /// with a compile step (its answer replaces that step).
+    #[test]
+    fn warm_runtimes_match_the_warm_modes() {
+        let limits = Limits::default();
+        for language in Language::ALL {
+            let toolchain = language.dialect();
+            let info = ToolchainInfo::new(language, "test".into());
+            let runtime = toolchain.warm_runtime(&info, &limits);
+            let mode = toolchain.warm_support().map(|w| w.mode);
+            assert_eq!(
+                runtime.is_some(),
+                mode == Some(WarmMode::Runtime),
+                "{language:?}: {mode:?} with {runtime:?}"
+            );
+            if let Some(runtime) = runtime {
+                let job = Job::new(language, toolchain.hello_world("m"));
+                let file = toolchain.default_file_name(&job.source);
+                let compiles = toolchain
+                    .compile_command(&file, &job, &info, &limits)
+                    .is_some();
+                assert_eq!(runtime.runs_samples, !compiles, "{language:?}");
+                assert!(!toolchain
+                    .warm_request(&file, &job, &info, &limits)
+                    .is_empty());
+            }
+        }
+    }
+
+    /// Every command names the job's file where the sandbox puts it, and
+    /// every toolchain binary by an absolute path (the sandbox has no PATH
+    /// of the host's).
+    #[test]
+    fn commands_use_the_work_dir_and_absolute_binaries() {
+        let limits = Limits::default();
+        for language in Language::ALL {
+            let toolchain = language.dialect();
+            let info = ToolchainInfo::new(language, "test".into());
+            let job = Job::new(language, toolchain.hello_world("m"));
+            let file = toolchain.default_file_name(&job.source);
+            assert!(!toolchain.binaries().is_empty(), "{language:?}");
+            for binary in toolchain.binaries() {
+                assert!(binary.starts_with('/'), "{language:?}: {binary}");
+            }
+            let compile = toolchain.compile_command(&file, &job, &info, &limits);
+            let first = compile
+                .as_ref()
+                .unwrap_or(&toolchain.run_command(&file, &job, &info, &limits))
+                .clone();
+            assert!(first.contains(&inside(&file)), "{language:?}: {first:?}");
+            if let Some(check) = toolchain.syntax_check_command(&file) {
+                assert_eq!(check.last(), Some(&inside(&file)), "{language:?}");
+            }
+        }
+    }
+}

@@ -1176,6 +1176,26 @@ pub(crate) fn execute(
 mod tests {
     use super::*;
 
+    /// The /etc entries bound into every sandbox, in bubblewrap's argument
+    /// order: the shared ones, each language's toolchain's own in
+    /// `Language::ALL` order, the time zone last.
+    #[test]
+    fn etc_entries_are_the_shared_ones_then_each_toolchains() {
+        assert_eq!(
+            *ETC_ENTRIES,
+            [
+                "/etc/alternatives",
+                "/etc/ld.so.cache",
+                "/etc/ld.so.conf",
+                "/etc/ld.so.conf.d",
+                "/etc/java-17-openjdk",
+                "/etc/mono",
+                "/etc/php",
+                "/etc/localtime",
+            ]
+        );
+    }
+
     #[test]
     fn a_fifo_is_bound_never_copied() {
         let private = tempfile::tempdir().unwrap();

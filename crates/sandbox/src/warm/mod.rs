@@ -223,6 +223,8 @@ pub(crate) enum Attempt {
 /// One running worker sandbox.
 pub(crate) struct Worker {
     pub language: Language,
+    /// How it runs its language's samples.
+    mode: WarmMode,
     info: std::sync::Arc<ToolchainInfo>,
     pub limits: Limits,
     /// The long-lived runtime it started ("vm" mode), if any.
@@ -327,6 +329,7 @@ impl Worker {
             .with_context(|| format!("starting {}", paths.bwrap.display()))?;
         let mut worker = Worker {
             language: info.language,
+            mode,
             info: info.clone(),
             limits: limits.clone(),
             runtime,
@@ -431,7 +434,7 @@ impl Worker {
                 header["run_timeout"] = limits.timeout.as_secs_f64().into();
                 header["argv"] = tc.run_command(&file, job, &self.info, limits).into();
             }
-        } else if warm_mode(job.language) != Some(WarmMode::Zygote) {
+        } else if self.mode != WarmMode::Zygote {
             // The cold run's own command, executed by the forked child.
             header["argv"] = tc.run_command(&file, job, &self.info, limits).into();
         } else {
