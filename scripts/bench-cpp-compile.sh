@@ -3,7 +3,7 @@
 # "baseline" (precompiled judge prelude without explicit instantiations, as
 # before) against "current" (observe<T> for common types and libstdc++'s
 # needless instantiations declared extern, defined once in the archive;
-# see crates/sandbox/src/toolchain/cpp.rs). Both are built here from the
+# see crates/lang/src/cpp/toolchain.rs). Both are built here from the
 # repository's sources with the toolchain's flags; N distinct programs
 # (shaped like the benchmark's: harness headers, a class, observed calls of
 # several types, one not pre-instantiated) are compiled and linked on the
@@ -18,9 +18,9 @@ import os, re, resource, subprocess, sys, tempfile, time
 
 n = int(sys.argv[1])
 root = os.getcwd()
-cpp_rs = open("crates/sandbox/src/toolchain/cpp.rs").read()
-prelude = open("crates/judge/preludes/cpp.hpp").read()
-std_extern = open("crates/sandbox/src/toolchain/cpp_std_extern.hpp").read()
+cpp_rs = open("crates/lang/src/cpp/toolchain.rs").read()
+prelude = open("crates/lang/src/cpp/observer.hpp").read()
+std_extern = open("crates/lang/src/cpp/cpp_std_extern.hpp").read()
 flags = re.search(r"const FLAGS: &\[&str\] = &\[(.*?)\];", cpp_rs).group(1)
 flags = re.findall(r'"([^"]*)"', flags)
 headers = re.findall(r'"([^"]*)"', re.search(r"PCH_HEADERS: &\[&str\] = &\[(.*?)\];", cpp_rs, re.S).group(1))

@@ -10,10 +10,11 @@
 
 use crate::judging::Judging;
 use crate::literal::LiteralSyntax;
+use crate::toolchain::Toolchain;
 use crate::LanguageInfo;
 
 /// Everything polyeval knows about one language.
-pub trait Dialect: Judging + LiteralSyntax + Send + Sync + 'static {
+pub trait Dialect: Judging + LiteralSyntax + Toolchain + Send + Sync + 'static {
     /// Its identity: names, spellings, extensions, fence tags, lexer syntax.
     fn info(&self) -> &'static LanguageInfo;
     /// The judge's observer prelude: what a judged program links or includes

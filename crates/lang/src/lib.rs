@@ -21,6 +21,7 @@ pub mod lex;
 pub mod literal;
 pub mod php;
 pub mod python;
+pub mod toolchain;
 pub mod value;
 
 pub use dialect::Dialect;

@@ -18,8 +18,9 @@
 //! passes only if it exited 0 *and* printed the marker, so an early
 //! `exit(0)` cannot pass.
 //!
-//! Languages live in [`toolchain`], one module each implementing
-//! [`toolchain::Toolchain`].
+//! Languages live in `polyeval-lang`, each language's folder implementing
+//! [`Toolchain`] (reached through `job.language.dialect()`); the engine
+//! knows no language itself.
 
 mod cgroup;
 mod process;
@@ -33,13 +34,13 @@ use polyeval_core::{Language, Status};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 pub use cgroup::{memory_mechanism, MemoryMechanism};
 pub mod nonce;
 pub use nonce::{NonceReport, NONCE_PATH};
+pub use polyeval_lang::toolchain::{Job, Limits};
 pub use sandbox::SandboxPaths;
 pub use toolchain::{toolchain_for, Toolchain, ToolchainInfo};
 pub use warm::{WarmStats, WORKER_TAG};
@@ -48,59 +49,6 @@ pub use warm::{WarmStats, WORKER_TAG};
 /// the others always run one sandbox per sample.
 pub fn has_warm_worker(language: Language) -> bool {
     warm::eligible(&Job::new(language, String::new()))
-}
-
-/// Resource limits of one run (the compile step gets more generous limits,
-/// see [`Limits::for_compile`]).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Limits {
-    /// Wall-clock limit; the whole process tree is killed when it expires.
-    pub timeout: Duration,
-    /// CPU seconds per process (RLIMIT_CPU).
-    pub cpu_secs: u64,
-    /// Memory in MiB; also caps the tmpfs scratch space (`/sandbox` half,
-    /// `/tmp` and `/dev/shm` a quarter each). With a memory cgroup ([`MemoryMechanism::CgroupV1`]/
-    /// `CgroupV2`) this caps *resident* memory (no swap) of the whole run and
-    /// RLIMIT_DATA is only a large backstop (max(4× this, 32 GiB)), so big
-    /// untouched reservations work. Without cgroups it is RLIMIT_DATA, which
-    /// counts reserved data segments/private mappings. Runtimes with their own
-    /// heap caps (JVM, mono, node, PHP, Go) get them set from this too.
-    pub memory_mb: u64,
-    /// Processes + threads of the sandboxed user (RLIMIT_NPROC).
-    pub max_processes: u64,
-    /// Largest file the program may write (RLIMIT_FSIZE), MiB.
-    pub file_size_mb: u64,
-    /// Bytes kept per stream (stdout, stderr); more kills the run with
-    /// `OutputExceeded`.
-    pub output_bytes: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            timeout: Duration::from_secs(10),
-            cpu_secs: 10,
-            memory_mb: 1024,
-            max_processes: 256,
-            file_size_mb: 64,
-            output_bytes: 1 << 20,
-        }
-    }
-}
-
-impl Limits {
-    /// Limits for a compile step: compilers are trusted code running on
-    /// untrusted input, they need more memory and time than the program.
-    pub fn for_compile(&self) -> Limits {
-        Limits {
-            timeout: self.timeout.max(Duration::from_secs(60)),
-            cpu_secs: self.cpu_secs.max(60),
-            memory_mb: self.memory_mb.max(3072),
-            max_processes: self.max_processes.max(256),
-            file_size_mb: self.file_size_mb.max(256),
-            output_bytes: self.output_bytes.max(1 << 20),
-        }
-    }
 }
 
 /// Engine configuration.
@@ -113,67 +61,6 @@ pub struct EngineConfig {
     /// toolchain version, limits, binds, env, nonce and entry point) instead
     /// of running it again.
     pub cache: bool,
-}
-
-/// One program to run.
-#[derive(Debug, Clone)]
-pub struct Job {
-    pub language: Language,
-    /// The whole program text.
-    pub source: String,
-    /// File name inside the work dir, e.g. "Problem.java"; default per language
-    /// (Java: the public class name).
-    pub file_name: Option<String>,
-    /// Pass only if exit 0 AND the engine's marker was printed on stdout.
-    pub require_marker: bool,
-    /// Extra read-only binds host path -> sandbox path. Targets may lie under
-    /// read-only system dirs (e.g. /usr/local/gsl/lib/libgsl.so).
-    pub ro_binds: Vec<(PathBuf, PathBuf)>,
-    /// Extra environment variables for the run step.
-    pub env: Vec<(String, String)>,
-    /// Override the engine limits for this job.
-    pub limits: Option<Limits>,
-    /// Serve a one-shot nonce at [`NONCE_PATH`] during the run step (a FIFO
-    /// handing a fresh secret to its first reader and counting readers; see
-    /// [`nonce`]); what happened is in [`Outcome::nonce`]. The
-    /// FIFO exists only while the program runs, never in the compile step.
-    pub nonce: bool,
-    /// The entry point to use whatever other entry points the program has:
-    /// the class whose `main` Java runs, the class C# compiles as the entry
-    /// point (`mcs -main:`). `None`: the toolchain's own choice (Java: the
-    /// class declaring `main`; C#: the one `Main`).
-    pub entry_class: Option<String>,
-    /// More files beside the source in the work dir (name, text), for
-    /// programs made of several files (a driver, the code it drives, a
-    /// counterpart it starts). Compiled languages compile them with the
-    /// source where the toolchain says so (Go: every `.go` file).
-    pub files: Vec<(String, String)>,
-    /// Extra read-only binds (host path -> sandbox path) for the compile
-    /// step (libraries a compiler reads, e.g. a Go package tree).
-    pub compile_binds: Vec<(PathBuf, PathBuf)>,
-    /// Extra environment variables for the compile step.
-    pub compile_env: Vec<(String, String)>,
-}
-
-impl Job {
-    /// A job with the engine's defaults: default file name, no marker
-    /// requirement, no extra binds or env, engine limits.
-    pub fn new(language: Language, source: impl Into<String>) -> Job {
-        Job {
-            language,
-            source: source.into(),
-            file_name: None,
-            require_marker: false,
-            ro_binds: Vec::new(),
-            env: Vec::new(),
-            limits: None,
-            nonce: false,
-            entry_class: None,
-            files: Vec::new(),
-            compile_binds: Vec::new(),
-            compile_env: Vec::new(),
-        }
-    }
 }
 
 /// What happened to one job.
@@ -405,8 +292,9 @@ impl Engine {
             .get(&language)
             .expect("every Language has a toolchain slot");
         cell.get_or_init(|| {
-            toolchain_for(language)
-                .prepare(&self.paths)
+            language
+                .dialect()
+                .prepare(&self.paths.cache_dir)
                 .map(Arc::new)
                 .map_err(|e| format!("{e:#}"))
         })
@@ -717,9 +605,4 @@ fn cache_key(job: &Job, info: &ToolchainInfo, limits: &Limits) -> CacheKey {
         field(v.as_bytes());
     }
     h.finalize().into()
-}
-
-/// `name` in the sandbox work dir as seen inside.
-pub(crate) fn inside(name: &str) -> String {
-    format!("{}/{}", sandbox::WORK_DIR, name)
 }

@@ -3,7 +3,7 @@
 
 use crate::cgroup::{memory_mechanism, JobCgroup};
 use crate::process::{decode_wait_status, run_captured, Captured, ChildLimits};
-use crate::toolchain::{classify_failure, toolchain_for, ToolchainInfo};
+use crate::toolchain::{classify_failure, ToolchainInfo};
 use crate::workdir::JobDir;
 use crate::{seccomp, Job, Limits, Outcome};
 use anyhow::Context;
@@ -19,25 +19,32 @@ use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 
-/// The program's private writable work dir as seen inside the sandbox.
-pub const WORK_DIR: &str = "/sandbox";
+/// The program's private writable work dir as seen inside the sandbox
+/// (where the toolchains' commands name the job's files).
+pub use polyeval_lang::toolchain::WORK_DIR;
 
 /// Read-only system directories visible inside (nothing else of the host is:
 /// not /work, /root, /home, the run store).
 const SYSTEM_DIRS: &[&str] = &[
     "/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32",
 ];
-/// Pieces of /etc the toolchains need (dynamic linker cache, java/mono/php config).
-const ETC_ENTRIES: &[&str] = &[
-    "/etc/alternatives",
-    "/etc/ld.so.cache",
-    "/etc/ld.so.conf",
-    "/etc/ld.so.conf.d",
-    "/etc/java-17-openjdk",
-    "/etc/mono",
-    "/etc/php",
-    "/etc/localtime",
-];
+/// Pieces of /etc every program needs (dynamic linker cache, alternatives),
+/// then each language's toolchain's own
+/// ([`polyeval_lang::toolchain::Toolchain::system_config`]),
+/// then the time zone.
+static ETC_ENTRIES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    let mut entries = vec![
+        "/etc/alternatives",
+        "/etc/ld.so.cache",
+        "/etc/ld.so.conf",
+        "/etc/ld.so.conf.d",
+    ];
+    for language in polyeval_core::Language::ALL {
+        entries.extend(language.dialect().system_config());
+    }
+    entries.push("/etc/localtime");
+    entries
+});
 
 /// Host paths the sandbox needs.
 #[derive(Debug, Clone)]
@@ -121,7 +128,9 @@ fn check_bwrap_version(bwrap: &Path) -> anyhow::Result<()> {
 fn install_init(cache_dir: &Path) -> anyhow::Result<PathBuf> {
     let name = format!(
         "polyeval-init-{}",
-        crate::toolchain::short_hash(&[&hex::encode(sha2::Sha256::digest(INIT_BINARY))])
+        polyeval_lang::toolchain::prepare::short_hash(&[&hex::encode(sha2::Sha256::digest(
+            INIT_BINARY
+        ))])
     );
     let path = cache_dir.join(name);
     if path.is_file() {
@@ -148,25 +157,6 @@ pub(crate) fn find_executable(name: &str) -> Option<PathBuf> {
         .chain([PathBuf::from("/usr/bin")])
         .map(|d| d.join(name))
         .find(|p| p.is_file())
-}
-
-/// Make a dir tree readable (and traversable) by everyone, writable by its
-/// owner only.
-pub(crate) fn make_world_readable(dir: &Path) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let ft = entry.file_type()?;
-        if ft.is_dir() {
-            make_world_readable(&entry.path())?;
-        } else if ft.is_file() {
-            let mode = entry.metadata()?.permissions().mode();
-            std::fs::set_permissions(
-                entry.path(),
-                std::fs::Permissions::from_mode((mode | 0o444) & !0o022),
-            )?;
-        }
-    }
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755))
 }
 
 /// Whether every user may read `path`: the file is world-readable and
@@ -553,7 +543,7 @@ pub(crate) fn bwrap_args(spec: &Spec) -> Vec<OsString> {
             push(&[&"--ro-bind", dir, dir]);
         }
     }
-    for entry in ETC_ENTRIES {
+    for entry in ETC_ENTRIES.iter() {
         push(&[&"--ro-bind-try", entry, entry]);
     }
     push(&[&"--proc", &"/proc", &"--dev", &"/dev"]);
@@ -912,7 +902,7 @@ pub(crate) fn check_syntax(
     limits: &Limits,
     uid: Option<u32>,
 ) -> anyhow::Result<Outcome> {
-    let tc = toolchain_for(info.language);
+    let tc = info.language.dialect();
     validate_file_name(file)?;
     let Some(argv) = tc.syntax_check_command(file) else {
         return Ok(Outcome::environment_error(format!(
@@ -973,7 +963,7 @@ pub(crate) fn execute(
     marker: &str,
     uid: Option<u32>,
 ) -> anyhow::Result<Outcome> {
-    let tc = toolchain_for(job.language);
+    let tc = job.language.dialect();
     let file = job
         .file_name
         .clone()
@@ -1185,6 +1175,26 @@ pub(crate) fn execute(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The /etc entries bound into every sandbox, in bubblewrap's argument
+    /// order: the shared ones, each language's toolchain's own in
+    /// `Language::ALL` order, the time zone last.
+    #[test]
+    fn etc_entries_are_the_shared_ones_then_each_toolchains() {
+        assert_eq!(
+            *ETC_ENTRIES,
+            [
+                "/etc/alternatives",
+                "/etc/ld.so.cache",
+                "/etc/ld.so.conf",
+                "/etc/ld.so.conf.d",
+                "/etc/java-17-openjdk",
+                "/etc/mono",
+                "/etc/php",
+                "/etc/localtime",
+            ]
+        );
+    }
 
     #[test]
     fn a_fifo_is_bound_never_copied() {

@@ -2,6 +2,7 @@
 
 pub mod judging;
 mod literal;
+pub mod toolchain;
 
 use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;

@@ -3,6 +3,7 @@
 pub mod judging;
 mod literal;
 pub mod pylit;
+pub mod toolchain;
 
 use crate::lex::Syntax;
 use crate::LanguageInfo;

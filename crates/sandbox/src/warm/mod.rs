@@ -4,19 +4,21 @@
 //! (namespaces, seccomp filter, read-only system dirs, size-capped tmpfs,
 //! rlimits, memory cgroup, its own uid), whose program is a zygote
 //! (`zygote.py`). Per sample the engine sends the source and two fresh
-//! pipes over the control socket (the worker's stdin). What runs it:
-//! - Python ("python" mode): the zygote has already imported what
-//!   harnesses import (numpy …) and runs the sample in a forked child;
-//! - JavaScript ("exec"): the forked child executes the cold run's command
-//!   (measured: one sandbox per worker with a process per sample beats a
-//!   sandbox per sample, see `scripts/bench-warm.sh`);
-//! - Java, C#, PHP ("vm"): the zygote starts the language's long-lived
-//!   runtime once ([`crate::toolchain::Toolchain::warm_runtime`]). The JVM
-//!   (`PolyevalWarmJava.java`) and mono with mcs loaded
-//!   (`PolyevalWarmCSharp.cs`) only compile, and the forked child runs the
-//!   program with the cold run's command; php (`warm_php.php`) forks a
-//!   child that includes it. No sample code runs in a runtime's process.
-//! - C++ and Go run cold.
+//! pipes over the control socket (the worker's stdin). What runs it is the
+//! language's [`WarmMode`] (`Toolchain::warm_support`, in the language's
+//! folder):
+//! - [`WarmMode::Zygote`] ("python" mode): the zygote has already imported
+//!   what harnesses of its own language import (numpy …) and runs the
+//!   sample in a forked child;
+//! - [`WarmMode::Exec`] ("exec"): the forked child executes the cold run's
+//!   command (measured: one sandbox per worker with a process per sample
+//!   beats a sandbox per sample, see `scripts/bench-warm.sh`);
+//! - [`WarmMode::Runtime`] ("vm"): the zygote starts the language's
+//!   long-lived runtime once (`Toolchain::warm_runtime`). One that only
+//!   compiles leaves the forked child to run the program with the cold
+//!   run's command; one that runs samples forks a child per sample itself.
+//!   No sample code runs in a runtime's process.
+//! - A language without warm support runs cold.
 //!
 //! No sample can change what the next one sees (`zygote.py` has the
 //! details): each gets new, empty writable file systems, mounted by us
@@ -41,13 +43,12 @@
 use crate::cgroup::JobCgroup;
 use crate::process::{decode_wait_status, spawn_limited, Capture};
 use crate::sandbox::{base_env, launch, Spec, WorkMount};
-use crate::toolchain::{
-    binary_stamp, build_asset_dir, classify_failure, host_command, short_hash, toolchain_for,
-    ToolchainInfo, WarmRuntime,
-};
+use crate::toolchain::{classify_failure, ToolchainInfo, WarmRuntime};
 use crate::{Job, Limits, Outcome, SandboxPaths, NONCE_PATH};
 use anyhow::Context;
 use polyeval_core::{Language, Status};
+use polyeval_lang::toolchain::prepare::{binary_stamp, build_asset_dir, host_command, short_hash};
+use polyeval_lang::toolchain::WarmMode;
 use std::io::{BufRead, Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
@@ -60,6 +61,8 @@ use std::time::{Duration, Instant};
 mod scratch;
 
 const PYTHON_ZYGOTE: &str = include_str!("zygote.py");
+/// The zygote's interpreter (the zygote is a Python program, whatever
+/// language the worker serves).
 const PYTHON: &str = "/usr/bin/python3";
 /// Where a worker finds the zygote's bytecode, and its file name.
 const ZYGOTE_INSIDE: &str = "/polyeval/zygote";
@@ -111,16 +114,21 @@ const RUNTIME_MARGIN: Duration = Duration::from_secs(2);
 /// How long a sample's output pipes may stay open after the worker answered.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// Whether `job` can run in a warm worker (a language with a zygote, and
-/// nothing per-job in how its sandbox is set up).
+/// Whether `job` can run in a warm worker (a language with warm support
+/// that can take the job's entry class, and nothing per-job in how its
+/// sandbox is set up).
 pub(crate) fn eligible(job: &Job) -> bool {
-    let language = match job.language {
-        Language::Python | Language::Php | Language::JavaScript => job.entry_class.is_none(),
-        // The entry class is part of each request.
-        Language::Java | Language::CSharp => true,
-        _ => false,
-    };
+    let language = job
+        .language
+        .dialect()
+        .warm_support()
+        .is_some_and(|warm| warm.entry_class || job.entry_class.is_none());
     language && job.ro_binds.is_empty() && job.env.is_empty()
+}
+
+/// How a warm worker runs `language`'s samples (None: it has no warm worker).
+fn warm_mode(language: Language) -> Option<WarmMode> {
+    language.dialect().warm_support().map(|warm| warm.mode)
 }
 
 /// Counters of an engine's warm execution (see [`crate::Engine::warm_stats`]).
@@ -160,19 +168,20 @@ impl Counters {
 /// What a batch tells its warm workers beyond each job.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Hint {
-    /// How many leading characters every Python source of the batch
-    /// shares (a harness prefix): the zygote compiles that part once, from
-    /// the first sample on, instead of learning it from two samples.
+    /// How many leading characters every source of the batch the zygote
+    /// runs itself ([`WarmMode::Zygote`], Python) shares (a harness
+    /// prefix): the zygote compiles that part once, from the first sample
+    /// on, instead of learning it from two samples.
     pub python_shared_chars: usize,
 }
 
 impl Hint {
     /// The hint for a batch of `jobs` (nothing to share with fewer than two
-    /// Python sources).
+    /// sources the zygote runs itself).
     pub fn for_batch(jobs: &[Job]) -> Hint {
         let mut sources = jobs
             .iter()
-            .filter(|j| j.language == Language::Python)
+            .filter(|j| warm_mode(j.language) == Some(WarmMode::Zygote))
             .map(|j| j.source.as_str());
         let Some(first) = sources.next() else {
             return Hint::default();
@@ -214,6 +223,8 @@ pub(crate) enum Attempt {
 /// One running worker sandbox.
 pub(crate) struct Worker {
     pub language: Language,
+    /// How it runs its language's samples.
+    mode: WarmMode,
     info: std::sync::Arc<ToolchainInfo>,
     pub limits: Limits,
     /// The long-lived runtime it started ("vm" mode), if any.
@@ -242,7 +253,9 @@ impl Worker {
         uid: Option<u32>,
     ) -> anyhow::Result<Worker> {
         static COUNTER: AtomicU64 = AtomicU64::new(0);
-        let tc = toolchain_for(info.language);
+        let tc = info.language.dialect();
+        let mode = warm_mode(info.language)
+            .with_context(|| format!("{} has no warm worker", info.language))?;
         let nonce_dir = area.join(format!(
             "warm-{}-{}",
             std::process::id(),
@@ -273,8 +286,8 @@ impl Worker {
         }
         argv.push(WORKER_TAG.into());
         let runtime = tc.warm_runtime(&info, limits);
-        match (info.language, &runtime) {
-            (Language::Python, _) => argv.push("python".into()),
+        match (mode, &runtime) {
+            (WarmMode::Zygote, _) => argv.push("python".into()),
             (_, Some(runtime)) => {
                 argv.push("vm".into());
                 argv.push(serde_json::to_string(&runtime.argv)?);
@@ -316,6 +329,7 @@ impl Worker {
             .with_context(|| format!("starting {}", paths.bwrap.display()))?;
         let mut worker = Worker {
             language: info.language,
+            mode,
             info: info.clone(),
             limits: limits.clone(),
             runtime,
@@ -381,7 +395,7 @@ impl Worker {
     }
 
     fn try_run(&mut self, job: &Job, marker: &str, hint: Hint) -> anyhow::Result<Attempt> {
-        let tc = toolchain_for(job.language);
+        let tc = job.language.dialect();
         let file = job
             .file_name
             .clone()
@@ -420,7 +434,7 @@ impl Worker {
                 header["run_timeout"] = limits.timeout.as_secs_f64().into();
                 header["argv"] = tc.run_command(&file, job, &self.info, limits).into();
             }
-        } else if job.language != Language::Python {
+        } else if self.mode != WarmMode::Zygote {
             // The cold run's own command, executed by the forked child.
             header["argv"] = tc.run_command(&file, job, &self.info, limits).into();
         } else {

@@ -2,7 +2,7 @@
 //! harness uses, force-included (`-include`) so every compile skips parsing
 //! them. Disable with POLYEVAL_NO_PCH=1 (used by the benchmark).
 //!
-//! The judge's observer prelude (`polyeval_lang::cpp::OBSERVER`) is provided
+//! The judge's observer prelude (`OBSERVER`) is provided
 //! precompiled: every compile can `#include <polyeval_judge.hpp>`
 //! ([`JUDGE_INCLUDE`]), which declares the prelude's non-template half and
 //! defines its templates, and links `libpolyeval_judge.a`, which holds the
@@ -19,12 +19,15 @@
 //! unit instantiate (`cpp_std_extern.hpp`, at the end of both precompiled
 //! headers).
 
-use super::{build_asset_dir, host_command, s, short_hash, Toolchain, ToolchainInfo};
-use crate::{inside, Job, Limits, SandboxPaths};
-use polyeval_core::Language;
+use super::{Cpp, OBSERVER};
+use crate::toolchain::prepare::{
+    build_asset_dir, detect_version_cached, first_line, host_command, short_hash,
+};
+use crate::toolchain::{
+    inside, s, Job, Limits, Toolchain, ToolchainInfo, WarmRuntime, WarmSupport,
+};
+use crate::Language;
 use std::path::{Path, PathBuf};
-
-pub struct Cpp;
 
 const GXX: &str = "/usr/bin/g++";
 /// Flags shared by the PCH and every compile (a PCH is only used when they match).
@@ -137,7 +140,7 @@ fn judge_header() -> String {
     format!(
         "// polyeval judge observer, linked form: templates here, the rest in libpolyeval_judge.a.\n\
          #ifndef POLYEVAL_JUDGE_HPP\n#define POLYEVAL_JUDGE_HPP\n#define POLYEVAL_JUDGE_LINKED 1\n{}\n{}#endif\n",
-        polyeval_lang::cpp::OBSERVER,
+        OBSERVER,
         observe_instantiations("extern ")
     )
 }
@@ -150,10 +153,7 @@ fn build_judge(dir: &std::path::Path) -> anyhow::Result<()> {
     std::fs::write(dir.join("polyeval_judge.hpp"), judge_header())?;
     std::fs::write(dir.join(STD_EXTERN_HEADER), STD_EXTERN)?;
     let sources = [
-        (
-            "polyeval_judge_def.cpp",
-            polyeval_lang::cpp::OBSERVER.to_string(),
-        ),
+        ("polyeval_judge_def.cpp", OBSERVER.to_string()),
         (
             "polyeval_judge_inst.cpp",
             format!(
@@ -209,14 +209,14 @@ fn build_pch(
 }
 
 impl Toolchain for Cpp {
-    fn language(&self) -> Language {
-        Language::Cpp
-    }
     fn binaries(&self) -> &'static [&'static str] {
         &[GXX]
     }
     fn install_hint(&self) -> &'static str {
         "apt-get install -y g++"
+    }
+    fn system_config(&self) -> &'static [&'static str] {
+        &[]
     }
     fn hello_world(&self, marker: &str) -> String {
         format!("#include <iostream>\nint main() {{ std::cout << \"{marker}\" << std::endl; }}\n")
@@ -227,11 +227,14 @@ impl Toolchain for Cpp {
     fn version_command(&self) -> Vec<String> {
         vec![s(GXX), s("--version")]
     }
-    fn prepare(&self, paths: &SandboxPaths) -> anyhow::Result<ToolchainInfo> {
-        let mut info = ToolchainInfo::new(Language::Cpp, self.detect_version_cached(paths)?);
+    fn parse_version(&self, output: &str) -> String {
+        first_line(output)
+    }
+    fn prepare(&self, cache_dir: &Path) -> anyhow::Result<ToolchainInfo> {
+        let mut info = ToolchainInfo::new(Language::Cpp, detect_version_cached(self, cache_dir)?);
         // Everything the judge dir holds is built from these texts.
         let judge_text = judge_header();
-        let judge: PathBuf = paths.cache_dir.join(format!(
+        let judge: PathBuf = cache_dir.join(format!(
             "cpp-judge-{}",
             short_hash(&[&info.version, &FLAGS.join(" "), &judge_text, STD_EXTERN])
         ));
@@ -257,7 +260,7 @@ impl Toolchain for Cpp {
             .chain([format!("#include <{STD_EXTERN_HEADER}>\n")])
             .collect();
         let include = format!("-I{}", judge.display());
-        let dir: PathBuf = paths.cache_dir.join(format!(
+        let dir: PathBuf = cache_dir.join(format!(
             "cpp-pch-{}",
             short_hash(&[
                 &info.version,
@@ -270,7 +273,7 @@ impl Toolchain for Cpp {
             build_pch(tmp, "polyeval_pch.h", &headers, &[&include])
         });
         info.add_optional_compile_dir(built, dir, PCH_DIR_INSIDE, "pch", "C++ precompiled header");
-        let judge_pch: PathBuf = paths.cache_dir.join(format!(
+        let judge_pch: PathBuf = cache_dir.join(format!(
             "cpp-judge-pch-{}",
             short_hash(&[
                 &info.version,
@@ -330,6 +333,24 @@ impl Toolchain for Cpp {
     }
     fn run_command(&self, _: &str, _: &Job, _: &ToolchainInfo, _: &Limits) -> Vec<String> {
         vec![inside("prog")]
+    }
+    fn env(&self, _: &Limits) -> Vec<(String, String)> {
+        Vec::new()
+    }
+    fn warm_support(&self) -> Option<WarmSupport> {
+        None
+    }
+    fn warm_runtime(&self, _: &ToolchainInfo, _: &Limits) -> Option<WarmRuntime> {
+        None
+    }
+    fn warm_request(&self, _: &str, _: &Job, _: &ToolchainInfo, _: &Limits) -> String {
+        String::new()
+    }
+    fn cold_stderr(&self, stderr: String) -> String {
+        stderr
+    }
+    fn is_compile_error(&self, _: &str) -> bool {
+        false
     }
     fn syntax_check_command(&self, file: &str) -> Option<Vec<String>> {
         Some(vec![

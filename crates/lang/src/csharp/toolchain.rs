@@ -5,19 +5,22 @@
 //! launcher also turns an uncaught exception into exit code 1 with mono's
 //! usual "Unhandled Exception:" report.
 //!
-//! Beside the launcher sits the judge's observer class (`polyeval_lang::csharp::OBSERVER`,
+//! Beside the launcher sits the judge's observer class (`OBSERVER`,
 //! the C# prelude) compiled once into `polyeval_judge.dll`: every compile references
 //! it and the launcher's directory is where mono finds it at run time, so
 //! judged programs call `PolyevalJudge` without carrying its source. A job's
 //! `entry_class` is compiled as the entry point (`-main:`), so a solution's
 //! own `Main` is not a second one.
 
-use super::{build_asset_dir, host_command, s, short_hash, Toolchain, ToolchainInfo, WarmRuntime};
-use crate::{inside, Job, Limits, SandboxPaths};
-use polyeval_core::Language;
-use std::path::PathBuf;
-
-pub struct CSharp;
+use super::{CSharp, OBSERVER};
+use crate::toolchain::prepare::{
+    build_asset_dir, detect_version_cached, first_line, host_command, short_hash,
+};
+use crate::toolchain::{
+    inside, s, Job, Limits, Toolchain, ToolchainInfo, WarmMode, WarmRuntime, WarmSupport,
+};
+use crate::Language;
+use std::path::{Path, PathBuf};
 
 const MCS: &str = "/usr/bin/mcs";
 const MONO: &str = "/usr/bin/mono";
@@ -25,7 +28,7 @@ const LAUNCHER_INSIDE: &str = "/polyeval/cs";
 /// Where the warm worker's compile server is (warm workers only).
 const WARM_INSIDE: &str = "/polyeval/cs-warm";
 /// The warm worker's runtime: mcs in-process, one compile per request.
-const WARM_WORKER_SRC: &str = include_str!("../warm/PolyevalWarmCSharp.cs");
+const WARM_WORKER_SRC: &str = include_str!("PolyevalWarmCSharp.cs");
 
 const LAUNCHER_SRC: &str = r#"
 using System;
@@ -87,14 +90,14 @@ static class PolyevalLauncher {
 "#;
 
 impl Toolchain for CSharp {
-    fn language(&self) -> Language {
-        Language::CSharp
-    }
     fn binaries(&self) -> &'static [&'static str] {
         &[MCS, MONO]
     }
     fn install_hint(&self) -> &'static str {
         "apt-get install -y mono-mcs mono-runtime"
+    }
+    fn system_config(&self) -> &'static [&'static str] {
+        &["/etc/mono"]
     }
     fn hello_world(&self, marker: &str) -> String {
         format!("class P {{ static void Main() {{ System.Console.WriteLine(\"{marker}\"); }} }}\n")
@@ -105,16 +108,20 @@ impl Toolchain for CSharp {
     fn version_command(&self) -> Vec<String> {
         vec![s(MONO), s("--version")]
     }
-    fn prepare(&self, paths: &SandboxPaths) -> anyhow::Result<ToolchainInfo> {
-        let mut info = ToolchainInfo::new(Language::CSharp, self.detect_version_cached(paths)?);
-        let dir: PathBuf = paths.cache_dir.join(format!(
+    fn parse_version(&self, output: &str) -> String {
+        first_line(output)
+    }
+    fn prepare(&self, cache_dir: &Path) -> anyhow::Result<ToolchainInfo> {
+        let mut info =
+            ToolchainInfo::new(Language::CSharp, detect_version_cached(self, cache_dir)?);
+        let dir: PathBuf = cache_dir.join(format!(
             "cs-launcher-{}",
-            short_hash(&[&info.version, LAUNCHER_SRC, polyeval_lang::csharp::OBSERVER])
+            short_hash(&[&info.version, LAUNCHER_SRC, OBSERVER])
         ));
         build_asset_dir(&dir, |tmp| {
             std::fs::write(tmp.join("launcher.cs"), LAUNCHER_SRC)?;
             host_command(&[MCS, "-out:launcher.exe", "launcher.cs"], tmp, &[])?;
-            std::fs::write(tmp.join("judge.cs"), polyeval_lang::csharp::OBSERVER)?;
+            std::fs::write(tmp.join("judge.cs"), OBSERVER)?;
             host_command(
                 &[
                     MCS,
@@ -131,7 +138,7 @@ impl Toolchain for CSharp {
             Ok(())
         })?;
         info.add_support_dir(dir, LAUNCHER_INSIDE, "assert-launcher");
-        let warm: PathBuf = paths.cache_dir.join(format!(
+        let warm: PathBuf = cache_dir.join(format!(
             "cs-warm-{}",
             short_hash(&[&info.version, WARM_WORKER_SRC])
         ));
@@ -143,6 +150,14 @@ impl Toolchain for CSharp {
         })?;
         info.warm_binds.push((warm, PathBuf::from(WARM_INSIDE)));
         Ok(info)
+    }
+    /// mcs in the worker's runtime; the entry class is part of each
+    /// request's compile arguments.
+    fn warm_support(&self) -> Option<WarmSupport> {
+        Some(WarmSupport {
+            mode: WarmMode::Runtime,
+            entry_class: true,
+        })
     }
     /// mcs loaded once in a mono process; each sample still runs in its own
     /// `mono` process (the cold run's command), so none shares a runtime.
@@ -197,6 +212,15 @@ impl Toolchain for CSharp {
             s("MONO_GC_PARAMS"),
             format!("max-heap-size={}m", (limits.memory_mb / 2).max(64)),
         )]
+    }
+    fn cold_stderr(&self, stderr: String) -> String {
+        stderr
+    }
+    fn syntax_check_command(&self, _: &str) -> Option<Vec<String>> {
+        None
+    }
+    fn is_compile_error(&self, _: &str) -> bool {
+        false
     }
     fn is_assertion_failure(&self, stderr: &str) -> bool {
         stderr.contains("Debug.Assert failed:")

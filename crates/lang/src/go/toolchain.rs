@@ -6,11 +6,15 @@
 //! cache on its own tmpfs (a few milliseconds), so no sample can poison
 //! another's build.
 
-use super::{build_asset_dir, host_command, s, Toolchain, ToolchainInfo};
-use crate::{inside, Job, Limits, SandboxPaths};
-use polyeval_core::Language;
-
-pub struct Go;
+use super::Go;
+use crate::toolchain::prepare::{
+    build_asset_dir, detect_version_cached, first_line, host_command, short_hash,
+};
+use crate::toolchain::{
+    inside, s, Job, Limits, Toolchain, ToolchainInfo, WarmRuntime, WarmSupport,
+};
+use crate::Language;
+use std::path::Path;
 
 const GO: &str = "/usr/bin/go";
 /// The shared seed, read-only, and each compile's private copy.
@@ -34,14 +38,14 @@ fn go_env(gocache: &str) -> Vec<(String, String)> {
 }
 
 impl Toolchain for Go {
-    fn language(&self) -> Language {
-        Language::Go
-    }
     fn binaries(&self) -> &'static [&'static str] {
         &[GO]
     }
     fn install_hint(&self) -> &'static str {
         "apt-get install -y golang-go"
+    }
+    fn system_config(&self) -> &'static [&'static str] {
+        &[]
     }
     fn hello_world(&self, marker: &str) -> String {
         format!("package main\n\nimport \"fmt\"\n\nfunc main() {{ fmt.Println(\"{marker}\") }}\n")
@@ -52,12 +56,12 @@ impl Toolchain for Go {
     fn version_command(&self) -> Vec<String> {
         vec![s(GO), s("version")]
     }
-    fn prepare(&self, paths: &SandboxPaths) -> anyhow::Result<ToolchainInfo> {
-        let mut info = ToolchainInfo::new(Language::Go, self.detect_version_cached(paths)?);
-        let seed = paths.cache_dir.join(format!(
-            "gocache-seed-{}",
-            super::short_hash(&[&info.version])
-        ));
+    fn parse_version(&self, output: &str) -> String {
+        first_line(output)
+    }
+    fn prepare(&self, cache_dir: &Path) -> anyhow::Result<ToolchainInfo> {
+        let mut info = ToolchainInfo::new(Language::Go, detect_version_cached(self, cache_dir)?);
+        let seed = cache_dir.join(format!("gocache-seed-{}", short_hash(&[&info.version])));
         let built = build_asset_dir(&seed, |tmp| {
             // Warm with the packages test programs use, on the host with the
             // same settings as inside.
@@ -134,6 +138,21 @@ impl Toolchain for Go {
         let mut env = go_env(GOCACHE_INSIDE);
         env.push((s("GOMEMLIMIT"), format!("{}MiB", limits.memory_mb)));
         env
+    }
+    fn warm_support(&self) -> Option<WarmSupport> {
+        None
+    }
+    fn warm_runtime(&self, _: &ToolchainInfo, _: &Limits) -> Option<WarmRuntime> {
+        None
+    }
+    fn warm_request(&self, _: &str, _: &Job, _: &ToolchainInfo, _: &Limits) -> String {
+        String::new()
+    }
+    fn cold_stderr(&self, stderr: String) -> String {
+        stderr
+    }
+    fn is_compile_error(&self, _: &str) -> bool {
+        false
     }
     fn is_assertion_failure(&self, stderr: &str) -> bool {
         stderr.contains("Assertion failed") || stderr.contains("assertion failed")

@@ -6,17 +6,20 @@
 //! launch would save one JVM start but only runs the *first* class of the
 //! file, which in harness programs is rarely `main`'s.)
 //!
-//! The judge's observer class (`polyeval_lang::java::OBSERVER`) is compiled
+//! The judge's observer class (`OBSERVER`) is compiled
 //! once per engine into `PolyevalJudge.class` and is on the class path of
 //! every compile and run ([`JUDGE_CLASSES_INSIDE`]): judged programs call it
 //! without carrying its source.
 
-use super::{build_asset_dir, host_command, s, short_hash, Toolchain, ToolchainInfo, WarmRuntime};
-use crate::{inside, Job, Limits, SandboxPaths};
-use polyeval_core::Language;
-use std::path::PathBuf;
-
-pub struct Java;
+use super::{Java, OBSERVER};
+use crate::toolchain::prepare::{
+    build_asset_dir, detect_version_cached, first_line, host_command, short_hash,
+};
+use crate::toolchain::{
+    inside, s, Job, Limits, Toolchain, ToolchainInfo, WarmMode, WarmRuntime, WarmSupport, WORK_DIR,
+};
+use crate::Language;
+use std::path::{Path, PathBuf};
 
 const JAVAC: &str = "/usr/lib/jvm/java-17-openjdk-amd64/bin/javac";
 const JAVA: &str = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java";
@@ -29,7 +32,7 @@ pub const JUDGE_CLASSES_INSIDE: &str = "/polyeval/java-judge";
 const WARM_CLASSES_INSIDE: &str = "/polyeval/java-warm";
 /// The warm worker's runtime: javac in-process (samples run in JVMs of
 /// their own).
-const WARM_WORKER_SRC: &str = include_str!("../warm/PolyevalWarmJava.java");
+const WARM_WORKER_SRC: &str = include_str!("PolyevalWarmJava.java");
 /// A named module, so that native access (its prctl) is granted to it alone.
 const WARM_MODULE_INFO: &str =
     "module polyeval.warm {\n    requires java.compiler;\n    requires jdk.incubator.foreign;\n}\n";
@@ -109,7 +112,7 @@ fn tokenize(code: &str) -> Vec<(usize, &str)> {
 
 /// Comments and string/char literal contents blanked (offsets kept): Java's lexer.
 fn strip_comments_and_strings(src: &str) -> String {
-    polyeval_lang::lex::mask(polyeval_core::Language::Java, src).text
+    crate::lex::mask(Language::Java, src).text
 }
 
 /// The public top-level class name (file name must match it).
@@ -163,14 +166,14 @@ fn jvm_flags_without_share() -> impl Iterator<Item = &'static &'static str> {
 }
 
 impl Toolchain for Java {
-    fn language(&self) -> Language {
-        Language::Java
-    }
     fn binaries(&self) -> &'static [&'static str] {
         &[JAVAC, JAVA]
     }
     fn install_hint(&self) -> &'static str {
         "apt-get install -y openjdk-17-jdk-headless"
+    }
+    fn system_config(&self) -> &'static [&'static str] {
+        &["/etc/java-17-openjdk"]
     }
     fn hello_world(&self, marker: &str) -> String {
         format!("public class Main {{ public static void main(String[] a) {{ System.out.println(\"{marker}\"); }} }}\n")
@@ -181,20 +184,20 @@ impl Toolchain for Java {
     fn version_command(&self) -> Vec<String> {
         vec![s(JAVAC), s("-version")]
     }
+    fn parse_version(&self, output: &str) -> String {
+        first_line(output)
+    }
     /// Trick: a dynamic class-data-sharing archive of javac's own classes
     /// (made once by compiling a sample program) cuts javac's start-up.
     /// Disable with POLYEVAL_NO_JAVAC_CDS=1 (used by the benchmark).
-    fn prepare(&self, paths: &SandboxPaths) -> anyhow::Result<ToolchainInfo> {
-        let mut info = ToolchainInfo::new(Language::Java, self.detect_version_cached(paths)?);
-        let judge: PathBuf = paths.cache_dir.join(format!(
+    fn prepare(&self, cache_dir: &Path) -> anyhow::Result<ToolchainInfo> {
+        let mut info = ToolchainInfo::new(Language::Java, detect_version_cached(self, cache_dir)?);
+        let judge: PathBuf = cache_dir.join(format!(
             "java-judge-{}",
-            short_hash(&[&info.version, polyeval_lang::java::OBSERVER])
+            short_hash(&[&info.version, OBSERVER])
         ));
         build_asset_dir(&judge, |tmp| {
-            std::fs::write(
-                tmp.join("PolyevalJudge.java"),
-                polyeval_lang::java::OBSERVER,
-            )?;
+            std::fs::write(tmp.join("PolyevalJudge.java"), OBSERVER)?;
             host_command(
                 &[
                     JAVAC,
@@ -212,7 +215,7 @@ impl Toolchain for Java {
             Ok(())
         })?;
         info.add_support_dir(judge, JUDGE_CLASSES_INSIDE, "judge-prelude");
-        let warm: PathBuf = paths.cache_dir.join(format!(
+        let warm: PathBuf = cache_dir.join(format!(
             "java-warm-{}",
             short_hash(&[&info.version, WARM_MODULE_INFO, WARM_WORKER_SRC])
         ));
@@ -240,7 +243,7 @@ impl Toolchain for Java {
         if std::env::var_os("POLYEVAL_NO_JAVAC_CDS").is_some() {
             return Ok(info);
         }
-        let dir: PathBuf = paths.cache_dir.join(format!(
+        let dir: PathBuf = cache_dir.join(format!(
             "java-cds-{}",
             short_hash(&[&info.version, &FAST_JVM.join(" ")])
         ));
@@ -325,6 +328,17 @@ impl Toolchain for Java {
         ]);
         argv
     }
+    fn env(&self, _: &Limits) -> Vec<(String, String)> {
+        Vec::new()
+    }
+    /// The JVM's compiler in the worker's runtime; the entry class is part
+    /// of each request's run command.
+    fn warm_support(&self) -> Option<WarmSupport> {
+        Some(WarmSupport {
+            mode: WarmMode::Runtime,
+            entry_class: true,
+        })
+    }
     /// One JVM with the run step's heap (it shares the worker's memory
     /// limit with the sample's own JVM) and javac's class-data archive,
     /// compiling every sample, warmed up on a program of its own. C1 only,
@@ -361,7 +375,7 @@ impl Toolchain for Java {
     fn warm_request(&self, file: &str, _: &Job, _: &ToolchainInfo, _: &Limits) -> String {
         [
             inside(file),
-            format!("{}:{JUDGE_CLASSES_INSIDE}", crate::sandbox::WORK_DIR),
+            format!("{}:{JUDGE_CLASSES_INSIDE}", WORK_DIR),
             inside("classes"),
         ]
         .join("\t")
@@ -383,6 +397,12 @@ impl Toolchain for Java {
             inside(file),
         ]);
         Some(argv)
+    }
+    fn cold_stderr(&self, stderr: String) -> String {
+        stderr
+    }
+    fn is_compile_error(&self, _: &str) -> bool {
+        false
     }
     fn is_assertion_failure(&self, stderr: &str) -> bool {
         stderr.contains("java.lang.AssertionError")
