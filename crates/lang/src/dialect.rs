@@ -8,10 +8,11 @@
 //! are supertraits of [`Dialect`]), implemented in a file of the same name in
 //! every language folder.
 
+use crate::emit::Translation;
 use crate::LanguageInfo;
 
 /// Everything polyeval knows about one language.
-pub trait Dialect: Send + Sync + 'static {
+pub trait Dialect: Translation + Send + Sync + 'static {
     /// Its identity: names, spellings, extensions, fence tags, lexer syntax.
     fn info(&self) -> &'static LanguageInfo;
     /// The judge's observer prelude: what a judged program links or includes

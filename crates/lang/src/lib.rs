@@ -12,6 +12,7 @@
 pub mod cpp;
 pub mod csharp;
 mod dialect;
+pub mod emit;
 pub mod go;
 pub mod java;
 pub mod javascript;
@@ -19,6 +20,7 @@ mod language;
 pub mod lex;
 pub mod php;
 pub mod python;
+pub mod ty;
 pub mod value;
 
 pub use dialect::Dialect;

@@ -1,5 +1,7 @@
 //! C++ (C++17).
 
+mod emit;
+
 use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;
 

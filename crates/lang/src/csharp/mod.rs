@@ -1,5 +1,7 @@
 //! C# (mono).
 
+mod emit;
+
 use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;
 

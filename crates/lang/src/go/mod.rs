@@ -1,5 +1,7 @@
 //! Go.
 
+pub mod emit;
+
 use crate::lex::{Backtick, CSyntax, Syntax};
 use crate::LanguageInfo;
 

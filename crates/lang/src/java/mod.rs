@@ -1,5 +1,7 @@
 //! Java.
 
+mod emit;
+
 use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;
 

@@ -1,5 +1,7 @@
 //! JavaScript (node).
 
+mod emit;
+
 use crate::lex::{Backtick, CSyntax, Syntax};
 use crate::LanguageInfo;
 

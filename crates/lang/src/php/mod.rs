@@ -1,5 +1,7 @@
 //! PHP.
 
+pub(crate) mod emit;
+
 use crate::lex::{Backtick, CSyntax, Syntax};
 use crate::LanguageInfo;
 

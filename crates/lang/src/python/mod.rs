@@ -1,5 +1,6 @@
 //! Python 3.
 
+mod emit;
 pub mod pylit;
 
 use crate::lex::Syntax;
