@@ -16,3 +16,31 @@ pub static TARGETS: LazyLock<Vec<Language>> = LazyLock::new(|| {
         .filter(|l| l.dialect().target().is_some())
         .collect()
 });
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_are_the_languages_with_an_emitter_in_column_order() {
+        assert_eq!(
+            *TARGETS,
+            [
+                Language::Cpp,
+                Language::Java,
+                Language::CSharp,
+                Language::Php,
+                Language::JavaScript,
+                Language::Go,
+            ]
+        );
+    }
+
+    #[test]
+    fn go_checks_call_the_function_the_judge_observes() {
+        assert_eq!(
+            polyeval_lang::go::emit::GO_ASSERT_EQUAL,
+            polyeval_judge::harness::GO_ASSERT_EQUAL
+        );
+    }
+}
