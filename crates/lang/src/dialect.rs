@@ -9,10 +9,11 @@
 //! every language folder.
 
 use crate::emit::Translation;
+use crate::oop::MultiOop;
 use crate::LanguageInfo;
 
 /// Everything polyeval knows about one language.
-pub trait Dialect: Translation + Send + Sync + 'static {
+pub trait Dialect: MultiOop + Translation + Send + Sync + 'static {
     /// Its identity: names, spellings, extensions, fence tags, lexer syntax.
     fn info(&self) -> &'static LanguageInfo;
     /// The judge's observer prelude: what a judged program links or includes

@@ -18,8 +18,10 @@ pub mod java;
 pub mod javascript;
 mod language;
 pub mod lex;
+pub mod oop;
 pub mod php;
 pub mod python;
+pub mod status;
 pub mod ty;
 pub mod value;
 

@@ -26,17 +26,7 @@
 
 use polyeval_core::{Language, Status};
 
-/// The facts about one run that the taxonomy looks at.
-#[derive(Debug, Clone, Copy)]
-pub struct RunFacts<'a> {
-    pub status: Status,
-    pub exit_code: Option<i32>,
-    pub signal: Option<i32>,
-    pub stdout: &'a str,
-    pub stderr: &'a str,
-    pub compile_output: &'a str,
-    pub marker_seen: bool,
-}
+pub use polyeval_lang::oop::RunFacts;
 
 /// The failure class of a failed run; `None` for a passed one.
 /// `names_absent` is true when the keyword check failed and a required

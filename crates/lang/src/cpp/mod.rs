@@ -1,6 +1,7 @@
 //! C++ (C++17).
 
 mod emit;
+pub mod oop;
 
 use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;

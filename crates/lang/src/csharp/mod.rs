@@ -1,6 +1,7 @@
 //! C# (mono).
 
 mod emit;
+pub mod oop;
 
 use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;

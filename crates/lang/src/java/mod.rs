@@ -1,6 +1,7 @@
 //! Java.
 
 mod emit;
+pub mod oop;
 
 use crate::lex::{CSyntax, Syntax};
 use crate::LanguageInfo;

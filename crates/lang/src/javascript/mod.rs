@@ -1,6 +1,7 @@
 //! JavaScript (node).
 
 mod emit;
+pub mod oop;
 
 use crate::lex::{Backtick, CSyntax, Syntax};
 use crate::LanguageInfo;

@@ -1,6 +1,7 @@
 //! PHP.
 
 pub(crate) mod emit;
+pub mod oop;
 
 use crate::lex::{Backtick, CSyntax, Syntax};
 use crate::LanguageInfo;

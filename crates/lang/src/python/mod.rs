@@ -1,6 +1,7 @@
 //! Python 3.
 
 mod emit;
+pub mod oop;
 pub mod pylit;
 
 use crate::lex::Syntax;
