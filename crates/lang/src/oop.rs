@@ -67,6 +67,9 @@ pub struct TestLineChecks {
     /// Char and string literals are different types (a char literal where
     /// the same argument is a string elsewhere cannot compile or match).
     pub char_is_not_string: bool,
+    /// Double-quoted strings interpolate `$name` (PHP): a test string with
+    /// a `$` passes something other than the text the question means.
+    pub dollar_interpolation: bool,
 }
 
 /// One language's MultiOOP layer.

@@ -79,6 +79,7 @@ impl OopLanguage for CSharp {
             bare_brace_arguments: true,
             string_identity: false,
             char_is_not_string: true,
+            dollar_interpolation: false,
         }
     }
     fn free_program(&self, lines: &[&String], marker: &str) -> Option<(String, usize)> {

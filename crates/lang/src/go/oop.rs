@@ -66,6 +66,7 @@ impl OopLanguage for Go {
             string_identity: false,
             // 'a' is a rune.
             char_is_not_string: true,
+            dollar_interpolation: false,
         }
     }
     fn free_program(&self, lines: &[&String], marker: &str) -> Option<(String, usize)> {

@@ -70,6 +70,7 @@ impl OopLanguage for Java {
             bare_brace_arguments: true,
             string_identity: true,
             char_is_not_string: true,
+            dollar_interpolation: false,
         }
     }
     fn free_program(&self, lines: &[&String], marker: &str) -> Option<(String, usize)> {

@@ -67,6 +67,7 @@ impl OopLanguage for JavaScript {
             bare_brace_arguments: false,
             string_identity: false,
             char_is_not_string: false,
+            dollar_interpolation: false,
         }
     }
     fn free_program(&self, lines: &[&String], marker: &str) -> Option<(String, usize)> {

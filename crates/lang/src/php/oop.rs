@@ -74,6 +74,7 @@ impl OopLanguage for Php {
             bare_brace_arguments: true,
             string_identity: false,
             char_is_not_string: false,
+            dollar_interpolation: true,
         }
     }
     fn free_program(&self, lines: &[&String], marker: &str) -> Option<(String, usize)> {

@@ -59,6 +59,7 @@ impl OopLanguage for Python {
             bare_brace_arguments: false,
             string_identity: false,
             char_is_not_string: false,
+            dollar_interpolation: false,
         }
     }
     fn free_program(&self, _lines: &[&String], _marker: &str) -> Option<(String, usize)> {
