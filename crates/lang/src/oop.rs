@@ -89,7 +89,7 @@ pub trait OopLanguage: Sync {
     /// The whole test program judged by observation (`polyeval_judge`, the
     /// default mode): the upstream layout with the observer prelude where the
     /// judge puts it (precompiled by the toolchain for C++, Java and C#), the
-    /// judge's statements (`statements(indent)`: the split plan's statements,
+    /// judge's statements (`judge_statements(indent)`: the split plan's statements,
     /// each line indented by `indent`, as `polyeval_judge::harness::body`
     /// writes them) instead of the test lines, and no marker. Every language
     /// has one: nothing is ever scored in the candidate's process by default.
@@ -97,7 +97,7 @@ pub trait OopLanguage: Sync {
         &self,
         code: &str,
         spec: &TestSpec<'_>,
-        statements: &dyn Fn(&str) -> String,
+        judge_statements: &dyn Fn(&str) -> String,
         opts: AssembleOptions,
     ) -> String;
     /// The class holding the harness's entry point, run whatever other entry

@@ -53,10 +53,10 @@ impl OopLanguage for Cpp {
         &self,
         code: &str,
         _: &TestSpec<'_>,
-        statements: &dyn Fn(&str) -> String,
+        judge_statements: &dyn Fn(&str) -> String,
         _: AssembleOptions,
     ) -> String {
-        cpp_judged(code, statements)
+        cpp_judged(code, judge_statements)
     }
     fn classify(&self, status: Status, text: &str) -> Option<String> {
         classify(status, text)
@@ -143,7 +143,7 @@ fn cpp(code: &str, test_list: &[String], marker: &str) -> String {
 /// The judged layout: the prelude's include first (nothing the candidate
 /// writes can come before it), the harness headers, the code with its own
 /// `main` (a demo) renamed, then `main` holding the plan's statements.
-fn cpp_judged(code: &str, statements: &dyn Fn(&str) -> String) -> String {
+fn cpp_judged(code: &str, judge_statements: &dyn Fn(&str) -> String) -> String {
     let mut s = String::with_capacity(code.len() + 2048);
     s.push_str(JUDGE_INCLUDE);
     s.push('\n');
@@ -155,7 +155,7 @@ fn cpp_judged(code: &str, statements: &dyn Fn(&str) -> String) -> String {
     s.push_str("#define main polyeval_candidate_main\n");
     s.push_str(code);
     s.push_str("\n#undef main\n\nint main() {\n");
-    s.push_str(&statements("    "));
+    s.push_str(&judge_statements("    "));
     s.push_str("    return 0;\n}\n");
     s
 }

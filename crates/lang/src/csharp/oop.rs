@@ -58,12 +58,12 @@ impl OopLanguage for CSharp {
         &self,
         code: &str,
         _: &TestSpec<'_>,
-        statements: &dyn Fn(&str) -> String,
+        judge_statements: &dyn Fn(&str) -> String,
         _: AssembleOptions,
     ) -> String {
         let mut s = format!("{}\n", FIRST_LINE);
         s.push_str(&csharp_head(code));
-        s.push_str(&statements("        "));
+        s.push_str(&judge_statements("        "));
         s.push_str("    }\n}\n");
         s
     }

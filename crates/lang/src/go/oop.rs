@@ -51,10 +51,10 @@ impl OopLanguage for Go {
         &self,
         code: &str,
         _: &TestSpec<'_>,
-        statements: &dyn Fn(&str) -> String,
+        judge_statements: &dyn Fn(&str) -> String,
         _: AssembleOptions,
     ) -> String {
-        go_judged(code, statements)
+        go_judged(code, judge_statements)
     }
     fn classify(&self, status: Status, text: &str) -> Option<String> {
         classify(status, text)
@@ -130,10 +130,10 @@ fn go(code: &str, test_list: &[String], marker: &str) -> String {
 /// statements. A setup line's variables are used on its own line (`_ = x`):
 /// Go rejects a variable that is never used, and the line that used it may
 /// be one that cannot be judged (left out).
-fn go_judged(code: &str, statements: &dyn Fn(&str) -> String) -> String {
+fn go_judged(code: &str, judge_statements: &dyn Fn(&str) -> String) -> String {
     let code = main_package(&rename_main(code));
     let mut body = String::new();
-    for line in statements("\t").lines() {
+    for line in judge_statements("\t").lines() {
         body.push_str(line);
         for name in declared_names(line) {
             body.push_str(&format!("; _ = {name}"));

@@ -50,11 +50,11 @@ impl OopLanguage for Java {
         &self,
         code: &str,
         _: &TestSpec<'_>,
-        statements: &dyn Fn(&str) -> String,
+        judge_statements: &dyn Fn(&str) -> String,
         _: AssembleOptions,
     ) -> String {
         let mut s = java_head(code);
-        s.push_str(&statements("        "));
+        s.push_str(&judge_statements("        "));
         s.push_str("    }\n}\n");
         s
     }

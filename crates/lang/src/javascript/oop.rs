@@ -47,7 +47,7 @@ impl OopLanguage for JavaScript {
         &self,
         code: &str,
         _: &TestSpec<'_>,
-        statements: &dyn Fn(&str) -> String,
+        judge_statements: &dyn Fn(&str) -> String,
         _: AssembleOptions,
     ) -> String {
         let mut s = String::from(super::OBSERVER);
@@ -55,7 +55,7 @@ impl OopLanguage for JavaScript {
         s.push_str(&javascript_code(code));
         s.push_str("\n\n");
         // Equality (`--js-strict`) is the split's: no assertion runs here.
-        s.push_str(&statements(""));
+        s.push_str(&judge_statements(""));
         s
     }
     fn classify(&self, _status: Status, text: &str) -> Option<String> {

@@ -44,14 +44,14 @@ impl OopLanguage for Php {
         &self,
         code: &str,
         _: &TestSpec<'_>,
-        statements: &dyn Fn(&str) -> String,
+        judge_statements: &dyn Fn(&str) -> String,
         _: AssembleOptions,
     ) -> String {
         let mut s = php_code(code);
         s.push_str("\n\n");
         s.push_str(super::OBSERVER);
         s.push('\n');
-        s.push_str(&statements(""));
+        s.push_str(&judge_statements(""));
         s.push_str("?>\n");
         s
     }

@@ -41,10 +41,10 @@ impl OopLanguage for Python {
         &self,
         code: &str,
         spec: &TestSpec<'_>,
-        statements: &dyn Fn(&str) -> String,
+        judge_statements: &dyn Fn(&str) -> String,
         _: AssembleOptions,
     ) -> String {
-        python_judged(code, spec, statements)
+        python_judged(code, spec, judge_statements)
     }
     fn classify(&self, _status: Status, text: &str) -> Option<String> {
         // The last exception line of the last traceback is the one that escaped.
@@ -132,7 +132,11 @@ fn python(code: &str, spec: &TestSpec<'_>, marker: &str) -> String {
 /// own imports) and before the code, which keeps upstream's layout
 /// otherwise (a `from __future__` import of the code fails as it does
 /// upstream); `check` holds the plan's statements.
-fn python_judged(code: &str, spec: &TestSpec<'_>, statements: &dyn Fn(&str) -> String) -> String {
+fn python_judged(
+    code: &str,
+    spec: &TestSpec<'_>,
+    judge_statements: &dyn Fn(&str) -> String,
+) -> String {
     let mut s = String::with_capacity(code.len() + super::OBSERVER.len() + 2048);
     s.push_str(PYTHON_HEADER);
     s.push_str(super::OBSERVER);
@@ -142,7 +146,7 @@ fn python_judged(code: &str, spec: &TestSpec<'_>, statements: &dyn Fn(&str) -> S
     s.push_str("\n\n");
     let (entry, param) = check_names(spec);
     s.push_str(&format!("def check({param}):\n"));
-    s.push_str(&statements("    "));
+    s.push_str(&judge_statements("    "));
     s.push_str(&format!("\ncheck({entry})\n"));
     s
 }
