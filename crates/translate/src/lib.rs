@@ -123,9 +123,11 @@ pub fn translate(
     };
     for l in &targets {
         if l.dialect().target().is_none() {
+            let names: Vec<&str> = TARGETS.iter().map(|t| t.multioop_key()).collect();
             bail!(
-                "--lang {}: not a translation target (one of cpp, java, cs, php, js, go)",
-                l.key()
+                "--lang {}: not a translation target (one of {})",
+                l.key(),
+                names.join(", ")
             );
         }
     }

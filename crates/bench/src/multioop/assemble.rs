@@ -53,7 +53,7 @@ pub fn file_name(lang: Language) -> String {
 }
 
 /// Assemble the whole in-process test program for `code` (already
-/// extracted from the answer) in the language's layout (`lang/<language>.rs`),
+/// extracted from the answer) in the language's layout (its `oop.rs` in `polyeval_lang`),
 /// printing `marker` after the last test.
 pub fn assemble(
     lang: Language,

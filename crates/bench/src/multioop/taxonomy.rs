@@ -22,7 +22,7 @@
 //! - `runtime_other`: anything else.
 //!
 //! The language-specific messages (compiler diagnostics, exception names)
-//! are each language's, in `lang/<language>.rs`.
+//! are each language's, in its folder of `polyeval_lang` (`oop.rs`).
 
 use polyeval_core::{Language, Status};
 
@@ -42,7 +42,7 @@ pub fn classify(lang: Language, facts: &RunFacts<'_>, names_absent: bool) -> Opt
     if names_absent {
         return Some("missing_class_or_method".into());
     }
-    // The language's own messages first (`lang/<language>.rs`).
+    // The language's own messages first (its `oop.rs`).
     let class =
         super::lang::language(lang).and_then(|l| l.classify(facts.status, &l.failure_text(facts)));
     if let Some(c) = class {
