@@ -8,13 +8,17 @@
 //! are supertraits of [`Dialect`]), implemented in a file of the same name in
 //! every language folder.
 
+use crate::emit::Translation;
 use crate::judging::Judging;
 use crate::literal::LiteralSyntax;
+use crate::oop::MultiOop;
 use crate::toolchain::Toolchain;
 use crate::LanguageInfo;
 
 /// Everything polyeval knows about one language.
-pub trait Dialect: Judging + LiteralSyntax + Toolchain + Send + Sync + 'static {
+pub trait Dialect:
+    Judging + LiteralSyntax + Toolchain + MultiOop + Translation + Send + Sync + 'static
+{
     /// Its identity: names, spellings, extensions, fence tags, lexer syntax.
     fn info(&self) -> &'static LanguageInfo;
     /// The judge's observer prelude: what a judged program links or includes

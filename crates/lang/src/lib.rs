@@ -12,6 +12,7 @@
 pub mod cpp;
 pub mod csharp;
 mod dialect;
+pub mod emit;
 pub mod go;
 pub mod java;
 pub mod javascript;
@@ -19,9 +20,12 @@ pub mod judging;
 mod language;
 pub mod lex;
 pub mod literal;
+pub mod oop;
 pub mod php;
 pub mod python;
+pub mod status;
 pub mod toolchain;
+pub mod ty;
 pub mod value;
 
 pub use dialect::Dialect;

@@ -152,12 +152,11 @@ pub fn read_all(
     let mut out = BTreeMap::new();
     let mut wanted = vec![Language::Python];
     for t in targets {
-        // Go has no upstream file: its question comes from JavaScript's.
-        let source = if *t == Language::Go {
-            Language::JavaScript
-        } else {
-            *t
-        };
+        let source = t
+            .dialect()
+            .target()
+            .and_then(|target| target.question_source())
+            .unwrap_or(*t);
         if !wanted.contains(&source) {
             wanted.push(source);
         }

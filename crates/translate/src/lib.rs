@@ -117,15 +117,17 @@ pub fn translate(
         );
     }
     let targets: Vec<Language> = if opts.languages.is_empty() {
-        TARGETS.to_vec()
+        TARGETS.clone()
     } else {
         opts.languages.clone()
     };
     for l in &targets {
-        if emit::target(*l).is_none() {
+        if l.dialect().target().is_none() {
+            let names: Vec<&str> = TARGETS.iter().map(|t| t.multioop_key()).collect();
             bail!(
-                "--lang {}: not a translation target (one of cpp, java, cs, php, js, go)",
-                l.key()
+                "--lang {}: not a translation target (one of {})",
+                l.key(),
+                names.join(", ")
             );
         }
     }
@@ -700,30 +702,6 @@ fn signature(task_id: &str, t: &Typed) -> report::TaskSignature {
     }
 }
 
-/// The Go question: JavaScript's with the language named Go, plus the
-/// struct-and-constructor convention (Go has no classes) with the
-/// constructor's traced parameter types.
-pub fn go_question(js_question: &str, t: &Typed) -> String {
-    let q = js_question.replace("JavaScript", "Go");
-    let params: Vec<String> = t
-        .ctor
-        .iter()
-        .enumerate()
-        .map(|(i, (n, ty))| format!("{} {}", emit::param_name(n, i), emit::go_type(ty)))
-        .collect();
-    let inherit = if q.to_ascii_lowercase().contains("inherit") {
-        " (a class that inherits embeds the struct of the class it inherits from)"
-    } else {
-        ""
-    };
-    format!(
-        "{}\nGo has no classes: write each class as a struct type with its functions as methods on a pointer to it, named exactly as above{inherit}, and create a **{c}** with the constructor function **New{c}({})** returning `*{c}`.",
-        q.trim_end(),
-        params.join(", "),
-        c = t.class
-    )
-}
-
 /// Emit one language of a typed task into `w.emitted` (or record why not).
 fn emit_language(
     w: &mut Work,
@@ -732,7 +710,7 @@ fn emit_language(
     files: &BTreeMap<Language, data::LanguageFile>,
     report: &mut TranslationReport,
 ) -> anyhow::Result<()> {
-    let target = emit::target(lang).expect("checked targets");
+    let target = lang.dialect().target().expect("checked targets");
     let exclude = |report: &mut TranslationReport, reason: &str, detail: String| {
         report.excluded.push(TaskExclusion {
             task_id: w.task_id.clone(),
@@ -741,11 +719,7 @@ fn emit_language(
             detail,
         })
     };
-    let source_lang = if lang == Language::Go {
-        Language::JavaScript
-    } else {
-        lang
-    };
+    let source_lang = target.question_source().unwrap_or(lang);
     let file = &files[&source_lang];
     let Some(rec) = file.get(&w.task_id) else {
         exclude(
@@ -845,8 +819,8 @@ fn emit_language(
     let keywords = target.keywords(typed, style);
     let skeleton = target.skeleton(typed, style);
     let mut record = rec.fields.clone();
-    if lang == Language::Go {
-        record.insert("question".into(), json!(go_question(question, typed)));
+    if let Some(q) = target.question(question, typed) {
+        record.insert("question".into(), json!(q));
     }
     record.insert("test_list".into(), json!(lines));
     record.insert("test_match_function".into(), json!([keywords]));

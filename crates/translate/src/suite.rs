@@ -16,24 +16,7 @@ pub struct TestInput {
     pub args: Vec<Value>,
 }
 
-/// Where a test comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "kind", content = "index")]
-pub enum Origin {
-    /// Line `n` (0-based) of the upstream `test_list`.
-    Upstream(usize),
-    /// Input `n` of the extra inputs (augmentation).
-    Extra(usize),
-}
-
-impl std::fmt::Display for Origin {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Origin::Upstream(i) => write!(f, "test {}", i + 1),
-            Origin::Extra(i) => write!(f, "extra input {}", i + 1),
-        }
-    }
-}
+pub use polyeval_lang::emit::Origin;
 
 /// A test ready to trace.
 #[derive(Debug, Clone)]

@@ -42,21 +42,7 @@ pub struct Program {
     pub entry_class: Option<String>,
 }
 
-/// What a test program needs from a task.
-#[derive(Debug, Clone, Copy)]
-pub struct TestSpec<'a> {
-    pub test_list: &'a [String],
-    /// Python only: the function (named by `entry_point`) the tests call.
-    pub test_function: &'a str,
-    pub entry_point: &'a str,
-}
-
-/// Options that change the assembled program.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct AssembleOptions {
-    /// JavaScript: map loose `assert.deepEqual`/`assert.equal` to their strict forms.
-    pub js_strict_equality: bool,
-}
+pub use polyeval_lang::oop::{AssembleOptions, TestSpec};
 
 /// The file name of a language's test program.
 pub fn file_name(lang: Language) -> String {
@@ -67,7 +53,7 @@ pub fn file_name(lang: Language) -> String {
 }
 
 /// Assemble the whole in-process test program for `code` (already
-/// extracted from the answer) in the language's layout (`lang/<language>.rs`),
+/// extracted from the answer) in the language's layout (its `oop.rs` in `polyeval_lang`),
 /// printing `marker` after the last test.
 pub fn assemble(
     lang: Language,
@@ -93,7 +79,8 @@ pub fn assemble_judged(
     plan: &Plan,
     opts: AssembleOptions,
 ) -> Option<Program> {
-    let source = lang::language(lang)?.assemble_judged(code, spec, plan, opts);
+    let statements = |indent: &str| polyeval_judge::harness::body(plan, indent);
+    let source = lang::language(lang)?.assemble_judged(code, spec, &statements, opts);
     Some(program(lang, source))
 }
 

@@ -1,6 +1,7 @@
 //! MultiOOP/OOP prompts: the question as is (zero-shot), plus a request to
 //! work step by step (`cot`), or after two worked examples in the target
-//! language (`few-shot`, written for polyeval: `crates/bench/prompts/oop-few-shot/`).
+//! language (`few-shot`, written for polyeval: `oop-few-shot.txt` in each
+//! language's folder of `polyeval_lang`).
 
 use crate::prompts::{digest, parse_examples, Example, PromptMode};
 use polyeval_core::chat::Message;
@@ -8,40 +9,10 @@ use polyeval_core::{Language, Task};
 
 const COT_SUFFIX: &str = include_str!("../../prompts/oop-cot-suffix.txt");
 
-/// The few-shot file of each language that has one: one line per language.
-const FEW_SHOT: &[(Language, &str)] = &[
-    (
-        Language::Python,
-        include_str!("../../prompts/oop-few-shot/python.txt"),
-    ),
-    (
-        Language::Cpp,
-        include_str!("../../prompts/oop-few-shot/cpp.txt"),
-    ),
-    (
-        Language::Java,
-        include_str!("../../prompts/oop-few-shot/java.txt"),
-    ),
-    (
-        Language::CSharp,
-        include_str!("../../prompts/oop-few-shot/csharp.txt"),
-    ),
-    (
-        Language::Php,
-        include_str!("../../prompts/oop-few-shot/php.txt"),
-    ),
-    (
-        Language::JavaScript,
-        include_str!("../../prompts/oop-few-shot/javascript.txt"),
-    ),
-    (
-        Language::Go,
-        include_str!("../../prompts/oop-few-shot/go.txt"),
-    ),
-];
-
+/// The few-shot file of a MultiOOP language (in the language's folder of
+/// `polyeval_lang`).
 fn few_shot_source(lang: Language) -> Option<&'static str> {
-    FEW_SHOT.iter().find(|(l, _)| *l == lang).map(|(_, t)| *t)
+    super::lang::language(lang).map(|l| l.few_shot())
 }
 
 /// The project's worked examples for a language (empty for languages without any).

@@ -22,21 +22,11 @@
 //! - `runtime_other`: anything else.
 //!
 //! The language-specific messages (compiler diagnostics, exception names)
-//! are each language's, in `lang/<language>.rs`.
+//! are each language's, in its folder of `polyeval_lang` (`oop.rs`).
 
 use polyeval_core::{Language, Status};
 
-/// The facts about one run that the taxonomy looks at.
-#[derive(Debug, Clone, Copy)]
-pub struct RunFacts<'a> {
-    pub status: Status,
-    pub exit_code: Option<i32>,
-    pub signal: Option<i32>,
-    pub stdout: &'a str,
-    pub stderr: &'a str,
-    pub compile_output: &'a str,
-    pub marker_seen: bool,
-}
+pub use polyeval_lang::oop::RunFacts;
 
 /// The failure class of a failed run; `None` for a passed one.
 /// `names_absent` is true when the keyword check failed and a required
@@ -52,7 +42,7 @@ pub fn classify(lang: Language, facts: &RunFacts<'_>, names_absent: bool) -> Opt
     if names_absent {
         return Some("missing_class_or_method".into());
     }
-    // The language's own messages first (`lang/<language>.rs`).
+    // The language's own messages first (its `oop.rs`).
     let class =
         super::lang::language(lang).and_then(|l| l.classify(facts.status, &l.failure_text(facts)));
     if let Some(c) = class {

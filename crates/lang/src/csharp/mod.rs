@@ -1,7 +1,9 @@
 //! C# (mono).
 
+mod emit;
 pub mod judging;
 mod literal;
+pub mod oop;
 pub mod toolchain;
 
 use crate::lex::{CSyntax, Syntax};

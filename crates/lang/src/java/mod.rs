@@ -1,7 +1,9 @@
 //! Java.
 
+mod emit;
 pub mod judging;
 mod literal;
+pub mod oop;
 pub mod toolchain;
 
 use crate::lex::{CSyntax, Syntax};

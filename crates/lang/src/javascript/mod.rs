@@ -1,7 +1,9 @@
 //! JavaScript (node).
 
+mod emit;
 pub mod judging;
 mod literal;
+pub mod oop;
 pub mod toolchain;
 
 use crate::lex::{Backtick, CSyntax, Syntax};

@@ -1,7 +1,9 @@
 //! PHP.
 
+pub(crate) mod emit;
 pub mod judging;
 mod literal;
+pub mod oop;
 pub mod toolchain;
 
 use crate::lex::{Backtick, CSyntax, Syntax};

@@ -1,7 +1,9 @@
 //! Python 3.
 
+mod emit;
 pub mod judging;
 mod literal;
+pub mod oop;
 pub mod pylit;
 pub mod toolchain;
 

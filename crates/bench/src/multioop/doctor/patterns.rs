@@ -6,7 +6,7 @@
 use super::names::{looks_like_task_class, MEMBER_CALL};
 use super::{defect, re, Defect};
 use crate::multioop::lang::PythonLiterals;
-use polyeval_core::{Language, Task};
+use polyeval_core::Task;
 use regex::Regex;
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
@@ -158,7 +158,7 @@ pub(super) fn pattern_checks(task: &Task, lines: &[String], out: &mut Vec<Defect
                 break;
             }
         }
-        if lang == Language::Php {
+        if checks.dollar_interpolation {
             if let Some(name) = php_interpolated_variable(line) {
                 out.push(defect(
                     task,

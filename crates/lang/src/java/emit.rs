@@ -8,9 +8,11 @@
 //! is observed and compared outside by value (a returned `List<Integer>`
 //! equals an expected `int[]` of the same elements).
 
-use super::*;
-
-pub struct Java;
+use super::Java;
+use crate::emit::*;
+use crate::ty::Ty;
+use crate::value::Value;
+use crate::Language;
 
 fn ty(t: &Ty, s: Style) -> String {
     match t {
@@ -99,9 +101,24 @@ fn default_value(t: &Ty, s: Style) -> String {
     }
 }
 
+impl Translation for Java {
+    fn target(&self) -> Option<&'static dyn Target> {
+        Some(&Java)
+    }
+}
+
 impl Target for Java {
-    fn language(&self) -> Language {
-        Language::Java
+    fn representable(&self, v: &Value, _: &Ty) -> Result<(), String> {
+        common_representable(v)
+    }
+    fn preamble(&self) -> Vec<String> {
+        Vec::new()
+    }
+    fn question_source(&self) -> Option<Language> {
+        None
+    }
+    fn question(&self, _: &str, _: &Typed) -> Option<String> {
+        None
     }
     fn supports(&self, t: &Ty) -> Result<(), String> {
         typed_support(t, "Java")

@@ -3,9 +3,11 @@
 //! Exception("Test failed!"); }`, loose `!=` where floats are compared (an
 //! int result equal to a float is right).
 
-use super::*;
-
-pub struct Php;
+use super::Php;
+use crate::emit::*;
+use crate::ty::Ty;
+use crate::value::Value;
+use crate::Language;
 
 fn string(s: &str) -> String {
     if s.chars().all(|c| (c as u32) >= 0x20 && c as u32 != 0x7f) {
@@ -24,7 +26,7 @@ fn value(v: &Value, t: &Ty) -> Result<String, String> {
 
 /// A literal of a dynamic target (PHP, JavaScript): `null`, booleans,
 /// numbers, strings written by `string`, and lists (tuples as lists).
-pub(super) fn dynamic_value(
+pub(crate) fn dynamic_value(
     v: &Value,
     t: &Ty,
     string: &dyn Fn(&str) -> String,
@@ -64,7 +66,7 @@ fn default_value(t: &Ty) -> &'static str {
 }
 
 /// Dynamic targets (PHP, JavaScript) take lists, tuples (as lists) and None.
-pub(super) fn dynamic_support(t: &Ty, lang: &str) -> Result<(), String> {
+pub(crate) fn dynamic_support(t: &Ty, lang: &str) -> Result<(), String> {
     match t {
         Ty::Bool | Ty::Int { .. } | Ty::Float | Ty::Str | Ty::Unknown => Ok(()),
         Ty::List(e) | Ty::Optional(e) => dynamic_support(e, lang),
@@ -73,9 +75,24 @@ pub(super) fn dynamic_support(t: &Ty, lang: &str) -> Result<(), String> {
     }
 }
 
+impl Translation for Php {
+    fn target(&self) -> Option<&'static dyn Target> {
+        Some(&Php)
+    }
+}
+
 impl Target for Php {
-    fn language(&self) -> Language {
-        Language::Php
+    fn representable(&self, v: &Value, _: &Ty) -> Result<(), String> {
+        common_representable(v)
+    }
+    fn preamble(&self) -> Vec<String> {
+        Vec::new()
+    }
+    fn question_source(&self) -> Option<Language> {
+        None
+    }
+    fn question(&self, _: &str, _: &Typed) -> Option<String> {
+        None
     }
     fn supports(&self, t: &Ty) -> Result<(), String> {
         dynamic_support(t, "PHP")

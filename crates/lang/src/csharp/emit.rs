@@ -9,9 +9,11 @@
 //! `StructuralEqualityComparer` for nested lists); judged, the call's value is
 //! observed and compared outside by value.
 
-use super::*;
-
-pub struct CSharp;
+use super::CSharp;
+use crate::emit::*;
+use crate::ty::Ty;
+use crate::value::Value;
+use crate::Language;
 
 fn ty(t: &Ty, s: Style) -> String {
     match t {
@@ -80,9 +82,24 @@ fn default_value(t: &Ty, s: Style) -> String {
     }
 }
 
+impl Translation for CSharp {
+    fn target(&self) -> Option<&'static dyn Target> {
+        Some(&CSharp)
+    }
+}
+
 impl Target for CSharp {
-    fn language(&self) -> Language {
-        Language::CSharp
+    fn representable(&self, v: &Value, _: &Ty) -> Result<(), String> {
+        common_representable(v)
+    }
+    fn preamble(&self) -> Vec<String> {
+        Vec::new()
+    }
+    fn question_source(&self) -> Option<Language> {
+        None
+    }
+    fn question(&self, _: &str, _: &Typed) -> Option<String> {
+        None
     }
     fn supports(&self, t: &Ty) -> Result<(), String> {
         typed_support(t, "C#")

@@ -7,9 +7,11 @@
 //! parentheses when the expected `std::vector<…>{…}` has commas (the
 //! `assert` macro would split it).
 
-use super::*;
-
-pub struct Cpp;
+use super::Cpp;
+use crate::emit::*;
+use crate::ty::Ty;
+use crate::value::Value;
+use crate::Language;
 
 fn ty(t: &Ty) -> String {
     match t {
@@ -31,7 +33,7 @@ fn string(s: &str) -> String {
 fn init(v: &Value, t: &Ty) -> Result<String, String> {
     Ok(match (v, t) {
         (Value::Bool(b), _) => b.to_string(),
-        (Value::Int(i), Ty::Int { .. }) if crate::types::is_wide(*i) => format!("{i}LL"),
+        (Value::Int(i), Ty::Int { .. }) if crate::ty::is_wide(*i) => format!("{i}LL"),
         (Value::Int(_) | Value::Float(_), _) => number_text(v, t).unwrap_or_default(),
         (Value::Str(s), _) => string(s),
         (Value::List(items), Ty::List(e)) => format!(
@@ -69,9 +71,24 @@ fn expr(v: &Value, t: &Ty) -> Result<String, String> {
     })
 }
 
+impl Translation for Cpp {
+    fn target(&self) -> Option<&'static dyn Target> {
+        Some(&Cpp)
+    }
+}
+
 impl Target for Cpp {
-    fn language(&self) -> Language {
-        Language::Cpp
+    fn representable(&self, v: &Value, _: &Ty) -> Result<(), String> {
+        common_representable(v)
+    }
+    fn preamble(&self) -> Vec<String> {
+        Vec::new()
+    }
+    fn question_source(&self) -> Option<Language> {
+        None
+    }
+    fn question(&self, _: &str, _: &Typed) -> Option<String> {
+        None
     }
     fn supports(&self, t: &Ty) -> Result<(), String> {
         typed_support(t, "C++")

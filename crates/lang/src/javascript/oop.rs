@@ -4,19 +4,32 @@
 //! `require('node:assert')`; `--js-strict` maps loose assertions to strict ones.
 //! Judged: the observer prelude before the code, the plan's statements after it.
 
-use super::{quoted, re, OopLanguage, PythonLiterals, TestLineChecks};
-use crate::multioop::assemble::{AssembleOptions, TestSpec};
-use polyeval_core::{Language, Status};
-use polyeval_judge::harness;
-use polyeval_judge::split::Plan;
+use crate::oop::{compiler_or_run_output, AssembleOptions, MultiOop, RunFacts, TestSpec};
+use crate::oop::{quoted, re, OopLanguage, PythonLiterals, TestLineChecks};
+use crate::status::Status;
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub struct JavaScript;
+use super::JavaScript;
+
+impl MultiOop for JavaScript {
+    fn multioop(&self) -> Option<&'static dyn OopLanguage> {
+        Some(&JavaScript)
+    }
+}
 
 impl OopLanguage for JavaScript {
-    fn language(&self) -> Language {
-        Language::JavaScript
+    fn entry_class(&self) -> Option<&'static str> {
+        None
+    }
+    fn failure_text(&self, facts: &RunFacts<'_>) -> String {
+        compiler_or_run_output(facts)
+    }
+    fn any_keyword_list(&self) -> bool {
+        false
+    }
+    fn few_shot(&self) -> &'static str {
+        include_str!("oop-few-shot.txt")
     }
     fn file_name(&self) -> &'static str {
         "main.js"
@@ -34,15 +47,15 @@ impl OopLanguage for JavaScript {
         &self,
         code: &str,
         _: &TestSpec<'_>,
-        plan: &Plan,
+        judge_statements: &dyn Fn(&str) -> String,
         _: AssembleOptions,
     ) -> String {
-        let mut s = String::from(harness::JAVASCRIPT_PRELUDE);
+        let mut s = String::from(super::OBSERVER);
         s.push('\n');
         s.push_str(&javascript_code(code));
         s.push_str("\n\n");
         // Equality (`--js-strict`) is the split's: no assertion runs here.
-        s.push_str(&harness::body(plan, ""));
+        s.push_str(&judge_statements(""));
         s
     }
     fn classify(&self, _status: Status, text: &str) -> Option<String> {
@@ -54,6 +67,7 @@ impl OopLanguage for JavaScript {
             bare_brace_arguments: false,
             string_identity: false,
             char_is_not_string: false,
+            dollar_interpolation: false,
         }
     }
     fn free_program(&self, lines: &[&String], marker: &str) -> Option<(String, usize)> {

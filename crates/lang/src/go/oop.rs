@@ -6,19 +6,34 @@
 //! judged, each check reports its value (`harness::body`); in-process (mode
 //! `inprocess`), each line runs as a statement with `polyevalAssertEqual`.
 
-use super::{quoted, re, OopLanguage, PythonLiterals, TestLineChecks};
-use crate::multioop::assemble::{AssembleOptions, TestSpec};
-use polyeval_core::{Language, Status};
-use polyeval_judge::harness::{self, go_program, GO_ASSERT_EQUAL};
-use polyeval_judge::split::Plan;
+use crate::go::emit::GO_ASSERT_EQUAL;
+use crate::oop::{compiler_or_run_output, AssembleOptions, MultiOop, RunFacts, TestSpec};
+use crate::oop::{quoted, re, OopLanguage, PythonLiterals, TestLineChecks};
+use crate::status::Status;
+use crate::Language;
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub struct Go;
+use super::Go;
+
+impl MultiOop for Go {
+    fn multioop(&self) -> Option<&'static dyn OopLanguage> {
+        Some(&Go)
+    }
+}
 
 impl OopLanguage for Go {
-    fn language(&self) -> Language {
-        Language::Go
+    fn entry_class(&self) -> Option<&'static str> {
+        None
+    }
+    fn failure_text(&self, facts: &RunFacts<'_>) -> String {
+        compiler_or_run_output(facts)
+    }
+    fn any_keyword_list(&self) -> bool {
+        false
+    }
+    fn few_shot(&self) -> &'static str {
+        include_str!("oop-few-shot.txt")
     }
     fn file_name(&self) -> &'static str {
         "main.go"
@@ -36,10 +51,10 @@ impl OopLanguage for Go {
         &self,
         code: &str,
         _: &TestSpec<'_>,
-        plan: &Plan,
+        judge_statements: &dyn Fn(&str) -> String,
         _: AssembleOptions,
     ) -> String {
-        go_judged(code, plan)
+        go_judged(code, judge_statements)
     }
     fn classify(&self, status: Status, text: &str) -> Option<String> {
         classify(status, text)
@@ -51,6 +66,7 @@ impl OopLanguage for Go {
             string_identity: false,
             // 'a' is a rune.
             char_is_not_string: true,
+            dollar_interpolation: false,
         }
     }
     fn free_program(&self, lines: &[&String], marker: &str) -> Option<(String, usize)> {
@@ -105,7 +121,7 @@ fn go(code: &str, test_list: &[String], marker: &str) -> String {
         quoted(&format!("{marker}\n"))
     ));
     debug_assert!(ASSERT_EQUAL_FN.contains(GO_ASSERT_EQUAL));
-    let mut program = go_program(&code, &body);
+    let mut program = program(&code, &body);
     program.push_str(ASSERT_EQUAL_FN);
     program
 }
@@ -114,17 +130,48 @@ fn go(code: &str, test_list: &[String], marker: &str) -> String {
 /// statements. A setup line's variables are used on its own line (`_ = x`):
 /// Go rejects a variable that is never used, and the line that used it may
 /// be one that cannot be judged (left out).
-fn go_judged(code: &str, plan: &Plan) -> String {
+fn go_judged(code: &str, judge_statements: &dyn Fn(&str) -> String) -> String {
     let code = main_package(&rename_main(code));
     let mut body = String::new();
-    for line in harness::body(plan, "\t").lines() {
+    for line in judge_statements("\t").lines() {
         body.push_str(line);
         for name in declared_names(line) {
             body.push_str(&format!("; _ = {name}"));
         }
         body.push('\n');
     }
-    go_program(&code, &body)
+    program(&code, &body)
+}
+
+/// A whole Go program: the candidate's package clause and imports, the
+/// observer prelude's aliased imports, the candidate's declarations, the
+/// prelude's functions and `func main() { <main_body> }` (the judge's
+/// `harness::go_program`, which judged Go programs of other benchmarks use).
+pub fn program(code: &str, main_body: &str) -> String {
+    let (imports, functions) = super::OBSERVER
+        .split_once("// polyeval:body")
+        .unwrap_or(("", super::OBSERVER));
+    // Insert the import block right after the package clause (Go allows
+    // several import declarations, all before other declarations).
+    let mut out = String::with_capacity(code.len() + super::OBSERVER.len() + main_body.len() + 64);
+    let mut inserted = false;
+    for line in code.lines() {
+        out.push_str(line);
+        out.push('\n');
+        if !inserted && line.trim_start().starts_with("package ") {
+            out.push_str(imports);
+            out.push('\n');
+            inserted = true;
+        }
+    }
+    if !inserted {
+        out = format!("package main\n\n{imports}\n{out}");
+    }
+    out.push_str(functions);
+    out.push_str("\nfunc main() {\n");
+    out.push_str(main_body);
+    out.push_str("}\n");
+    out
 }
 
 static MAIN_FUNC: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^func\s+main\s*\(\s*\)"));
@@ -134,10 +181,15 @@ static PACKAGE: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^package\s+\w+"));
 /// `main`, and dropping the function would leave its imports unused (a Go
 /// compile error).
 fn rename_main(code: &str) -> String {
-    let masked = polyeval_judge::split::mask(Language::Go, code);
+    let masked = crate::lex::mask(Language::Go, code);
     let mut out = code.to_string();
     // Matches in the masked text are outside strings and comments; offsets are shared.
-    for m in MAIN_FUNC.find_iter(&masked.text).collect::<Vec<_>>().iter().rev() {
+    for m in MAIN_FUNC
+        .find_iter(&masked.text)
+        .collect::<Vec<_>>()
+        .iter()
+        .rev()
+    {
         if masked.depth[m.start()] == 0 {
             out.replace_range(m.start()..m.end(), "func polyevalCandidateMain()");
         }
@@ -147,7 +199,7 @@ fn rename_main(code: &str) -> String {
 
 /// Any package clause made `package main` (a program is package main).
 fn main_package(code: &str) -> String {
-    let masked = polyeval_judge::split::mask(Language::Go, code);
+    let masked = crate::lex::mask(Language::Go, code);
     match PACKAGE.find(&masked.text) {
         Some(m) => {
             let mut out = code.to_string();
@@ -176,18 +228,27 @@ fn declared_names(line: &str) -> Vec<String> {
         .collect()
 }
 
-static GO_ERROR: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?m)^\S*\.go:\d+(?::\d+)?: (.*)$"));
-static GO_UNDECLARED: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^undefined: |undefined \(type .* has no (?:field or )?method|has no field or method|not declared by package"));
+static GO_ERROR: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^\S*\.go:\d+(?::\d+)?: (.*)$"));
+static GO_UNDECLARED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^undefined: |undefined \(type .* has no (?:field or )?method|has no field or method|not declared by package",
+    )
+});
 static GO_CALL: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"not enough arguments in call|too many arguments in call|not enough return values|too many return values|cannot call non-function|assignment mismatch")
+    re(
+        r"not enough arguments in call|too many arguments in call|not enough return values|too many return values|cannot call non-function|assignment mismatch",
+    )
 });
 static GO_TYPE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"cannot use |mismatched types|cannot convert|invalid operation|cannot range over|non-boolean condition|cannot assign|\(untyped .* constant\) (?:overflows|truncated)|cannot take the address|is not a type")
+    re(
+        r"cannot use |mismatched types|cannot convert|invalid operation|cannot range over|non-boolean condition|cannot assign|\(untyped .* constant\) (?:overflows|truncated)|cannot take the address|is not a type",
+    )
 });
-static GO_SYNTAX: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^syntax error|^expected |non-declaration statement outside function body|newline in string|unexpected "));
+static GO_SYNTAX: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^syntax error|^expected |non-declaration statement outside function body|newline in string|unexpected ",
+    )
+});
 static GO_UNUSED: LazyLock<Regex> =
     LazyLock::new(|| re(r"declared (?:but|and) not used|imported and not used"));
 static GO_PANIC: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^panic: (.*)$"));
@@ -199,7 +260,7 @@ fn classify(status: Status, text: &str) -> Option<String> {
         if GO_UNUSED.is_match(&first) {
             return Some("unused_declaration".into());
         }
-        return super::compile_class(
+        return crate::oop::compile_class(
             &first,
             &[
                 (&GO_UNDECLARED, "undeclared_identifier"),
@@ -214,7 +275,9 @@ fn classify(status: Status, text: &str) -> Option<String> {
         let message = &c[1];
         let class = if message.starts_with("polyeval test failed") {
             "AssertionError"
-        } else if message.contains("index out of range") || message.contains("slice bounds out of range") {
+        } else if message.contains("index out of range")
+            || message.contains("slice bounds out of range")
+        {
             "index_out_of_range"
         } else if message.contains("nil pointer dereference") {
             "nil_pointer_dereference"
@@ -238,8 +301,7 @@ fn classify(status: Status, text: &str) -> Option<String> {
     })
 }
 
-static LINE: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?m)^\S*main\.go:(\d+)(?::\d+)?: (.*)$"));
+static LINE: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^\S*main\.go:(\d+)(?::\d+)?: (.*)$"));
 
 #[cfg(test)]
 mod tests {
@@ -253,28 +315,10 @@ mod tests {
         assert!(p.contains("func polyevalCandidateMain() {\n\tfmt.Println(\"func main()\")"));
         assert!(p.contains("// func main() in a comment"));
         assert_eq!(p.matches("\nfunc main() {").count(), 1);
-        assert!(p.contains("\tpolyevalAssertEqual(1, 1)\n\tpolyevalOS.Stdout.WriteString(\"MARK\\n\")\n}"));
+        assert!(p.contains(
+            "\tpolyevalAssertEqual(1, 1)\n\tpolyevalOS.Stdout.WriteString(\"MARK\\n\")\n}"
+        ));
         assert!(p.contains("func polyevalAssertEqual(got interface{}"));
-    }
-
-    #[test]
-    fn judged_program_reports_values_and_runs_no_assertion() {
-        let plan = polyeval_judge::split::plan(
-            Language::Go,
-            &[
-                "a := NewA(2)".to_string(),
-                "polyevalAssertEqual(a.F(), 4)".to_string(),
-                "polyevalAssertEqual(a.G(), g())".to_string(),
-            ],
-            Default::default(),
-        );
-        let p = go_judged("package shapes\n\nfunc main() {}\n", &plan);
-        assert!(p.starts_with("package main\n"));
-        assert!(p.contains("\ta := NewA(2); _ = a\n"), "{p}");
-        assert!(p.contains("polyevalObserve(0, func() interface{} { return a.F() })"));
-        assert!(!p.contains("polyevalAssertEqual"), "no assertion runs in the program: {p}");
-        assert!(!p.contains(", 4)"), "the expected value stays outside: {p}");
-        assert!(p.contains("polyevalFinish()"));
     }
 
     #[test]
@@ -287,15 +331,36 @@ mod tests {
     #[test]
     fn compile_and_runtime_classes() {
         let c = |t: &str| classify(Status::CompileError, t).unwrap();
-        assert_eq!(c("# command-line-arguments\n./main.go:9:2: undefined: NewABC\n"), "undeclared_identifier");
-        assert_eq!(c("./main.go:9:20: a.f undefined (type *A has no field or method f)\n"), "undeclared_identifier");
-        assert_eq!(c("./main.go:9:2: not enough arguments in call to NewA\n"), "function_call_mismatch");
+        assert_eq!(
+            c("# command-line-arguments\n./main.go:9:2: undefined: NewABC\n"),
+            "undeclared_identifier"
+        );
+        assert_eq!(
+            c("./main.go:9:20: a.f undefined (type *A has no field or method f)\n"),
+            "undeclared_identifier"
+        );
+        assert_eq!(
+            c("./main.go:9:2: not enough arguments in call to NewA\n"),
+            "function_call_mismatch"
+        );
         assert_eq!(c("./main.go:9:9: cannot use \"a\" (untyped string constant) as int value in argument to NewA\n"), "type_error");
-        assert_eq!(c("./main.go:3:1: syntax error: unexpected }\n"), "syntax_error");
-        assert_eq!(c("./main.go:4:2: \"fmt\" imported and not used\n"), "unused_declaration");
+        assert_eq!(
+            c("./main.go:3:1: syntax error: unexpected }\n"),
+            "syntax_error"
+        );
+        assert_eq!(
+            c("./main.go:4:2: \"fmt\" imported and not used\n"),
+            "unused_declaration"
+        );
         let r = |t: &str| classify(Status::Failed, t).unwrap();
-        assert_eq!(r("panic: polyeval test failed: got 3\n\ngoroutine 1 [running]:\n"), "AssertionError");
-        assert_eq!(r("panic: runtime error: index out of range [3] with length 3\n"), "index_out_of_range");
+        assert_eq!(
+            r("panic: polyeval test failed: got 3\n\ngoroutine 1 [running]:\n"),
+            "AssertionError"
+        );
+        assert_eq!(
+            r("panic: runtime error: index out of range [3] with length 3\n"),
+            "index_out_of_range"
+        );
         assert_eq!(r("runtime: goroutine stack exceeds 1000000000-byte limit\nfatal error: stack overflow\n"), "stack_overflow");
         assert_eq!(r("panic: boom\n"), "panic");
         assert_eq!(classify(Status::Failed, "nothing"), None);

@@ -3,20 +3,30 @@
 //! with `;` unless it ends in `}`. Judged: the observer prelude after the
 //! code (its functions are hoisted), then the plan's statements.
 
-use super::{re, OopLanguage, PythonLiterals, TestLineChecks};
-use crate::multioop::assemble::{AssembleOptions, TestSpec};
-use crate::multioop::taxonomy::RunFacts;
-use polyeval_core::{Language, Status};
-use polyeval_judge::harness;
-use polyeval_judge::split::Plan;
+use crate::oop::RunFacts;
+use crate::oop::{re, OopLanguage, PythonLiterals, TestLineChecks};
+use crate::oop::{AssembleOptions, MultiOop, TestSpec};
+use crate::status::Status;
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub struct Php;
+use super::Php;
+
+impl MultiOop for Php {
+    fn multioop(&self) -> Option<&'static dyn OopLanguage> {
+        Some(&Php)
+    }
+}
 
 impl OopLanguage for Php {
-    fn language(&self) -> Language {
-        Language::Php
+    fn entry_class(&self) -> Option<&'static str> {
+        None
+    }
+    fn any_keyword_list(&self) -> bool {
+        false
+    }
+    fn few_shot(&self) -> &'static str {
+        include_str!("oop-few-shot.txt")
     }
     fn file_name(&self) -> &'static str {
         "main.php"
@@ -34,14 +44,14 @@ impl OopLanguage for Php {
         &self,
         code: &str,
         _: &TestSpec<'_>,
-        plan: &Plan,
+        judge_statements: &dyn Fn(&str) -> String,
         _: AssembleOptions,
     ) -> String {
         let mut s = php_code(code);
         s.push_str("\n\n");
-        s.push_str(harness::PHP_PRELUDE);
+        s.push_str(super::OBSERVER);
         s.push('\n');
-        s.push_str(&harness::body(plan, ""));
+        s.push_str(&judge_statements(""));
         s.push_str("?>\n");
         s
     }
@@ -64,6 +74,7 @@ impl OopLanguage for Php {
             bare_brace_arguments: true,
             string_identity: false,
             char_is_not_string: false,
+            dollar_interpolation: true,
         }
     }
     fn free_program(&self, lines: &[&String], marker: &str) -> Option<(String, usize)> {

@@ -5,20 +5,34 @@
 //! the plan's statements; the observer class is the toolchain's precompiled
 //! `PolyevalJudge`.
 
-use super::{compile_class, free_statements, line_and_message, quoted, re, statements};
-use super::{OopLanguage, PythonLiterals, TestLineChecks};
-use crate::multioop::assemble::{AssembleOptions, TestSpec};
-use polyeval_core::{Language, Status};
-use polyeval_judge::harness;
-use polyeval_judge::split::Plan;
+use crate::oop::{compile_class, free_statements, line_and_message, quoted, re, statements};
+use crate::oop::{compiler_or_run_output, AssembleOptions, MultiOop, RunFacts, TestSpec};
+use crate::oop::{OopLanguage, PythonLiterals, TestLineChecks};
+use crate::status::Status;
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub struct Java;
+use super::Java;
+
+/// The class whose `main` the Java toolchain must run (whatever other
+/// `main`s the file has); the judge's `harness::JAVA_ENTRY_CLASS`.
+pub const ENTRY_CLASS: &str = "Problem";
+
+impl MultiOop for Java {
+    fn multioop(&self) -> Option<&'static dyn OopLanguage> {
+        Some(&Java)
+    }
+}
 
 impl OopLanguage for Java {
-    fn language(&self) -> Language {
-        Language::Java
+    fn failure_text(&self, facts: &RunFacts<'_>) -> String {
+        compiler_or_run_output(facts)
+    }
+    fn any_keyword_list(&self) -> bool {
+        false
+    }
+    fn few_shot(&self) -> &'static str {
+        include_str!("oop-few-shot.txt")
     }
     fn file_name(&self) -> &'static str {
         "Problem.java"
@@ -36,16 +50,16 @@ impl OopLanguage for Java {
         &self,
         code: &str,
         _: &TestSpec<'_>,
-        plan: &Plan,
+        judge_statements: &dyn Fn(&str) -> String,
         _: AssembleOptions,
     ) -> String {
         let mut s = java_head(code);
-        s.push_str(&harness::body(plan, "        "));
+        s.push_str(&judge_statements("        "));
         s.push_str("    }\n}\n");
         s
     }
     fn entry_class(&self) -> Option<&'static str> {
-        Some(harness::JAVA_ENTRY_CLASS)
+        Some(ENTRY_CLASS)
     }
     fn classify(&self, status: Status, text: &str) -> Option<String> {
         classify(status, text)
@@ -56,6 +70,7 @@ impl OopLanguage for Java {
             bare_brace_arguments: true,
             string_identity: true,
             char_is_not_string: true,
+            dollar_interpolation: false,
         }
     }
     fn free_program(&self, lines: &[&String], marker: &str) -> Option<(String, usize)> {

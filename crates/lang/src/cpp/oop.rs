@@ -4,20 +4,38 @@
 //! `polyeval_judge.hpp`), and a `main` of the solution's own renamed so it
 //! is not a second one.
 
-use super::{compile_class, free_statements, line_and_message, quoted, re, statements};
-use super::{OopLanguage, PythonLiterals, TestLineChecks};
-use crate::multioop::assemble::{AssembleOptions, TestSpec};
-use polyeval_core::{Language, Status};
-use polyeval_judge::harness;
-use polyeval_judge::split::Plan;
+use crate::oop::{compile_class, free_statements, line_and_message, quoted, re, statements};
+use crate::oop::{compiler_or_run_output, AssembleOptions, MultiOop, RunFacts, TestSpec};
+use crate::oop::{OopLanguage, PythonLiterals, TestLineChecks};
+use crate::status::Status;
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub struct Cpp;
+use super::Cpp;
+
+/// The include that starts a judged C++ program: the observer prelude the
+/// toolchain precompiles (the sandbox's `toolchain::cpp::JUDGE_INCLUDE`,
+/// which recognises judged programs by it).
+pub const JUDGE_INCLUDE: &str = "#include <polyeval_judge.hpp>";
+
+impl MultiOop for Cpp {
+    fn multioop(&self) -> Option<&'static dyn OopLanguage> {
+        Some(&Cpp)
+    }
+}
 
 impl OopLanguage for Cpp {
-    fn language(&self) -> Language {
-        Language::Cpp
+    fn entry_class(&self) -> Option<&'static str> {
+        None
+    }
+    fn failure_text(&self, facts: &RunFacts<'_>) -> String {
+        compiler_or_run_output(facts)
+    }
+    fn any_keyword_list(&self) -> bool {
+        false
+    }
+    fn few_shot(&self) -> &'static str {
+        include_str!("oop-few-shot.txt")
     }
     fn file_name(&self) -> &'static str {
         "main.cpp"
@@ -35,10 +53,10 @@ impl OopLanguage for Cpp {
         &self,
         code: &str,
         _: &TestSpec<'_>,
-        plan: &Plan,
+        judge_statements: &dyn Fn(&str) -> String,
         _: AssembleOptions,
     ) -> String {
-        cpp_judged(code, plan)
+        cpp_judged(code, judge_statements)
     }
     fn classify(&self, status: Status, text: &str) -> Option<String> {
         classify(status, text)
@@ -49,12 +67,13 @@ impl OopLanguage for Cpp {
             bare_brace_arguments: false,
             string_identity: false,
             char_is_not_string: true,
+            dollar_interpolation: false,
         }
     }
     fn free_program(&self, lines: &[&String], marker: &str) -> Option<(String, usize)> {
         // The harness's own prelude (its `polyeval_call::value` included) and
         // headers, so a line that fails to compile here fails there too.
-        let mut head = format!("{}\n", polyeval_judge::harness::CPP_PRELUDE);
+        let mut head = format!("{}\n", super::OBSERVER);
         for h in HEADERS {
             head.push_str(&format!("#include <{h}>\n"));
         }
@@ -124,9 +143,9 @@ fn cpp(code: &str, test_list: &[String], marker: &str) -> String {
 /// The judged layout: the prelude's include first (nothing the candidate
 /// writes can come before it), the harness headers, the code with its own
 /// `main` (a demo) renamed, then `main` holding the plan's statements.
-fn cpp_judged(code: &str, plan: &Plan) -> String {
+fn cpp_judged(code: &str, judge_statements: &dyn Fn(&str) -> String) -> String {
     let mut s = String::with_capacity(code.len() + 2048);
-    s.push_str(polyeval_sandbox::toolchain::cpp::JUDGE_INCLUDE);
+    s.push_str(JUDGE_INCLUDE);
     s.push('\n');
     for h in HEADERS {
         if !includes(code, h) {
@@ -136,7 +155,7 @@ fn cpp_judged(code: &str, plan: &Plan) -> String {
     s.push_str("#define main polyeval_candidate_main\n");
     s.push_str(code);
     s.push_str("\n#undef main\n\nint main() {\n");
-    s.push_str(&harness::body(plan, "    "));
+    s.push_str(&judge_statements("    "));
     s.push_str("    return 0;\n}\n");
     s
 }
@@ -194,19 +213,3 @@ fn classify(status: Status, text: &str) -> Option<String> {
 
 static LINE: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?m)^[^\s:]+:(\d+):\d+: (?:fatal )?error: (.*)$"));
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_precompiled_header_holds_every_harness_header() {
-        let pch = polyeval_sandbox::toolchain::cpp::PCH_HEADERS;
-        for h in HEADERS {
-            assert!(
-                pch.contains(&h),
-                "<{h}> is added by the harness but not precompiled by the sandbox"
-            );
-        }
-    }
-}

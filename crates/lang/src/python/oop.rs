@@ -1,19 +1,29 @@
 //! Python: the upstream harness's header of imports, the code, the task's
 //! test function, `def check(candidate)` with the test lines, `check(...)`.
 
-use super::{quoted, OopLanguage, PythonLiterals, TestLineChecks};
-use crate::multioop::assemble::{AssembleOptions, TestSpec};
-use polyeval_core::{Language, Status};
-use polyeval_judge::harness;
-use polyeval_judge::split::Plan;
+use crate::oop::{compiler_or_run_output, AssembleOptions, MultiOop, RunFacts, TestSpec};
+use crate::oop::{quoted, OopLanguage, PythonLiterals, TestLineChecks};
+use crate::status::Status;
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub struct Python;
+use super::Python;
+
+impl MultiOop for Python {
+    fn multioop(&self) -> Option<&'static dyn OopLanguage> {
+        Some(&Python)
+    }
+}
 
 impl OopLanguage for Python {
-    fn language(&self) -> Language {
-        Language::Python
+    fn entry_class(&self) -> Option<&'static str> {
+        None
+    }
+    fn failure_text(&self, facts: &RunFacts<'_>) -> String {
+        compiler_or_run_output(facts)
+    }
+    fn few_shot(&self) -> &'static str {
+        include_str!("oop-few-shot.txt")
     }
     fn file_name(&self) -> &'static str {
         "main.py"
@@ -31,10 +41,10 @@ impl OopLanguage for Python {
         &self,
         code: &str,
         spec: &TestSpec<'_>,
-        plan: &Plan,
+        judge_statements: &dyn Fn(&str) -> String,
         _: AssembleOptions,
     ) -> String {
-        python_judged(code, spec, plan)
+        python_judged(code, spec, judge_statements)
     }
     fn classify(&self, _status: Status, text: &str) -> Option<String> {
         // The last exception line of the last traceback is the one that escaped.
@@ -49,6 +59,7 @@ impl OopLanguage for Python {
             bare_brace_arguments: false,
             string_identity: false,
             char_is_not_string: false,
+            dollar_interpolation: false,
         }
     }
     fn free_program(&self, _lines: &[&String], _marker: &str) -> Option<(String, usize)> {
@@ -121,23 +132,27 @@ fn python(code: &str, spec: &TestSpec<'_>, marker: &str) -> String {
 /// own imports) and before the code, which keeps upstream's layout
 /// otherwise (a `from __future__` import of the code fails as it does
 /// upstream); `check` holds the plan's statements.
-fn python_judged(code: &str, spec: &TestSpec<'_>, plan: &Plan) -> String {
-    let mut s = String::with_capacity(code.len() + harness::PYTHON_PRELUDE.len() + 2048);
+fn python_judged(
+    code: &str,
+    spec: &TestSpec<'_>,
+    judge_statements: &dyn Fn(&str) -> String,
+) -> String {
+    let mut s = String::with_capacity(code.len() + super::OBSERVER.len() + 2048);
     s.push_str(PYTHON_HEADER);
-    s.push_str(harness::PYTHON_PRELUDE);
+    s.push_str(super::OBSERVER);
     s.push_str(code);
     s.push_str("\n\n");
     s.push_str(spec.test_function);
     s.push_str("\n\n");
     let (entry, param) = check_names(spec);
     s.push_str(&format!("def check({param}):\n"));
-    s.push_str(&harness::body(plan, "    "));
+    s.push_str(&judge_statements("    "));
     s.push_str(&format!("\ncheck({entry})\n"));
     s
 }
 
 static PY_EXC: LazyLock<Regex> = LazyLock::new(|| {
-    super::re(
+    crate::oop::re(
         r"(?m)^(?:[A-Za-z_][\w]*\.)*([A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Iteration))(?::.*)?\s*$",
     )
 });

@@ -8,20 +8,39 @@
 //! plan's statements, the observer class is the toolchain's precompiled
 //! `PolyevalJudge`.
 
-use super::{free_statements, line_and_message, quoted, re, statements};
-use super::{OopLanguage, PythonLiterals, TestLineChecks};
-use crate::multioop::assemble::{AssembleOptions, TestSpec};
-use polyeval_core::{Language, Status};
-use polyeval_judge::harness;
-use polyeval_judge::split::Plan;
+use crate::oop::{compiler_or_run_output, AssembleOptions, MultiOop, RunFacts, TestSpec};
+use crate::oop::{free_statements, line_and_message, quoted, re, statements};
+use crate::oop::{OopLanguage, PythonLiterals, TestLineChecks};
+use crate::status::Status;
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub struct CSharp;
+use super::CSharp;
+
+/// The class the C# compiler must use as entry point (`mcs -main:Program`),
+/// so a candidate's own `Main` is not a second entry point; the judge's
+/// `harness::CSHARP_ENTRY_CLASS`.
+pub const ENTRY_CLASS: &str = "Program";
+/// First line of every judged C# program: a token before any candidate
+/// text, so a candidate `#undef DEBUG`/`#define` (only legal before the
+/// first token) is a compile error; the judge's `harness::CSHARP_FIRST_LINE`.
+pub const FIRST_LINE: &str = "using PolyevalJudgeSystem = global::System;";
+
+impl MultiOop for CSharp {
+    fn multioop(&self) -> Option<&'static dyn OopLanguage> {
+        Some(&CSharp)
+    }
+}
 
 impl OopLanguage for CSharp {
-    fn language(&self) -> Language {
-        Language::CSharp
+    fn failure_text(&self, facts: &RunFacts<'_>) -> String {
+        compiler_or_run_output(facts)
+    }
+    fn any_keyword_list(&self) -> bool {
+        false
+    }
+    fn few_shot(&self) -> &'static str {
+        include_str!("oop-few-shot.txt")
     }
     fn file_name(&self) -> &'static str {
         "Program.cs"
@@ -39,17 +58,17 @@ impl OopLanguage for CSharp {
         &self,
         code: &str,
         _: &TestSpec<'_>,
-        plan: &Plan,
+        judge_statements: &dyn Fn(&str) -> String,
         _: AssembleOptions,
     ) -> String {
-        let mut s = format!("{}\n", harness::CSHARP_FIRST_LINE);
+        let mut s = format!("{}\n", FIRST_LINE);
         s.push_str(&csharp_head(code));
-        s.push_str(&harness::body(plan, "        "));
+        s.push_str(&judge_statements("        "));
         s.push_str("    }\n}\n");
         s
     }
     fn entry_class(&self) -> Option<&'static str> {
-        Some(harness::CSHARP_ENTRY_CLASS)
+        Some(ENTRY_CLASS)
     }
     fn classify(&self, status: Status, text: &str) -> Option<String> {
         classify(status, text)
@@ -60,6 +79,7 @@ impl OopLanguage for CSharp {
             bare_brace_arguments: true,
             string_identity: false,
             char_is_not_string: true,
+            dollar_interpolation: false,
         }
     }
     fn free_program(&self, lines: &[&String], marker: &str) -> Option<(String, usize)> {

@@ -9,12 +9,17 @@
 //! receiver to a pointer or a value; a method expression reaches unexported
 //! methods too.
 
-use super::*;
-use polyeval_judge::harness::GO_ASSERT_EQUAL;
+use super::Go;
+use crate::emit::*;
+use crate::ty::Ty;
+use crate::value::Value;
+use crate::Language;
 
-pub struct Go;
+/// The check function a Go test line calls; the judge's splitter observes
+/// its first argument (MultiOOP's Go harness defines it for in-process runs).
+pub const GO_ASSERT_EQUAL: &str = "polyevalAssertEqual";
 
-pub(crate) fn ty(t: &Ty) -> String {
+fn ty(t: &Ty) -> String {
     match t {
         Ty::Bool => "bool".into(),
         Ty::Int { .. } => "int".into(),
@@ -78,9 +83,25 @@ fn default_value(t: &Ty) -> String {
     }
 }
 
+impl Translation for Go {
+    fn target(&self) -> Option<&'static dyn Target> {
+        Some(&Go)
+    }
+}
+
 impl Target for Go {
-    fn language(&self) -> Language {
-        Language::Go
+    fn representable(&self, v: &Value, _: &Ty) -> Result<(), String> {
+        common_representable(v)
+    }
+    fn preamble(&self) -> Vec<String> {
+        Vec::new()
+    }
+    fn question_source(&self) -> Option<Language> {
+        // Go has no upstream file.
+        Some(Language::JavaScript)
+    }
+    fn question(&self, source_question: &str, t: &Typed) -> Option<String> {
+        Some(question(source_question, t))
     }
     fn supports(&self, t: &Ty) -> Result<(), String> {
         typed_support(t, "Go")
@@ -170,4 +191,28 @@ impl Target for Go {
         }
         out
     }
+}
+
+/// The Go question: JavaScript's with the language named Go, plus the
+/// struct-and-constructor convention (Go has no classes) with the
+/// constructor's traced parameter types.
+fn question(js_question: &str, t: &Typed) -> String {
+    let q = js_question.replace("JavaScript", "Go");
+    let params: Vec<String> = t
+        .ctor
+        .iter()
+        .enumerate()
+        .map(|(i, (n, vt))| format!("{} {}", param_name(n, i), ty(vt)))
+        .collect();
+    let inherit = if q.to_ascii_lowercase().contains("inherit") {
+        " (a class that inherits embeds the struct of the class it inherits from)"
+    } else {
+        ""
+    };
+    format!(
+        "{}\nGo has no classes: write each class as a struct type with its functions as methods on a pointer to it, named exactly as above{inherit}, and create a **{c}** with the constructor function **New{c}({})** returning `*{c}`.",
+        q.trim_end(),
+        params.join(", "),
+        c = t.class
+    )
 }

@@ -1,10 +1,12 @@
 //! JavaScript: arguments inline, the check `assert.deepStrictEqual(call,
 //! expected)` (strict: `"13"` is not `13`).
 
-use super::php::{dynamic_support, dynamic_value};
-use super::*;
-
-pub struct JavaScript;
+use super::JavaScript;
+use crate::emit::*;
+use crate::php::emit::{dynamic_support, dynamic_value};
+use crate::ty::Ty;
+use crate::value::Value;
+use crate::Language;
 
 /// Beyond 2^53 a JavaScript number is no longer an exact integer.
 const MAX_SAFE: i128 = (1 << 53) - 1;
@@ -42,9 +44,18 @@ fn representable(v: &Value) -> Result<(), String> {
     }
 }
 
+impl Translation for JavaScript {
+    fn target(&self) -> Option<&'static dyn Target> {
+        Some(&JavaScript)
+    }
+}
+
 impl Target for JavaScript {
-    fn language(&self) -> Language {
-        Language::JavaScript
+    fn question_source(&self) -> Option<Language> {
+        None
+    }
+    fn question(&self, _: &str, _: &Typed) -> Option<String> {
+        None
     }
     fn supports(&self, t: &Ty) -> Result<(), String> {
         dynamic_support(t, "JavaScript")
