@@ -13,10 +13,7 @@ use std::sync::LazyLock;
 
 use super::Cpp;
 
-/// The include that starts a judged C++ program: the observer prelude the
-/// toolchain precompiles (the sandbox's `toolchain::cpp::JUDGE_INCLUDE`,
-/// which recognises judged programs by it).
-pub const JUDGE_INCLUDE: &str = "#include <polyeval_judge.hpp>";
+use super::toolchain::JUDGE_INCLUDE;
 
 impl MultiOop for Cpp {
     fn multioop(&self) -> Option<&'static dyn OopLanguage> {

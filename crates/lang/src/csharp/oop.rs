@@ -17,14 +17,7 @@ use std::sync::LazyLock;
 
 use super::CSharp;
 
-/// The class the C# compiler must use as entry point (`mcs -main:Program`),
-/// so a candidate's own `Main` is not a second entry point; the judge's
-/// `harness::CSHARP_ENTRY_CLASS`.
-pub const ENTRY_CLASS: &str = "Program";
-/// First line of every judged C# program: a token before any candidate
-/// text, so a candidate `#undef DEBUG`/`#define` (only legal before the
-/// first token) is a compile error; the judge's `harness::CSHARP_FIRST_LINE`.
-pub const FIRST_LINE: &str = "using PolyevalJudgeSystem = global::System;";
+use super::judging::{ENTRY_CLASS, FIRST_LINE};
 
 impl MultiOop for CSharp {
     fn multioop(&self) -> Option<&'static dyn OopLanguage> {

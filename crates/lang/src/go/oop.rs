@@ -6,7 +6,7 @@
 //! judged, each check reports its value (`harness::body`); in-process (mode
 //! `inprocess`), each line runs as a statement with `polyevalAssertEqual`.
 
-use crate::go::emit::GO_ASSERT_EQUAL;
+use super::judging::{program, ASSERT_EQUAL as GO_ASSERT_EQUAL};
 use crate::oop::{compiler_or_run_output, AssembleOptions, MultiOop, RunFacts, TestSpec};
 use crate::oop::{quoted, re, OopLanguage, PythonLiterals, TestLineChecks};
 use crate::status::Status;
@@ -141,37 +141,6 @@ fn go_judged(code: &str, judge_statements: &dyn Fn(&str) -> String) -> String {
         body.push('\n');
     }
     program(&code, &body)
-}
-
-/// A whole Go program: the candidate's package clause and imports, the
-/// observer prelude's aliased imports, the candidate's declarations, the
-/// prelude's functions and `func main() { <main_body> }` (the judge's
-/// `harness::go_program`, which judged Go programs of other benchmarks use).
-pub fn program(code: &str, main_body: &str) -> String {
-    let (imports, functions) = super::OBSERVER
-        .split_once("// polyeval:body")
-        .unwrap_or(("", super::OBSERVER));
-    // Insert the import block right after the package clause (Go allows
-    // several import declarations, all before other declarations).
-    let mut out = String::with_capacity(code.len() + super::OBSERVER.len() + main_body.len() + 64);
-    let mut inserted = false;
-    for line in code.lines() {
-        out.push_str(line);
-        out.push('\n');
-        if !inserted && line.trim_start().starts_with("package ") {
-            out.push_str(imports);
-            out.push('\n');
-            inserted = true;
-        }
-    }
-    if !inserted {
-        out = format!("package main\n\n{imports}\n{out}");
-    }
-    out.push_str(functions);
-    out.push_str("\nfunc main() {\n");
-    out.push_str(main_body);
-    out.push_str("}\n");
-    out
 }
 
 static MAIN_FUNC: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^func\s+main\s*\(\s*\)"));

@@ -14,9 +14,7 @@ use std::sync::LazyLock;
 
 use super::Java;
 
-/// The class whose `main` the Java toolchain must run (whatever other
-/// `main`s the file has); the judge's `harness::JAVA_ENTRY_CLASS`.
-pub const ENTRY_CLASS: &str = "Problem";
+use super::judging::ENTRY_CLASS;
 
 impl MultiOop for Java {
     fn multioop(&self) -> Option<&'static dyn OopLanguage> {

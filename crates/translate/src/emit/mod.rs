@@ -8,8 +8,8 @@ pub use polyeval_lang::emit::{
 };
 use std::sync::LazyLock;
 
-/// The target languages, in the papers' column order (Go last: ours): every
-/// language with an emitter.
+/// The target languages: every language with an emitter, in registry
+/// order (the papers' columns, then the languages polyeval adds).
 pub static TARGETS: LazyLock<Vec<Language>> = LazyLock::new(|| {
     Language::ALL
         .into_iter()
@@ -21,10 +21,12 @@ pub static TARGETS: LazyLock<Vec<Language>> = LazyLock::new(|| {
 mod tests {
     use super::*;
 
+    /// The papers' columns first, in their order; then the languages
+    /// polyeval adds, in registry order; every language with an emitter.
     #[test]
     fn targets_are_the_languages_with_an_emitter_in_column_order() {
         assert_eq!(
-            *TARGETS,
+            TARGETS[..6],
             [
                 Language::Cpp,
                 Language::Java,
@@ -34,13 +36,10 @@ mod tests {
                 Language::Go,
             ]
         );
-    }
-
-    #[test]
-    fn go_checks_call_the_function_the_judge_observes() {
-        assert_eq!(
-            polyeval_lang::go::emit::GO_ASSERT_EQUAL,
-            polyeval_judge::harness::GO_ASSERT_EQUAL
-        );
+        let with_emitter: Vec<Language> = Language::ALL
+            .into_iter()
+            .filter(|l| l.dialect().target().is_some())
+            .collect();
+        assert_eq!(*TARGETS, with_emitter);
     }
 }
