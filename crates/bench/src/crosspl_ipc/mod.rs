@@ -9,13 +9,15 @@
 //! Each catalog is compiled once per evaluator.
 //!
 //! The benchmark's registry entry is in [`benchmark`], its loader in
-//! [`loader`], its dataset check in [`doctor`].
+//! [`loader`], its dataset check in [`doctor`], the reading of the authors'
+//! recorded results in [`results`].
 
 mod benchmark;
 #[cfg(test)]
 mod cache_tests;
 pub mod doctor;
 pub mod loader;
+pub mod results;
 
 pub use benchmark::CrossplIpc;
 
