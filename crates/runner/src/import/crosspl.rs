@@ -97,6 +97,20 @@ pub struct ImportSummary {
     pub missing_languages: Vec<Language>,
 }
 
+impl ImportSummary {
+    /// What was found per language, then what the run `out` received.
+    pub fn describe(&self, out: &Path) -> String {
+        format!(
+            "{}imported {} samples into {} ({} new, {} already present)\n",
+            self.text,
+            self.total,
+            out.display(),
+            self.added,
+            self.total - self.added
+        )
+    }
+}
+
 /// What happened to one model: its import and, when asked, its evaluation.
 #[derive(Debug)]
 pub struct ModelOutcome {
