@@ -110,3 +110,53 @@ pub fn outcome_text(outcome: &Outcome) -> String {
     ));
     text + &line + "\n"
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(file: PathBuf, timeout: f64) -> ExecSpec {
+        ExecSpec {
+            lang: Language::Python,
+            file,
+            timeout,
+            memory_mb: Limits::default().memory_mb,
+            file_name: None,
+        }
+    }
+
+    #[test]
+    fn a_program_is_run_in_the_sandbox_and_described() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("p.py");
+        std::fs::write(
+            &file,
+            "import sys\nprint('hello')\nsys.stderr.write('oops\\n')\nsys.exit(3)\n",
+        )
+        .unwrap();
+        let outcome = run(&spec(file, 10.0)).unwrap();
+        let text = outcome_text(&outcome);
+        assert!(
+            text.starts_with("--- stdout ---\nhello\n--- stderr ---\noops\nstatus: "),
+            "{text}"
+        );
+        assert!(text.contains(", exit code 3, compile "), "{text}");
+        assert!(text.ends_with(" ms\n"), "{text}");
+        let json = outcome_json(&outcome, Language::Python);
+        assert_eq!(json["exit_code"], 3);
+        assert_eq!(json["stdout"], "hello\n");
+        assert_eq!(json["truncated"], false);
+        assert_eq!(json["language"], "python");
+    }
+
+    #[test]
+    fn a_timeout_that_is_not_a_positive_number_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("p.py");
+        std::fs::write(&file, "print(1)\n").unwrap();
+        for timeout in [0.0, -1.0, f64::NAN] {
+            let e = run(&spec(file.clone(), timeout)).unwrap_err().to_string();
+            assert!(e.contains("--timeout must be a positive number"), "{e}");
+        }
+    }
+}

@@ -324,8 +324,8 @@ fn as_index(v: &Value) -> Option<usize> {
     }
 }
 
-/// The greedy generations of one language: samples and a note on what was found.
-pub fn read_greedy(
+/// The greedy generations of one language, and a note on what was found.
+fn read_greedy(
     dir: &Path,
     lang: Language,
     variant: &str,
@@ -420,8 +420,8 @@ fn string_list(
     }
 }
 
-/// The n = 10 generations of one language: samples and a note on what was found.
-pub fn read_n10(
+/// The n = 10 generations of one language, and a note on what was found.
+fn read_n10(
     dir: &Path,
     lang: Language,
     variant: &str,
