@@ -40,6 +40,33 @@ pub struct Setup {
     pub seconds: f64,
 }
 
+impl std::fmt::Display for Setup {
+    /// The runtime, whether it was installed now, and its packages with their versions.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let m = &self.runtime.manifest;
+        writeln!(
+            f,
+            "{} {} ({:.0} s)",
+            self.runtime.describe(),
+            if self.reused {
+                "already installed"
+            } else {
+                "installed"
+            },
+            self.seconds
+        )?;
+        let list = |map: &std::collections::BTreeMap<String, String>| {
+            map.iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        writeln!(f, "  Python: {}", list(&m.python))?;
+        writeln!(f, "  npm:    {}", list(&m.npm))?;
+        writeln!(f, "  Debian: {}", list(&m.debian))
+    }
+}
+
 /// Install the IPC runtime (or keep a complete one).
 pub fn setup(opts: &SetupOptions, progress: &Progress) -> anyhow::Result<Setup> {
     let started = Instant::now();

@@ -13,6 +13,7 @@
 //!   written by a model, kept when it runs the canonical solution reliably
 //!   and notices the canonical solution's mutants.
 
+mod calls;
 mod concurrent;
 pub mod ffi;
 pub mod ipc;

@@ -1,8 +1,9 @@
 //! A build's output directory: refused when it holds data no build wrote,
-//! and its outputs replaced at once at the end (staged beside them first).
+//! and its outputs replaced at once at the end (staged beside them first),
+//! its task files in the published layout's JSON.
 
 use anyhow::Context;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Refuse `out` when it holds any of `outputs` but no build journal: it is
 /// not the output of `polyeval <command>` (`held` names them for the user).
@@ -16,6 +17,28 @@ pub(crate) fn check(out: &Path, outputs: &[&str], held: &str, command: &str) -> 
         );
     }
     Ok(())
+}
+
+/// An empty staging directory's path, `out/<name>`: what an interrupted
+/// build left there is removed (the directory itself is made by its writer).
+pub(crate) fn fresh_staging(out: &Path, name: &str) -> anyhow::Result<PathBuf> {
+    let staging = out.join(name);
+    if staging.exists() {
+        std::fs::remove_dir_all(&staging)
+            .with_context(|| format!("cannot remove {}", staging.display()))?;
+    }
+    Ok(staging)
+}
+
+/// A task file's bytes: JSON indented by four spaces, as the published
+/// benchmark files are, ending with a newline.
+pub(crate) fn task_file_json(file: &impl serde::Serialize) -> anyhow::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
+    file.serialize(&mut ser)?;
+    out.push(b'\n');
+    Ok(out)
 }
 
 /// Replace the previous `outputs` in `out` with the staged ones, moving

@@ -2,7 +2,7 @@
 //! committed sample and verdict survives the stop) and the command that
 //! resumes, then exit with 130 as an interrupted command does.
 
-use polyeval_store::RunStore;
+use polyeval_slurm::shell_quote;
 use std::os::fd::{AsRawFd, BorrowedFd, IntoRawFd};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -62,35 +62,10 @@ fn report_and_exit() -> ! {
     let runs = RUNS.lock().unwrap_or_else(|p| p.into_inner()).clone();
     eprintln!();
     for run in &runs {
-        eprintln!("interrupted: {}", kept(run));
+        eprintln!("interrupted: {}", polyeval_runner::run::what_it_keeps(run));
     }
     eprintln!("resume with the same command: {}", command_line());
     std::process::exit(130);
-}
-
-/// `runs/x keeps 120 samples, 80 of them with `compat` verdicts`.
-fn kept(run: &std::path::Path) -> String {
-    if !RunStore::exists(run) {
-        return format!("{} was not created yet; nothing to keep", run.display());
-    }
-    let store = match RunStore::open_read_only(run) {
-        Ok(s) => s,
-        Err(e) => return format!("{}: cannot read what it kept ({e:#})", run.display()),
-    };
-    let samples = store.sample_count().unwrap_or(0);
-    let mut text = format!(
-        "{} keeps {samples} sample{}",
-        run.display(),
-        if samples == 1 { "" } else { "s" }
-    );
-    for mode in store.modes().unwrap_or_default() {
-        if mode == polyeval_store::RECORDED_MODE {
-            continue;
-        }
-        let scored = store.verdict_count(&mode).unwrap_or(0);
-        text.push_str(&format!(", {scored} with `{mode}` verdicts"));
-    }
-    text
 }
 
 /// This process's command line, quoted for a POSIX shell.
@@ -99,18 +74,6 @@ fn command_line() -> String {
         .map(|a| shell_quote(&a))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-fn shell_quote(arg: &str) -> String {
-    let plain = !arg.is_empty()
-        && arg
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_./:=,@%+-".contains(c));
-    if plain {
-        arg.to_string()
-    } else {
-        format!("'{}'", arg.replace('\'', r"'\''"))
-    }
 }
 
 #[cfg(test)]

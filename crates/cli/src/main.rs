@@ -5,7 +5,6 @@
 mod cmd;
 mod interrupt;
 mod progress;
-mod reference;
 
 use clap::{CommandFactory, Parser, Subcommand};
 

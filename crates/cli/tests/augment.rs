@@ -14,13 +14,15 @@
 mod support;
 use polyeval_client::mock::{MockReply, MockRequest, MockServer};
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use support::{journal_column, kill_once, ok, polyeval, tree};
+use support::{
+    answered_in_journal, assert_same_files, journal_column, kill_once, ok, polyeval, tree,
+};
 
 const TASKS: [&str; 3] = ["OOP/0", "OOP/36", "OOP/83"];
 
@@ -119,11 +121,6 @@ fn answer_value(prompt: &str, round: usize) -> Value {
     } else {
         json!({"ctor": [40 + 10 * round], "args": []})
     }
-}
-
-/// Request hashes of the calls the journal holds answers for.
-fn answered_in_journal(out: &Path) -> BTreeSet<String> {
-    journal_column(out, "SELECT hash FROM calls WHERE status = 'ok'")
 }
 
 /// What a replay must reproduce byte for byte: every output but the
@@ -302,10 +299,7 @@ fn three_tasks_get_18_to_20_valid_tests_resume_after_kill_9_and_replay_byte_for_
     ] {
         assert!(a.contains_key(name), "{name} missing");
     }
-    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
-    for (name, bytes) in &a {
-        assert!(b[name] == *bytes, "{name} differs in the replay");
-    }
+    assert_same_files(&a, &b);
 
     let judged = journal_column(
         &out,

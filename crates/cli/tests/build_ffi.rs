@@ -22,13 +22,15 @@
 mod support;
 use polyeval_client::mock::{MockReply, MockRequest, MockServer};
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use support::{journal_column, kill_once, ok, polyeval, tree};
+use support::{
+    answered_in_journal, assert_same_files, kill_once, ok, polyeval, prompt, stage_of, tree,
+};
 
 const FAMILIES: [&str; 6] = [
     "gsl_sf_exp",
@@ -94,17 +96,6 @@ fn workspace_solution(fixed: bool) -> String {
 
 fn generated(instruction: &str, solution: &str) -> String {
     json!({"Instruction": instruction, "Canonical_solution": solution}).to_string()
-}
-
-fn stage_of(r: &MockRequest) -> String {
-    r.header("x-polyeval-stage").unwrap_or("none").to_string()
-}
-
-fn prompt(r: &MockRequest) -> String {
-    r.body["messages"][0]["content"]
-        .as_str()
-        .unwrap_or("")
-        .to_string()
 }
 
 /// The family a `ffi-generate` prompt is about.
@@ -190,11 +181,6 @@ fn build(base_url: &str, out: &Path, extra: &[&str]) -> Command {
     }
     c.args(extra);
     c
-}
-
-/// Request hashes of the calls the journal holds answers for.
-fn answered_in_journal(out: &Path) -> BTreeSet<String> {
-    journal_column(out, "SELECT hash FROM calls WHERE status = 'ok'")
 }
 
 fn task(out: &Path, n: usize) -> Value {
@@ -522,14 +508,7 @@ fn six_families_every_outcome_kill_9_resume_and_offline_replay() {
             .unwrap(),
         "the replay",
     );
-    let (original, replayed) = (tree(&out), tree(&again));
-    assert_eq!(
-        original.keys().collect::<Vec<_>>(),
-        replayed.keys().collect::<Vec<_>>()
-    );
-    for (path, bytes) in &original {
-        assert!(replayed[path] == *bytes, "{path} differs in the replay");
-    }
+    assert_same_files(&tree(&out), &tree(&again));
 
     // 7. A changed configuration is refused, naming the difference.
     let refused = build(&base_url, &out, &["--timeout", "10"])

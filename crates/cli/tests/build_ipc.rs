@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use support::{journal_column, kill_once, ok, polyeval, tree};
+use support::{assert_same_files, journal_column, kill_once, ok, polyeval, stage_of, tree};
 
 const REPOS: [(&str, &str); 3] = [
     ("542089", "bjoern"),
@@ -180,10 +180,6 @@ impl Authors {
             .map(|(i, _)| i)
     }
 
-    fn stage_of(r: &MockRequest) -> String {
-        r.header("x-polyeval-stage").unwrap_or("none").to_string()
-    }
-
     fn answer(&self, r: &MockRequest) -> MockReply {
         // Every request body fails once in three ways, then is answered.
         let body = r.body.to_string();
@@ -203,7 +199,7 @@ impl Authors {
         }
         let prompt = all_text(r);
         let reply = |text: String| MockReply::completion("authors-model", &[text]);
-        match Self::stage_of(r).as_str() {
+        match stage_of(r).as_str() {
             "judge" => {
                 let Some(h) = self.file_of(&prompt) else {
                     return MockReply::error(400, "judge prompt without a known file");
@@ -393,7 +389,7 @@ fn mine_then_build_rebuilds_the_published_tasks_survives_kill_9_and_replays_offl
     let slow = slow_judge.clone();
     let server = MockServer::start(move |r| {
         let reply = authors.answer(r);
-        if slow.load(std::sync::atomic::Ordering::SeqCst) && Authors::stage_of(r) == "judge" {
+        if slow.load(std::sync::atomic::Ordering::SeqCst) && stage_of(r) == "judge" {
             reply.delayed(Duration::from_millis(150))
         } else {
             reply
@@ -431,7 +427,7 @@ fn mine_then_build_rebuilds_the_published_tasks_survives_kill_9_and_replays_offl
     let requests = server.requests();
     let mut judged_again = BTreeSet::new();
     for r in &requests {
-        let stage = Authors::stage_of(r);
+        let stage = stage_of(r);
         assert!(
             ["judge", "extract", "instruct"].contains(&stage.as_str()),
             "stage header {stage}"
@@ -645,14 +641,7 @@ fn mine_then_build_rebuilds_the_published_tasks_survives_kill_9_and_replays_offl
             .unwrap(),
         "the replay",
     );
-    let (original, replayed) = (tree(&out), tree(&again));
-    assert_eq!(
-        original.keys().collect::<Vec<_>>(),
-        replayed.keys().collect::<Vec<_>>()
-    );
-    for (path, bytes) in &original {
-        assert!(replayed[path] == *bytes, "{path} differs in the replay");
-    }
+    assert_same_files(&tree(&out), &tree(&again));
     // A request the journal lacks is an error naming it.
     let out3 = s.root.join("other-model");
     let failed = build(&s, &base_url, &out3, "another-model", &["--replay"])

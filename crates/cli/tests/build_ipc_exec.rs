@@ -34,7 +34,9 @@ use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use support::{journal_column, kill_once, ok, polyeval, tree};
+use support::{
+    answered_in_journal, assert_same_files, kill_once, ok, polyeval, prompt, stage_of, tree,
+};
 
 /// Tasks whose driver is kept, with the rounds it took.
 const KEPT: [(&str, usize); 33] = [
@@ -140,17 +142,6 @@ impl Tasks {
     }
 }
 
-fn stage_of(r: &MockRequest) -> String {
-    r.header("x-polyeval-stage").unwrap_or("none").to_string()
-}
-
-fn prompt(r: &MockRequest) -> String {
-    r.body["messages"][0]["content"]
-        .as_str()
-        .unwrap_or("")
-        .to_string()
-}
-
 fn fixture(key: &str, round: u32) -> Option<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ipc_exec");
     let stem = key.replace('/', "_");
@@ -232,11 +223,6 @@ fn task(out: &Path, key: &str) -> Value {
         &std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
     )
     .unwrap()
-}
-
-/// Request hashes of the calls the journal holds answers for.
-fn answered_in_journal(out: &Path) -> BTreeSet<String> {
-    journal_column(out, "SELECT hash FROM calls WHERE status = 'ok'")
 }
 
 #[test]
@@ -653,14 +639,7 @@ fn a_killed_build_resumes_without_asking_again_and_replays_offline() {
             .unwrap(),
         "the replay",
     );
-    let (original, replayed) = (tree(&out), tree(&again));
-    assert_eq!(
-        original.keys().collect::<Vec<_>>(),
-        replayed.keys().collect::<Vec<_>>()
-    );
-    for (path, bytes) in &original {
-        assert!(replayed[path] == *bytes, "{path} differs in the replay");
-    }
+    assert_same_files(&tree(&out), &tree(&again));
 
     // 4. A changed configuration is refused, naming the difference.
     let refused = build(&base_url, &out, &SUBSET, &["--max-mutants", "4"])

@@ -1,10 +1,12 @@
 //! polyeval reports: pass@k summaries with bootstrap CIs, paper-layout
 //! tables (Markdown, CSV, JSON, LaTeX), plots (SVG/PNG), a self-contained
-//! HTML report and run comparisons.
+//! HTML report and run comparisons; and the book's command reference, rendered
+//! from the CLI's clap definitions ([`command_reference`]).
 //!
 //! Reports are computed from the in-memory [`model::RunData`]; [`load`]
 //! fills it from run directories, tests can build it directly.
 
+pub mod command_reference;
 pub mod compare;
 pub mod html;
 pub mod load;

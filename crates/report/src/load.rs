@@ -116,11 +116,13 @@ pub fn says_not_judgeable(v: &polyeval_core::Verdict) -> bool {
 }
 
 /// Load several run directories for reporting, side by side (in parallel).
+/// A run whose display name an earlier one already has is labelled with its
+/// directory as given, so that the two can be told apart.
 pub fn load_runs(dirs: &[PathBuf], opts: &LoadOptions) -> Result<Vec<RunData>> {
     let shared = TaskSets::default();
     // Plain threads, not the rayon pool: `load_run` blocks on a thread of its
     // own that uses the pool, and a blocked pool worker could deadlock it.
-    std::thread::scope(|scope| {
+    let mut runs: Vec<RunData> = std::thread::scope(|scope| {
         let shared = &shared;
         let loading: Vec<_> = dirs
             .iter()
@@ -137,8 +139,16 @@ pub fn load_runs(dirs: &[PathBuf], opts: &LoadOptions) -> Result<Vec<RunData>> {
                 h.join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             })
-            .collect()
-    })
+            .collect::<Result<_>>()
+    })?;
+    for i in 0..runs.len() {
+        for j in 0..i {
+            if runs[i].display_name() == runs[j].display_name() {
+                runs[i].label = dirs[i].display().to_string();
+            }
+        }
+    }
+    Ok(runs)
 }
 
 /// Load one run directory for reporting.

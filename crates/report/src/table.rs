@@ -111,7 +111,8 @@ pub fn ranks(table: &Table) -> Vec<Vec<u8>> {
     out
 }
 
-fn md_escape(s: &str) -> String {
+/// Text for a Markdown table cell: on one line, with `|` escaped.
+pub(crate) fn md_escape(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 

@@ -20,6 +20,29 @@ pub struct Check {
     pub fix: Option<String>,
 }
 
+/// The environment checks for a person (a line each, with the fix of a
+/// failed one) or, with `json`, as `{"ok": …, "checks": […]}`.
+pub fn environment_report(checks: &[Check], json: bool) -> anyhow::Result<String> {
+    if json {
+        let failed = checks.iter().any(|c| !c.ok);
+        let report = serde_json::json!({"ok": !failed, "checks": checks});
+        return Ok(format!("{}\n", serde_json::to_string_pretty(&report)?));
+    }
+    let mut text = String::new();
+    for c in checks {
+        text += &format!(
+            "[{}] {:<20} {}\n",
+            if c.ok { " ok " } else { "FAIL" },
+            c.name,
+            c.detail
+        );
+        if let Some(fix) = &c.fix {
+            text += &format!("       fix: {fix}\n");
+        }
+    }
+    Ok(text)
+}
+
 /// Check the environment with `jobs` sandbox workers (0: one per core) and
 /// the GSL in `gsl_dir` (default: found through the linker's search path).
 pub fn environment(jobs: usize, gsl_dir: Option<&Path>, progress: &Progress) -> Vec<Check> {

@@ -130,6 +130,35 @@ pub struct EvalSummary {
     pub total_samples: usize,
 }
 
+impl EvalSummary {
+    /// What the pass did, in lines for a person; `what` names the samples'
+    /// owner (`the run`, `shard 2/8`).
+    pub fn describe(&self, what: &str) -> String {
+        if self.evaluated == 0 {
+            return format!(
+                "nothing to evaluate: all {} samples of {what} already have `{}` verdicts (use --redo to score again)\n",
+                self.total_samples, self.mode
+            );
+        }
+        let statuses: Vec<String> = self
+            .by_status
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        format!(
+            "evaluated {} samples in mode `{}`: {} passed ({:.2} %); {}\n{}/{} samples of {what} now have `{}` verdicts\n",
+            self.evaluated,
+            self.mode,
+            self.passed,
+            100.0 * self.passed as f64 / self.evaluated as f64,
+            statuses.join(", "),
+            self.total_with_verdict,
+            self.total_samples,
+            self.mode
+        )
+    }
+}
+
 impl Run {
     /// Score every sample that has no verdict yet in the mode of `evaluators`'
     /// evaluator for this run's benchmark, in chunks of the spec's size.
@@ -138,10 +167,7 @@ impl Run {
         evaluators: &Evaluators,
         progress: &Progress,
     ) -> anyhow::Result<EvalSummary> {
-        let evaluator = evaluators.get(self.bench())?;
-        let chunk = evaluators.spec().chunk_for(self.benchmark());
-        evaluate(self, evaluator.as_ref(), chunk, progress)
-            .with_context(|| format!("evaluating run {}", self.dir().display()))
+        self.score_with(evaluators, progress, evaluate)
     }
 
     /// Score every sample again (`--redo`), in the mode and with the
@@ -152,9 +178,20 @@ impl Run {
         evaluators: &Evaluators,
         progress: &Progress,
     ) -> anyhow::Result<EvalSummary> {
+        self.score_with(evaluators, progress, redo)
+    }
+
+    /// One scoring pass with this run's benchmark's evaluator, in chunks of
+    /// the spec's size.
+    fn score_with(
+        &self,
+        evaluators: &Evaluators,
+        progress: &Progress,
+        pass: fn(&Run, &dyn Evaluator, usize, &Progress) -> anyhow::Result<EvalSummary>,
+    ) -> anyhow::Result<EvalSummary> {
         let evaluator = evaluators.get(self.bench())?;
         let chunk = evaluators.spec().chunk_for(self.benchmark());
-        redo(self, evaluator.as_ref(), chunk, progress)
+        pass(self, evaluator.as_ref(), chunk, progress)
             .with_context(|| format!("evaluating run {}", self.dir().display()))
     }
 }

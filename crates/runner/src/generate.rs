@@ -15,7 +15,7 @@ use polyeval_bench::prompts::PromptMode;
 use polyeval_bench::Benchmark;
 pub use polyeval_client::ClientOptions;
 use polyeval_client::{AnswerSink, Batch, BatchRequest, Capabilities, Generation, Sampling};
-use polyeval_core::progress::{Phase, Progress};
+use polyeval_core::progress::{count, Phase, Progress};
 use polyeval_core::{Bench, Task, TaskFilter, TaskSet};
 use polyeval_store::{sample_id, NewSample, RunConfig, RunStore, Shard};
 use serde::{Deserialize, Serialize};
@@ -66,6 +66,35 @@ pub enum ModelSource {
 }
 
 impl ModelSource {
+    /// The source `--model` names (the inverse of [`ModelSource::name`]);
+    /// `client` is asked for the endpoint's options only when it names a
+    /// model there. `reference_answers` is for `reference` alone.
+    pub fn from_name(
+        name: &str,
+        reference_answers: Option<PathBuf>,
+        client: impl FnOnce() -> anyhow::Result<ClientOptions>,
+    ) -> anyhow::Result<ModelSource> {
+        let has_answers = reference_answers.is_some();
+        let model = if name == "reference" {
+            ModelSource::Reference {
+                answers: reference_answers,
+            }
+        } else if let Some(source) = name.strip_prefix("replay:") {
+            ModelSource::Replay {
+                source: PathBuf::from(source),
+            }
+        } else {
+            ModelSource::Api {
+                model: name.to_string(),
+                client: client()?,
+            }
+        };
+        if has_answers && !matches!(model, ModelSource::Reference { .. }) {
+            bail!("--reference-file is for --model reference");
+        }
+        Ok(model)
+    }
+
     /// The model as `--model` spells it: the endpoint's model name,
     /// `reference` or `replay:SOURCE`.
     pub fn name(&self) -> String {
@@ -85,6 +114,24 @@ impl ModelSource {
     }
 }
 
+/// `--extra-body`: a JSON object inline, or `@FILE` holding one: fields
+/// added to every request.
+pub fn extra_body(spec: &str) -> anyhow::Result<Map<String, Value>> {
+    let (text, origin) = match spec.strip_prefix('@') {
+        Some(file) => (
+            std::fs::read_to_string(file)
+                .with_context(|| format!("--extra-body: cannot read {file}"))?,
+            file.to_string(),
+        ),
+        None => (spec.to_string(), "--extra-body".to_string()),
+    };
+    match serde_json::from_str::<Value>(&text) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(other) => bail!("{origin}: expected a JSON object, found {other}"),
+        Err(e) => bail!("{origin}: invalid JSON: {e}"),
+    }
+}
+
 /// What a generate pass did.
 #[derive(Debug, Default)]
 pub struct GenerateOutcome {
@@ -96,6 +143,29 @@ pub struct GenerateOutcome {
     pub generated: usize,
     /// Tasks that got no answer (no reference / nothing recorded), with the reason.
     pub skipped: Vec<String>,
+}
+
+impl GenerateOutcome {
+    /// What the pass did, in lines for a person (at most ten skipped tasks named).
+    pub fn describe(&self) -> String {
+        let mut text = format!(
+            "{}: {}; {} stored now, {} already stored\n",
+            self.run_dir.display(),
+            count(self.tasks, "task"),
+            count(self.generated, "sample"),
+            self.already
+        );
+        if !self.skipped.is_empty() {
+            text += &format!("note: {} skipped:\n", count(self.skipped.len(), "task"));
+            for s in self.skipped.iter().take(10) {
+                text += &format!("  {s}\n");
+            }
+            if self.skipped.len() > 10 {
+                text += &format!("  … and {} more\n", self.skipped.len() - 10);
+            }
+        }
+        text
+    }
 }
 
 /// The configuration stored with the run; resuming requires the same.

@@ -13,7 +13,8 @@
 //!   ([`samples`] is the one samples-JSONL reader);
 //! - [`shard`]: one shard of a run's evaluation or generation, and merging
 //!   the shards; [`slurm`]: all shards as a Slurm array job;
-//! - [`export`], [`stats`], [`doctor`] and [`demo`].
+//! - [`export`], [`stats`], [`doctor`], [`exec`] (one program in the
+//!   sandbox) and [`demo`].
 //!
 //! Long work reports progress as `polyeval_core::progress` events; nothing
 //! here draws on a terminal.
@@ -32,6 +33,7 @@
 pub mod demo;
 pub mod doctor;
 pub mod evaluate;
+pub mod exec;
 pub mod export;
 pub mod generate;
 pub mod import;

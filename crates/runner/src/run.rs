@@ -116,3 +116,30 @@ impl Run {
         polyeval_report::render(&report, runs, polyeval_report::Format::Markdown, &opts)
     }
 }
+
+/// What a run directory holds, for a person: its samples and how many of
+/// them have verdicts in each mode (the recorded verdicts aside), e.g.
+/// `runs/x keeps 120 samples, 80 with `compat` verdicts`.
+pub fn what_it_keeps(run: &Path) -> String {
+    if !RunStore::exists(run) {
+        return format!("{} was not created yet; nothing to keep", run.display());
+    }
+    let store = match RunStore::open_read_only(run) {
+        Ok(s) => s,
+        Err(e) => return format!("{}: cannot read what it kept ({e:#})", run.display()),
+    };
+    let samples = store.sample_count().unwrap_or(0);
+    let mut text = format!(
+        "{} keeps {samples} sample{}",
+        run.display(),
+        if samples == 1 { "" } else { "s" }
+    );
+    for mode in store.modes().unwrap_or_default() {
+        if mode == polyeval_store::RECORDED_MODE {
+            continue;
+        }
+        let scored = store.verdict_count(&mode).unwrap_or(0);
+        text.push_str(&format!(", {scored} with `{mode}` verdicts"));
+    }
+    text
+}

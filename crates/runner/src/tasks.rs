@@ -1,10 +1,10 @@
 //! Tasks: the task sets of a process ([`TaskSets`], each loaded once and
-//! shared) and finding one task.
+//! shared), finding one task and describing tasks for people.
 
 pub use polyeval_bench::loaders::TaskSets;
 
 use anyhow::bail;
-use polyeval_core::{Language, Task, TaskSet};
+use polyeval_core::{Language, Task, TaskMeta, TaskSet};
 
 /// A task by key, or by upstream id (+ language when the id repeats).
 pub fn find_task<'a>(
@@ -42,4 +42,104 @@ pub fn find_task<'a>(
                 .join(", ")
         ),
     }
+}
+
+/// `s` on one line (white space folded), cut to `max` characters with `…`.
+fn one_line(s: &str, max: usize) -> String {
+    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        flat
+    } else {
+        format!("{}…", flat.chars().take(max).collect::<String>())
+    }
+}
+
+/// A task in one line of `tasks list`: its key, for CrossPL-IPC its
+/// technique, code level and FSM, and the start of its instruction.
+pub fn task_line(t: &Task) -> String {
+    match &t.meta {
+        TaskMeta::Ipc {
+            technique,
+            code_level,
+            fsm_id,
+            ..
+        } => format!(
+            "{:<16} {:<13} {:<14} fsm {:<3} {}",
+            t.key,
+            technique,
+            code_level,
+            fsm_id,
+            one_line(&t.instruction, 70)
+        ),
+        _ => format!("{:<18} {}", t.key, one_line(&t.instruction, 90)),
+    }
+}
+
+/// Everything about a task, as `tasks show` prints it: its fields, then its
+/// instruction, canonical solution and tests.
+pub fn task_text(t: &Task) -> String {
+    let mut s = format!(
+        "key:         {}\nbench:       {}\ntask id:     {}\nlanguage:    {}\nsource:      {}\n",
+        t.key, t.bench, t.task_id, t.language, t.source_path
+    );
+    match &t.meta {
+        TaskMeta::Ipc {
+            suffix,
+            fsm_id,
+            interface,
+            code_level,
+            technique,
+            github_project,
+            ..
+        } => {
+            s.push_str(&format!(
+                "technique:   {technique}\ninterface:   {interface}\nfsm id:      {fsm_id}\ncode level:  {code_level}\nsuffix:      {suffix}\nproject:     {github_project}\n"
+            ));
+        }
+        TaskMeta::Ffi { .. } => {}
+        TaskMeta::Oop {
+            test_list,
+            entry_point,
+            keywords,
+            ..
+        } => {
+            s.push_str(&format!(
+                "entry point: {entry_point}\ntests:       {}\nkeywords:    {keywords:?}\n",
+                test_list.len()
+            ));
+        }
+    }
+    s.push_str(&format!("\n--- instruction ---\n{}\n", t.instruction));
+    if let Some(c) = &t.canonical_solution {
+        s.push_str(&format!("\n--- canonical solution ---\n{c}\n"));
+    }
+    match &t.meta {
+        TaskMeta::Ffi { assert_test } => {
+            s.push_str(&format!("\n--- assert_test ---\n{assert_test}\n"))
+        }
+        TaskMeta::Oop {
+            test_list,
+            test_function,
+            ..
+        } => {
+            s.push_str(&format!(
+                "\n--- test function ---\n{test_function}\n\n--- tests ---\n"
+            ));
+            for l in test_list {
+                s.push_str(l);
+                s.push('\n');
+            }
+        }
+        TaskMeta::Ipc {
+            driver: Some(driver),
+            ..
+        } => {
+            s.push_str(&format!("\n--- driver ---\n{}\n", driver.driver));
+            for (name, text) in &driver.files {
+                s.push_str(&format!("\n--- {name} ---\n{text}\n"));
+            }
+        }
+        TaskMeta::Ipc { .. } => {}
+    }
+    s
 }

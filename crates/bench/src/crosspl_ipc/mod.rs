@@ -9,13 +9,17 @@
 //! Each catalog is compiled once per evaluator.
 //!
 //! The benchmark's registry entry is in [`benchmark`], its loader in
-//! [`loader`], its dataset check in [`doctor`].
+//! [`loader`], its dataset check in [`doctor`], the reading of the authors'
+//! recorded results in [`results`]; [`check`] is one program's check, for
+//! debugging a machine.
 
 mod benchmark;
 #[cfg(test)]
 mod cache_tests;
+pub mod check;
 pub mod doctor;
 pub mod loader;
+pub mod results;
 
 pub use benchmark::CrossplIpc;
 

@@ -35,6 +35,7 @@
 use super::output;
 use super::prompts;
 use super::units::{self, Unit};
+use crate::calls::CountedCaller;
 use anyhow::bail;
 use polyeval_bench::crosspl_ffi::{decode, doctor, FfiEvaluator, Prepared};
 use polyeval_bench::EvalOptions;
@@ -47,7 +48,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// The journal's name for this workflow.
@@ -261,13 +261,11 @@ impl crate::concurrent::ItemError for UnitError {
 /// Everything the units of one build share.
 struct Ctx {
     journal: Arc<Journal<Stage>>,
-    caller: ModelCaller<Stage>,
+    caller: CountedCaller<Stage>,
     evaluator: Arc<FfiEvaluator>,
     gsl_version: String,
     sandbox_slots: tokio::sync::Semaphore,
     generated: Arc<Phase>,
-    calls_made: AtomicUsize,
-    calls_reused: AtomicUsize,
 }
 
 /// The unit's journal key.
@@ -368,13 +366,11 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
     let slots = evaluator.engine().config().jobs.max(1);
     let ctx = Arc::new(Ctx {
         journal: journal.clone(),
-        caller,
+        caller: CountedCaller::new(caller),
         evaluator: Arc::new(evaluator),
         gsl_version: gsl_version.clone(),
         sandbox_slots: tokio::sync::Semaphore::new(slots),
         generated,
-        calls_made: AtomicUsize::new(0),
-        calls_reused: AtomicUsize::new(0),
     });
 
     let outcomes = build_all(&ctx, &units, options.client.concurrency)?;
@@ -407,8 +403,8 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
         units: units.len(),
         emitted: written.emitted,
         dropped: written.dropped,
-        calls_made: ctx.calls_made.load(Ordering::Relaxed),
-        calls_reused: ctx.calls_reused.load(Ordering::Relaxed),
+        calls_made: ctx.caller.made(),
+        calls_reused: ctx.caller.reused(),
         gsl: format!("{gsl_version}, {}", ctx.evaluator.gsl().libgsl.display()),
         report: written.report,
     })
@@ -482,14 +478,7 @@ pub fn revised_solution(answer: &str) -> Result<String, String> {
 
 impl Ctx {
     async fn ask(&self, call: ModelCall<Stage>) -> Result<ModelAnswer, CallError> {
-        let answer = self.caller.call(&call).await?;
-        let counter = if answer.from_journal {
-            &self.calls_reused
-        } else {
-            &self.calls_made
-        };
-        counter.fetch_add(1, Ordering::Relaxed);
-        Ok(answer)
+        self.caller.call(&call).await
     }
 
     /// Run prepared candidates in the sandbox and score them.

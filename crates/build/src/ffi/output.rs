@@ -74,11 +74,7 @@ pub fn write(b: &Build<'_>) -> anyhow::Result<Written> {
             });
         }
     }
-    let staging = b.options.out.join(".build-ffi.new");
-    if staging.exists() {
-        std::fs::remove_dir_all(&staging)
-            .with_context(|| format!("cannot remove {}", staging.display()))?;
-    }
+    let staging = crate::outdir::fresh_staging(&b.options.out, ".build-ffi.new")?;
     let dir = staging.join("PolyBench/FFI_Bench");
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     for task in &tasks {
@@ -222,12 +218,7 @@ fn task_json(b: &Build<'_>, task: &Task<'_>) -> anyhow::Result<Vec<u8>> {
             vacuity_stubbed: &accepted.vacuity.stubbed,
         },
     };
-    let mut out = Vec::new();
-    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"    ");
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
-    file.serialize(&mut ser)?;
-    out.push(b'\n');
-    Ok(out)
+    crate::outdir::task_file_json(&file)
 }
 
 fn lines(unit: &Unit) -> String {

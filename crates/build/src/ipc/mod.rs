@@ -35,6 +35,7 @@ pub mod output;
 pub mod prompts;
 pub mod snippet;
 
+use crate::calls::CountedCaller;
 use answers::Judgement;
 use anyhow::{bail, Context};
 use hits::Hit;
@@ -251,7 +252,7 @@ impl Built {
 struct Ctx {
     options: Options,
     journal: Arc<Journal<Stage>>,
-    caller: ModelCaller<Stage>,
+    caller: CountedCaller<Stage>,
     fsm: polyeval_fsm::Engine,
     sandbox: Arc<polyeval_sandbox::Engine>,
     sandbox_slots: tokio::sync::Semaphore,
@@ -260,8 +261,6 @@ struct Ctx {
     instructed: Arc<Phase>,
     extract_total: AtomicUsize,
     instruct_total: AtomicUsize,
-    calls_made: AtomicUsize,
-    calls_reused: AtomicUsize,
 }
 
 /// The configuration stored in the journal: what decides the outputs.
@@ -341,7 +340,7 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
     let ctx = Arc::new(Ctx {
         options: options.clone(),
         journal: journal.clone(),
-        caller,
+        caller: CountedCaller::new(caller),
         fsm,
         sandbox: Arc::new(sandbox),
         sandbox_slots: tokio::sync::Semaphore::new(slots),
@@ -350,8 +349,6 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
         instructed: Arc::new(progress.phase("instruct", Some(0), "tasks")),
         extract_total: AtomicUsize::new(0),
         instruct_total: AtomicUsize::new(0),
-        calls_made: AtomicUsize::new(0),
-        calls_reused: AtomicUsize::new(0),
     });
 
     let outcomes = build_all(&ctx, &hits)?;
@@ -399,8 +396,8 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
         emitted: written.emitted,
         dropped: written.dropped,
         duplicates: written.duplicates,
-        calls_made: ctx.calls_made.load(Ordering::Relaxed),
-        calls_reused: ctx.calls_reused.load(Ordering::Relaxed),
+        calls_made: ctx.caller.made(),
+        calls_reused: ctx.caller.reused(),
         report: written.report,
     })
 }
@@ -448,14 +445,7 @@ fn build_all(ctx: &Arc<Ctx>, hits: &[Hit]) -> anyhow::Result<Vec<Result<HitOutco
 
 impl Ctx {
     async fn ask(&self, call: ModelCall<Stage>) -> Result<ModelAnswer, CallError> {
-        let answer = self.caller.call(&call).await?;
-        let counter = if answer.from_journal {
-            &self.calls_reused
-        } else {
-            &self.calls_made
-        };
-        counter.fetch_add(1, Ordering::Relaxed);
-        Ok(answer)
+        self.caller.call(&call).await
     }
 
     /// A stage result recorded by an earlier run of this build.

@@ -71,11 +71,7 @@ pub fn check_out_dir(out: &Path) -> anyhow::Result<()> {
 
 pub fn write(b: &Build<'_>) -> anyhow::Result<Written> {
     let (tasks, duplicates) = deduplicate(b);
-    let staging = b.options.out.join(".build-ipc.new");
-    if staging.exists() {
-        std::fs::remove_dir_all(&staging)
-            .with_context(|| format!("cannot remove {}", staging.display()))?;
-    }
+    let staging = crate::outdir::fresh_staging(&b.options.out, ".build-ipc.new")?;
     let mut emitted: BTreeMap<Language, usize> = BTreeMap::new();
     for task in &tasks {
         let dir = staging
@@ -317,12 +313,7 @@ fn task_json(b: &Build<'_>, task: &Task<'_>) -> anyhow::Result<Vec<u8>> {
             parse_check: solution.syntax.as_ref().map_or("", |s| s.note.as_str()),
         },
     };
-    let mut out = Vec::new();
-    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"    ");
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
-    file.serialize(&mut ser)?;
-    out.push(b'\n');
-    Ok(out)
+    crate::outdir::task_file_json(&file)
 }
 
 fn task_path(task: &Task<'_>) -> String {

@@ -36,6 +36,7 @@ use super::answer::{self, Answer};
 use super::mutate::{self, Mutant, MutantKind};
 use super::output;
 use super::prompts::{self, TaskText};
+use crate::calls::CountedCaller;
 use anyhow::{bail, Context};
 use polyeval_bench::crosspl_ipc_exec::{
     classify, feasibility, feasibility::Infeasible, IpcExecEvaluator,
@@ -52,7 +53,6 @@ use polyeval_sandbox::{Job, Outcome};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// The journal's name for this workflow.
@@ -344,13 +344,11 @@ impl crate::concurrent::ItemError for TaskError {
 struct Ctx {
     options: Options,
     journal: Arc<Journal<Stage>>,
-    caller: ModelCaller<Stage>,
+    caller: CountedCaller<Stage>,
     evaluator: Arc<IpcExecEvaluator>,
     fsm: polyeval_fsm::Engine,
     sandbox_slots: tokio::sync::Semaphore,
     built: Arc<Phase>,
-    calls_made: AtomicUsize,
-    calls_reused: AtomicUsize,
 }
 
 /// The task's technique and interface.
@@ -532,13 +530,11 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
     let ctx = Arc::new(Ctx {
         options: options.clone(),
         journal: journal.clone(),
-        caller,
+        caller: CountedCaller::new(caller),
         evaluator: Arc::new(evaluator),
         fsm: polyeval_fsm::Engine::load(&catalog_path)?,
         sandbox_slots: tokio::sync::Semaphore::new(slots),
         built,
-        calls_made: AtomicUsize::new(0),
-        calls_reused: AtomicUsize::new(0),
     });
     let todo: Vec<Task> = selected
         .iter()
@@ -593,8 +589,8 @@ pub fn run(options: &Options, progress: &Progress) -> anyhow::Result<Summary> {
         feasible: attempted,
         kept: written.kept,
         rejected: written.rejected,
-        calls_made: ctx.calls_made.load(Ordering::Relaxed),
-        calls_reused: ctx.calls_reused.load(Ordering::Relaxed),
+        calls_made: ctx.caller.made(),
+        calls_reused: ctx.caller.reused(),
         runtime,
         report: written.report,
     })
@@ -773,14 +769,7 @@ fn stable_tail(outcome: &Outcome) -> String {
 
 impl Ctx {
     async fn ask(&self, call: ModelCall<Stage>) -> Result<ModelAnswer, CallError> {
-        let answer = self.caller.call(&call).await?;
-        let counter = if answer.from_journal {
-            &self.calls_reused
-        } else {
-            &self.calls_made
-        };
-        counter.fetch_add(1, Ordering::Relaxed);
-        Ok(answer)
+        self.caller.call(&call).await
     }
 
     /// Run jobs in the sandbox (a share of its workers at a time).

@@ -86,11 +86,7 @@ fn rejected_per_reason(outcomes: &[(&Task, TaskOutcome)]) -> Vec<(String, usize)
 }
 
 pub fn write(b: &Build<'_>) -> anyhow::Result<Written> {
-    let staging = b.options.out.join(".build-ipc-exec.new");
-    if staging.exists() {
-        std::fs::remove_dir_all(&staging)
-            .with_context(|| format!("cannot remove {}", staging.display()))?;
-    }
+    let staging = crate::outdir::fresh_staging(&b.options.out, ".build-ipc-exec.new")?;
     std::fs::create_dir_all(staging.join("fsm"))?;
     std::fs::write(staging.join("fsm/crosspl_fsms.json"), b.catalog)
         .context("cannot write the FSM catalog")?;
@@ -333,12 +329,7 @@ fn task_json(b: &Build<'_>, task: &Task, rounds: &[Round]) -> anyhow::Result<Vec
                 .collect(),
         },
     };
-    let mut out = Vec::new();
-    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"    ");
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
-    file.serialize(&mut ser)?;
-    out.push(b'\n');
-    Ok(out)
+    crate::outdir::task_file_json(&file)
 }
 
 /// Per language: selected, feasible, and the infeasible by reason.

@@ -1,8 +1,8 @@
 //! Arguments several commands share, and printing they share.
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use polyeval_runner::{ClientOptions, EvalSpec, EvalSummary};
-use serde_json::{Map, Value};
+use serde_json::Map;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -53,33 +53,16 @@ impl ClientArgs {
             base_url: self.base_url.clone(),
             api_key: std::env::var(&self.api_key_env).ok(),
             api_key_env: self.api_key_env.clone(),
-            extra_body: self.extra_body()?,
+            extra_body: match &self.extra_body {
+                Some(spec) => polyeval_runner::generate::extra_body(spec)?,
+                None => Map::new(),
+            },
             concurrency: self.concurrency,
             request_timeout: Duration::from_secs_f64(self.request_timeout),
             max_retries: self.max_retries,
             max_retry_time: (self.max_retry_time > 0.0)
                 .then(|| Duration::from_secs_f64(self.max_retry_time)),
         })
-    }
-
-    /// `--extra-body`: inline JSON or `@FILE`.
-    pub fn extra_body(&self) -> anyhow::Result<Map<String, Value>> {
-        let Some(spec) = &self.extra_body else {
-            return Ok(Map::new());
-        };
-        let (text, origin) = match spec.strip_prefix('@') {
-            Some(file) => (
-                std::fs::read_to_string(file)
-                    .with_context(|| format!("--extra-body: cannot read {file}"))?,
-                file.to_string(),
-            ),
-            None => (spec.clone(), "--extra-body".to_string()),
-        };
-        match serde_json::from_str::<Value>(&text) {
-            Ok(Value::Object(m)) => Ok(m),
-            Ok(other) => bail!("{origin}: expected a JSON object, found {other}"),
-            Err(e) => bail!("{origin}: invalid JSON: {e}"),
-        }
     }
 }
 
@@ -134,28 +117,5 @@ impl EvalArgs {
 
 /// What an evaluation pass did, for `what` (`the run`, `shard 2/4`).
 pub fn print_summary(s: &EvalSummary, what: &str) {
-    if s.evaluated == 0 {
-        println!(
-            "nothing to evaluate: all {} samples of {what} already have `{}` verdicts (use --redo to score again)",
-            s.total_samples, s.mode
-        );
-        return;
-    }
-    let statuses: Vec<String> = s
-        .by_status
-        .iter()
-        .map(|(k, v)| format!("{k} {v}"))
-        .collect();
-    println!(
-        "evaluated {} samples in mode `{}`: {} passed ({:.2} %); {}",
-        s.evaluated,
-        s.mode,
-        s.passed,
-        100.0 * s.passed as f64 / s.evaluated as f64,
-        statuses.join(", ")
-    );
-    println!(
-        "{}/{} samples of {what} now have `{}` verdicts",
-        s.total_with_verdict, s.total_samples, s.mode
-    );
+    print!("{}", s.describe(what));
 }

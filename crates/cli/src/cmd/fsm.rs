@@ -2,7 +2,7 @@
 //! and print the trace, list the catalog, show one machine.
 
 use anyhow::Context;
-use polyeval_bench::crosspl_ipc::scored_text;
+use polyeval_bench::crosspl_ipc::check::{scored_suffix, FileCheck};
 use polyeval_fsm::{catalog_path_in, render, Catalog, Engine, Mode};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -124,25 +124,13 @@ fn check(a: CheckArgs) -> anyhow::Result<bool> {
     let def = catalog
         .ipc_machine(a.fsm_id)
         .context("machine missing from catalog")?;
-    let suffix = match &a.suffix {
-        Some(s) if s.starts_with('.') => s.clone(),
-        Some(s) => format!(".{s}"),
-        None => match a.file.extension().and_then(|e| e.to_str()) {
-            Some(ext) => format!(".{ext}"),
-            None => anyhow::bail!(
-                "{} has no extension: pass --suffix (e.g. --suffix .java)",
-                a.file.display()
-            ),
-        },
-    };
+    let suffix = scored_suffix(&a.file, a.suffix.as_deref())?;
     let code = read_source(&a.file)?;
-    // Exactly what `evaluate` reads in each mode (strict drops reasoning blocks).
-    let trace = machine.run(&scored_text(&code, a.mode), &suffix, a.mode);
-    let other_mode = match a.mode {
-        Mode::Compat => Mode::Strict,
-        Mode::Strict => Mode::Compat,
-    };
-    let other = machine.run(&scored_text(&code, other_mode), &suffix, other_mode);
+    let FileCheck {
+        trace,
+        other_mode,
+        other,
+    } = FileCheck::run(machine, &code, &suffix, a.mode);
     if a.json {
         let mut v = serde_json::to_value(&trace)?;
         v[format!("{other_mode}_accepted")] = serde_json::Value::Bool(other.accepted);

@@ -2,10 +2,8 @@
 //! run directory the moment it arrives (see `polyeval_runner::generate`).
 
 use super::args::ClientArgs;
-use anyhow::bail;
 use polyeval_bench::prompts::PromptMode;
 use polyeval_client::Sampling;
-use polyeval_core::progress::count;
 use polyeval_core::{Bench, Language, TaskFilter};
 use polyeval_runner::shard::Shard;
 use polyeval_runner::{GenerateOutcome, GenerateSpec, ModelSource};
@@ -100,23 +98,9 @@ pub struct GenArgs {
 impl GenArgs {
     /// The typed generation these options describe.
     pub fn spec(&self) -> anyhow::Result<GenerateSpec> {
-        let model = if self.model == "reference" {
-            ModelSource::Reference {
-                answers: self.reference_file.clone(),
-            }
-        } else if let Some(source) = self.model.strip_prefix("replay:") {
-            ModelSource::Replay {
-                source: PathBuf::from(source),
-            }
-        } else {
-            ModelSource::Api {
-                model: self.model.clone(),
-                client: self.client.options()?,
-            }
-        };
-        if self.reference_file.is_some() && !matches!(model, ModelSource::Reference { .. }) {
-            bail!("--reference-file is for --model reference");
-        }
+        let model = ModelSource::from_name(&self.model, self.reference_file.clone(), || {
+            self.client.options()
+        })?;
         Ok(GenerateSpec {
             bench: self.bench,
             data: self.data.clone(),
@@ -159,20 +143,5 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 pub fn print_outcome(o: &GenerateOutcome) {
-    eprintln!(
-        "{}: {}; {} stored now, {} already stored",
-        o.run_dir.display(),
-        count(o.tasks, "task"),
-        count(o.generated, "sample"),
-        o.already
-    );
-    if !o.skipped.is_empty() {
-        eprintln!("note: {} skipped:", count(o.skipped.len(), "task"));
-        for s in o.skipped.iter().take(10) {
-            eprintln!("  {s}");
-        }
-        if o.skipped.len() > 10 {
-            eprintln!("  … and {} more", o.skipped.len() - 10);
-        }
-    }
+    eprint!("{}", o.describe());
 }

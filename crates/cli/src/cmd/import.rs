@@ -233,15 +233,7 @@ fn crosspl_results(a: CrossplArgs) -> anyhow::Result<()> {
         if !one_run {
             println!("== {} -> {}", run.name(), run.out.display());
         }
-        let import = &outcome.import;
-        print!("{}", import.text);
-        println!(
-            "imported {} samples into {} ({} new, {} already present)",
-            import.total,
-            run.out.display(),
-            import.added,
-            import.total - import.added
-        );
+        print!("{}", outcome.import.describe(&run.out));
         if let Some(summary) = &outcome.evaluation {
             print_summary(summary, "the run");
         }

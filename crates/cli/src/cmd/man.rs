@@ -1,7 +1,7 @@
 //! `polyeval man`: the reference manual, made from the command definitions
 //! themselves so that it says what `--help` says: roff man pages
 //! (`clap_mangen`) or the book's Markdown reference (one page per command,
-//! `crate::reference`).
+//! `polyeval_report::command_reference`).
 
 use anyhow::Context;
 use clap::ValueEnum;
@@ -51,7 +51,7 @@ pub fn run(args: Args, command: clap::Command) -> anyhow::Result<()> {
         }
         (Format::Markdown, out) => {
             let dir = out.as_ref().context("--format markdown needs --out DIR")?;
-            let pages = crate::reference::markdown_pages(command);
+            let pages = polyeval_report::command_reference::markdown_pages(command);
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
             for page in &pages {

@@ -80,15 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         // Only the HTML drill-down shows instructions and completions.
         texts: matches!(args.format, Format::Html),
     };
-    let mut runs = load_runs(&args.runs, &load_opts)?;
-    // Two runs from directories with the same name would be indistinguishable.
-    for i in 0..runs.len() {
-        for j in 0..i {
-            if runs[i].display_name() == runs[j].display_name() {
-                runs[i].label = args.runs[i].display().to_string();
-            }
-        }
-    }
+    let runs = load_runs(&args.runs, &load_opts)?;
     let opts = ReportOptions {
         ks: args.ks.clone(),
         seed: args.seed,

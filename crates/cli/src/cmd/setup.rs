@@ -96,25 +96,6 @@ fn ipc_runtime(a: IpcRuntimeArgs) -> anyhow::Result<()> {
     let progress = crate::progress::terminal(!a.no_progress);
     let setup = polyeval_build::ipc_runtime::setup(&options, &progress)?;
     drop(progress);
-    let m = &setup.runtime.manifest;
-    println!(
-        "{} {} ({:.0} s)",
-        setup.runtime.describe(),
-        if setup.reused {
-            "already installed"
-        } else {
-            "installed"
-        },
-        setup.seconds
-    );
-    let list = |map: &std::collections::BTreeMap<String, String>| {
-        map.iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    println!("  Python: {}", list(&m.python));
-    println!("  npm:    {}", list(&m.npm));
-    println!("  Debian: {}", list(&m.debian));
+    print!("{setup}");
     Ok(())
 }

@@ -1,9 +1,9 @@
 //! `polyeval tasks stats|list|show`: inspect benchmark tasks.
 
 use clap::Subcommand;
-use polyeval_core::{Bench, Language, Task, TaskFilter, TaskMeta, TaskSet};
+use polyeval_core::{Bench, Language, Task, TaskFilter, TaskSet};
 use polyeval_runner::stats::stats;
-use polyeval_runner::tasks::find_task;
+use polyeval_runner::tasks::{find_task, task_line, task_text};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -117,7 +117,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if common.json {
                 return emit(&format!("{}\n", serde_json::to_string_pretty(&selected)?));
             }
-            let text: String = selected.iter().map(|t| list_line(t) + "\n").collect();
+            let text: String = selected.iter().map(|t| task_line(t) + "\n").collect();
             emit(&text)?;
             eprintln!("{} of {} tasks", selected.len(), ts.tasks.len());
             Ok(())
@@ -128,103 +128,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if common.json {
                 emit(&format!("{}\n", serde_json::to_string_pretty(t)?))
             } else {
-                emit(&show_text(t))
+                emit(&task_text(t))
             }
         }
     }
-}
-
-fn one_line(s: &str, max: usize) -> String {
-    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() <= max {
-        flat
-    } else {
-        format!("{}…", flat.chars().take(max).collect::<String>())
-    }
-}
-
-fn list_line(t: &Task) -> String {
-    match &t.meta {
-        TaskMeta::Ipc {
-            technique,
-            code_level,
-            fsm_id,
-            ..
-        } => format!(
-            "{:<16} {:<13} {:<14} fsm {:<3} {}",
-            t.key,
-            technique,
-            code_level,
-            fsm_id,
-            one_line(&t.instruction, 70)
-        ),
-        _ => format!("{:<18} {}", t.key, one_line(&t.instruction, 90)),
-    }
-}
-
-fn show_text(t: &Task) -> String {
-    let mut s = format!(
-        "key:         {}\nbench:       {}\ntask id:     {}\nlanguage:    {}\nsource:      {}\n",
-        t.key, t.bench, t.task_id, t.language, t.source_path
-    );
-    match &t.meta {
-        TaskMeta::Ipc {
-            suffix,
-            fsm_id,
-            interface,
-            code_level,
-            technique,
-            github_project,
-            ..
-        } => {
-            s.push_str(&format!(
-                "technique:   {technique}\ninterface:   {interface}\nfsm id:      {fsm_id}\ncode level:  {code_level}\nsuffix:      {suffix}\nproject:     {github_project}\n"
-            ));
-        }
-        TaskMeta::Ffi { .. } => {}
-        TaskMeta::Oop {
-            test_list,
-            entry_point,
-            keywords,
-            ..
-        } => {
-            s.push_str(&format!(
-                "entry point: {entry_point}\ntests:       {}\nkeywords:    {keywords:?}\n",
-                test_list.len()
-            ));
-        }
-    }
-    s.push_str(&format!("\n--- instruction ---\n{}\n", t.instruction));
-    if let Some(c) = &t.canonical_solution {
-        s.push_str(&format!("\n--- canonical solution ---\n{c}\n"));
-    }
-    match &t.meta {
-        TaskMeta::Ffi { assert_test } => {
-            s.push_str(&format!("\n--- assert_test ---\n{assert_test}\n"))
-        }
-        TaskMeta::Oop {
-            test_list,
-            test_function,
-            ..
-        } => {
-            s.push_str(&format!(
-                "\n--- test function ---\n{test_function}\n\n--- tests ---\n"
-            ));
-            for l in test_list {
-                s.push_str(l);
-                s.push('\n');
-            }
-        }
-        TaskMeta::Ipc {
-            driver: Some(driver),
-            ..
-        } => {
-            s.push_str(&format!("\n--- driver ---\n{}\n", driver.driver));
-            for (name, text) in &driver.files {
-                s.push_str(&format!("\n--- {name} ---\n{text}\n"));
-            }
-        }
-        TaskMeta::Ipc { .. } => {}
-    }
-    s
 }

@@ -1,5 +1,6 @@
-//! What the tests of the construction workflows (`build ipc`, `build ffi`)
-//! share: the polyeval command, its output, the journal and the output tree.
+//! What the tests of the construction workflows (`build ipc`, `build ffi`,
+//! `build ipc-exec`, `augment`) share: the polyeval command, its output, the
+//! journal, the requests the mock endpoint saw and the output tree.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -46,6 +47,41 @@ pub fn journal_column(out: &Path, query: &str) -> BTreeSet<String> {
     stmt.query_map([], |r| r.get::<_, String>(0))
         .map(|rows| rows.filter_map(Result::ok).collect())
         .unwrap_or_default()
+}
+
+/// Request hashes of the calls the journal holds answers for.
+#[allow(dead_code)] // `build ipc`'s test asks the journal other questions
+pub fn answered_in_journal(out: &Path) -> BTreeSet<String> {
+    journal_column(out, "SELECT hash FROM calls WHERE status = 'ok'")
+}
+
+/// The construction stage a request to the mock endpoint says it is from.
+#[allow(dead_code)] // `augment` has one stage
+pub fn stage_of(r: &polyeval_client::mock::MockRequest) -> String {
+    r.header("x-polyeval-stage").unwrap_or("none").to_string()
+}
+
+/// The first message of a request to the mock endpoint.
+#[allow(dead_code)] // not every workflow's answers depend on the prompt
+pub fn prompt(r: &polyeval_client::mock::MockRequest) -> String {
+    r.body["messages"][0]["content"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+/// The files of a replay are those of the original run, byte for byte.
+pub fn assert_same_files(
+    original: &BTreeMap<String, Vec<u8>>,
+    replayed: &BTreeMap<String, Vec<u8>>,
+) {
+    assert_eq!(
+        original.keys().collect::<Vec<_>>(),
+        replayed.keys().collect::<Vec<_>>()
+    );
+    for (path, bytes) in original {
+        assert!(replayed[path] == *bytes, "{path} differs in the replay");
+    }
 }
 
 /// Every file under `dir` (relative path → bytes), except the journal.

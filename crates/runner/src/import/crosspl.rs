@@ -18,56 +18,19 @@ use crate::evaluate::{EvalSpec, EvalSummary, Evaluators};
 use crate::run::Run;
 use crate::tasks::TaskSets;
 use anyhow::{bail, Context};
-use polyeval_bench::loaders::ipc_language_of_dir;
+use polyeval_bench::crosspl_ipc::results::{
+    language_dirs, match_model, recorded_variants, subdirs, RecordedGeneration,
+};
+pub use polyeval_bench::crosspl_ipc::results::{
+    normalise_variant, similar_model_names, ModelDirs, RecordedSet,
+};
 use polyeval_core::progress::Progress;
-use polyeval_core::{Bench, Language, Task, TaskMeta, TaskSet};
+use polyeval_core::{Bench, Language, Task, TaskSet};
 use polyeval_store::{NewSample, RunConfig};
 use rayon::prelude::*;
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-
-/// Which recorded CrossPL generations to import.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RecordedSet {
-    /// One greedy (temperature 0) generation per task: greedy_pass/greedy_fail.
-    Greedy,
-    /// Ten generations per task at temperature 0.2, top-p 0.95: results_10.json.
-    N10,
-}
-
-impl RecordedSet {
-    pub fn key(self) -> &'static str {
-        match self {
-            RecordedSet::Greedy => "greedy",
-            RecordedSet::N10 => "n10",
-        }
-    }
-
-    /// The result files of a variant.
-    fn files(self, variant: &str) -> Vec<String> {
-        match self {
-            RecordedSet::Greedy => vec![
-                format!("greedy_pass{variant}.json"),
-                format!("greedy_fail{variant}.json"),
-            ],
-            RecordedSet::N10 => vec![format!("results_10{variant}.json")],
-        }
-    }
-
-    /// The variant a result file belongs to (`greedy_pass_nonethink.json` → `_nonethink`).
-    fn variant_of(self, file_name: &str) -> Option<String> {
-        let stems: &[&str] = match self {
-            RecordedSet::Greedy => &["greedy_pass", "greedy_fail"],
-            RecordedSet::N10 => &["results_10"],
-        };
-        let base = file_name.strip_suffix(".json")?;
-        stems
-            .iter()
-            .find_map(|s| base.strip_prefix(s))
-            .map(str::to_string)
-    }
-}
 
 /// Which models to import.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,16 +65,6 @@ pub struct CrossplImport {
     pub bench: Bench,
 }
 
-/// `_nonethink` for `nonethink` or `_nonethink`; empty stays empty.
-pub fn normalise_variant(variant: &str) -> String {
-    let v = variant.trim();
-    if v.is_empty() || v.starts_with(['_', '-', '.']) {
-        v.to_string()
-    } else {
-        format!("_{v}")
-    }
-}
-
 /// One run to import: a model in one variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModelRun {
@@ -142,6 +95,20 @@ pub struct ImportSummary {
     pub text: String,
     /// Languages without recorded results for the model and variant.
     pub missing_languages: Vec<Language>,
+}
+
+impl ImportSummary {
+    /// What was found per language, then what the run `out` received.
+    pub fn describe(&self, out: &Path) -> String {
+        format!(
+            "{}imported {} samples into {} ({} new, {} already present)\n",
+            self.text,
+            self.total,
+            out.display(),
+            self.added,
+            self.total - self.added
+        )
+    }
 }
 
 /// What happened to one model: its import and, when asked, its evaluation.
@@ -302,130 +269,11 @@ fn crosspl_data_dir(spec: &CrossplImport) -> anyhow::Result<PathBuf> {
     }
 }
 
-/// The `<lang>_ipc` directories of a results directory, and the names of the others.
-fn language_dirs(results: &Path) -> anyhow::Result<(BTreeMap<Language, PathBuf>, Vec<String>)> {
-    if !results.is_dir() {
-        bail!("results directory {} does not exist", results.display());
-    }
-    let mut lang_dirs: BTreeMap<Language, PathBuf> = BTreeMap::new();
-    let mut ignored = Vec::new();
-    for entry in
-        std::fs::read_dir(results).with_context(|| format!("{}: cannot list", results.display()))?
-    {
-        let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if !entry.path().is_dir() || name.starts_with('.') {
-            continue;
-        }
-        match ipc_language_of_dir(&name) {
-            Some(lang) => {
-                if let Some(prev) = lang_dirs.insert(lang, entry.path()) {
-                    bail!(
-                        "{}: two directories hold {lang} results: {} and {name}",
-                        results.display(),
-                        prev.display()
-                    );
-                }
-            }
-            None => ignored.push(name),
-        }
-    }
-    if lang_dirs.is_empty() {
-        bail!(
-            "{}: no <lang>_ipc result directories found (expected e.g. java_ipc/, C++_ipc/)",
-            results.display()
-        );
-    }
-    Ok((lang_dirs, ignored))
-}
-
-/// A model directory name and the languages it is recorded in.
-pub type ModelDirs = (String, Vec<Language>);
-
-/// Pairs of model directories whose names look like one model's (one is,
-/// case-insensitively, the other or the start of the other, e.g.
-/// `Qwen3-235b` and `Qwen3-235b-a22b`), each with the languages it is
-/// recorded in: `--all-models` imports them as separate models.
-pub fn similar_model_names(results: &Path) -> anyhow::Result<Vec<(ModelDirs, ModelDirs)>> {
-    let (lang_dirs, _) = language_dirs(results)?;
-    let mut languages: BTreeMap<String, Vec<Language>> = BTreeMap::new();
-    for (lang, dir) in &lang_dirs {
-        for model in subdirs(dir)? {
-            languages.entry(model).or_default().push(*lang);
-        }
-    }
-    let names: Vec<&String> = languages.keys().collect();
-    let mut pairs = Vec::new();
-    for (i, a) in names.iter().enumerate() {
-        for b in &names[i + 1..] {
-            let (la, lb) = (a.to_lowercase(), b.to_lowercase());
-            if la.starts_with(&lb) || lb.starts_with(&la) {
-                pairs.push((
-                    ((*a).clone(), languages[*a].clone()),
-                    ((*b).clone(), languages[*b].clone()),
-                ));
-            }
-        }
-    }
-    Ok(pairs)
-}
-
-/// Every (model directory, variant) with recorded results of `set` in any language.
-pub fn recorded_variants(
-    results: &Path,
-    set: RecordedSet,
-) -> anyhow::Result<BTreeSet<(String, String)>> {
-    let (lang_dirs, _) = language_dirs(results)?;
-    let mut found = BTreeSet::new();
-    for dir in lang_dirs.values() {
-        for model in subdirs(dir)? {
-            let model_dir = dir.join(&model);
-            for f in std::fs::read_dir(&model_dir)
-                .with_context(|| format!("{}: cannot list", model_dir.display()))?
-            {
-                let name = f?.file_name().to_string_lossy().into_owned();
-                if let Some(v) = set.variant_of(&name) {
-                    found.insert((model.clone(), v));
-                }
-            }
-        }
-    }
-    Ok(found)
-}
-
-fn subdirs(dir: &Path) -> anyhow::Result<Vec<String>> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).with_context(|| format!("{}: cannot list", dir.display()))? {
-        let e = e?;
-        if e.path().is_dir() {
-            out.push(e.file_name().to_string_lossy().into_owned());
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
-/// Exact name, else case-insensitive exact, else the unique directory whose
-/// name starts with `wanted` (case-insensitively). `Err` lists ambiguous candidates.
-pub fn match_model(wanted: &str, dirs: &[String]) -> Result<Option<String>, Vec<String>> {
-    if let Some(d) = dirs.iter().find(|d| *d == wanted) {
-        return Ok(Some(d.clone()));
-    }
-    let lower = wanted.to_lowercase();
-    let same: Vec<&String> = dirs.iter().filter(|d| d.to_lowercase() == lower).collect();
-    if same.len() == 1 {
-        return Ok(Some(same[0].clone()));
-    }
-    let prefixed: Vec<String> = dirs
-        .iter()
-        .filter(|d| d.to_lowercase().starts_with(&lower))
-        .cloned()
-        .collect();
-    match prefixed.len() {
-        0 => Ok(None),
-        1 => Ok(prefixed.into_iter().next()),
-        _ => Err(prefixed),
-    }
+/// A recorded generation as a sample of the run, its recorded verdict kept.
+fn recorded_sample(generation: RecordedGeneration) -> NewSample {
+    let mut s = NewSample::new(generation.task_key, generation.index, generation.completion);
+    s.recorded_passed = Some(generation.passed);
+    s
 }
 
 /// A language's model directory and its name, or a note saying why there is none.
@@ -543,13 +391,13 @@ fn import_model_samples(
     // The result files are large (most of their bytes are the task texts,
     // which are skipped): read the languages in parallel.
     let started = std::time::Instant::now();
-    let read: Vec<anyhow::Result<(Vec<NewSample>, String)>> = chosen_dirs
+    let read: Vec<anyhow::Result<(Vec<RecordedGeneration>, String)>> = chosen_dirs
         .par_iter()
         .map(|(lang, chosen)| match chosen {
-            Ok((model_dir, _)) => match spec.samples {
-                RecordedSet::Greedy => read_greedy(model_dir, *lang, &run.variant, &by_key, subset),
-                RecordedSet::N10 => read_n10(model_dir, *lang, &run.variant, &by_key, subset),
-            },
+            Ok((model_dir, _)) => {
+                spec.samples
+                    .read(model_dir, *lang, &run.variant, &by_key, subset)
+            }
             Err(_) => Ok((Vec::new(), String::new())),
         })
         .collect();
@@ -564,7 +412,8 @@ fn import_model_samples(
                 continue;
             }
         };
-        let (lang_samples, note) = result?;
+        let (generations, note) = result?;
+        let lang_samples: Vec<NewSample> = generations.into_iter().map(recorded_sample).collect();
         let lang_tasks = tasks.tasks.iter().filter(|t| t.language == *lang).count();
         let covered: HashSet<&str> = lang_samples.iter().map(|s| s.task_key.as_str()).collect();
         if covered.is_empty() {
@@ -639,254 +488,13 @@ fn import_model_samples(
     ))
 }
 
-/// One record of a recorded-results file, with only the fields polyeval
-/// reads; the rest (the task's instruction and canonical solution, most of
-/// the file) is skipped by the parser without being stored.
-#[derive(serde::Deserialize)]
-struct RecordedEntry {
-    #[serde(rename = "Task_id", default)]
-    task_id: Option<Value>,
-    #[serde(rename = "FSMID_for_test", default)]
-    fsm_id: Option<Value>,
-    #[serde(default)]
-    right_result: Option<Value>,
-    #[serde(default)]
-    wrong_result: Option<Value>,
-    #[serde(default)]
-    matched_results: Option<Value>,
-    #[serde(default)]
-    unmatched_results: Option<Value>,
-}
-
-impl RecordedEntry {
-    /// A generation field, moved out (the completions are most of the bytes kept).
-    fn take_field(&mut self, name: &str) -> Option<Value> {
-        match name {
-            "right_result" => self.right_result.take(),
-            "wrong_result" => self.wrong_result.take(),
-            _ => None,
-        }
-    }
-
-    fn field(&self, name: &str) -> Option<&Value> {
-        match name {
-            "right_result" => self.right_result.as_ref(),
-            "wrong_result" => self.wrong_result.as_ref(),
-            "matched_results" => self.matched_results.as_ref(),
-            "unmatched_results" => self.unmatched_results.as_ref(),
-            _ => None,
-        }
-    }
-}
-
-fn read_entries(path: &Path) -> anyhow::Result<Vec<RecordedEntry>> {
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).with_context(|| format!("{file}: cannot read"))?;
-    serde_json::from_slice(&bytes).map_err(|e| {
-        let kind = if e.is_eof() {
-            "truncated or incomplete JSON"
-        } else if e.is_data() {
-            "expected a JSON list of task records"
-        } else {
-            "malformed JSON"
-        };
-        anyhow::anyhow!(
-            "{file}: {kind} at line {} column {}: {e}",
-            e.line(),
-            e.column()
-        )
-    })
-}
-
-/// The task a recorded entry answers, checked against the loaded data;
-/// `None` for a task the data leaves out when it is a `subset` of the
-/// benchmark (executed CrossPL-IPC).
-fn recorded_task<'a>(
-    entry: &RecordedEntry,
-    file: &str,
-    i: usize,
-    lang: Language,
-    by_key: &HashMap<&str, &'a Task>,
-    subset: bool,
-) -> anyhow::Result<Option<&'a Task>> {
-    let id = match &entry.task_id {
-        Some(Value::Number(n)) => n.to_string(),
-        Some(Value::String(s)) => s.trim().to_string(),
-        Some(_) => bail!("{file}: entry {i}: field `Task_id`: expected a number or string"),
-        None => bail!("{file}: entry {i}: field `Task_id`: missing"),
-    };
-    let key = format!("{}/{id}", lang.key());
-    if subset && !by_key.contains_key(key.as_str()) {
-        return Ok(None);
-    }
-    let task = by_key.get(key.as_str()).copied().with_context(|| {
-        format!(
-            "{file}: entry {i}: task {id}: no {lang} task with this Task_id in the benchmark data"
-        )
-    })?;
-    // A differing FSM id means the results were made from another version of the data.
-    if let (Some(recorded), TaskMeta::Ipc { fsm_id, .. }) =
-        (entry.fsm_id.as_ref().and_then(as_index), &task.meta)
-    {
-        if recorded != *fsm_id {
-            bail!(
-                "{file}: entry {i}: task {id}: field `FSMID_for_test` is {recorded} but the benchmark data says {fsm_id} (results from another data version?)"
-            );
-        }
-    }
-    Ok(Some(task))
-}
-
-fn as_index(v: &Value) -> Option<usize> {
-    match v {
-        Value::Number(n) => n.as_u64().map(|x| x as usize),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
-    }
-}
-
-/// The greedy generations of one language: samples and a note on what was found.
-fn read_greedy(
-    dir: &Path,
-    lang: Language,
-    variant: &str,
-    by_key: &HashMap<&str, &Task>,
-    subset: bool,
-) -> anyhow::Result<(Vec<NewSample>, String)> {
-    let mut out = Vec::new();
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut counts = Vec::new();
-    let mut left_out = 0;
-    for (stem, field, passed) in [
-        ("greedy_pass", "right_result", true),
-        ("greedy_fail", "wrong_result", false),
-    ] {
-        let path = dir.join(format!("{stem}{variant}.json"));
-        if !path.is_file() {
-            counts.push(format!("{stem}{variant}.json missing"));
-            continue;
-        }
-        let file = path.display().to_string();
-        let entries = read_entries(&path)?;
-        let count = entries.len();
-        for (i, mut entry) in entries.into_iter().enumerate() {
-            let Some(task) = recorded_task(&entry, &file, i, lang, by_key, subset)? else {
-                left_out += 1;
-                continue;
-            };
-            let completion = match entry.take_field(field) {
-                Some(Value::String(s)) => s,
-                Some(Value::Null) | None => bail!(
-                    "{file}: entry {i}: task {}: field `{field}`: missing",
-                    task.task_id
-                ),
-                Some(_) => bail!(
-                    "{file}: entry {i}: task {}: field `{field}`: expected a string",
-                    task.task_id
-                ),
-            };
-            if !seen.insert(task.key.clone()) {
-                bail!(
-                    "{file}: entry {i}: task {} has more than one greedy generation recorded",
-                    task.task_id
-                );
-            }
-            let mut s = NewSample::new(task.key.clone(), 0, completion);
-            s.recorded_passed = Some(passed);
-            out.push(s);
-        }
-        counts.push(format!(
-            "{} {}",
-            count,
-            if passed { "passed" } else { "failed" }
-        ));
-    }
-    if seen.is_empty() && !subset {
-        bail!(
-            "{}: no greedy_pass{variant}.json or greedy_fail{variant}.json with entries",
-            dir.display()
-        );
-    }
-    if left_out > 0 {
-        counts.push(format!("{left_out} of tasks the data leaves out"));
-    }
-    Ok((out, format!("greedy {}", counts.join(", "))))
-}
-
-/// `matched_results` / `unmatched_results`: a JSON list of strings, or a
-/// string holding a Python list repr.
-fn string_list(
-    entry: &RecordedEntry,
-    field: &str,
-    file: &str,
-    i: usize,
-) -> anyhow::Result<Vec<String>> {
-    match entry.field(field) {
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(j, v)| {
-                v.as_str().map(str::to_string).with_context(|| {
-                    format!("{file}: entry {i}: field `{field}`[{j}]: expected a string")
-                })
-            })
-            .collect(),
-        Some(Value::String(s)) => polyeval_core::pylit::parse_string_list(s)
-            .map_err(|e| anyhow::anyhow!("{file}: entry {i}: field `{field}`: {e}")),
-        Some(Value::Null) | None => Ok(Vec::new()),
-        Some(_) => bail!("{file}: entry {i}: field `{field}`: expected a list of strings"),
-    }
-}
-
-/// The n = 10 generations of one language: samples and a note on what was found.
-fn read_n10(
-    dir: &Path,
-    lang: Language,
-    variant: &str,
-    by_key: &HashMap<&str, &Task>,
-    subset: bool,
-) -> anyhow::Result<(Vec<NewSample>, String)> {
-    let path = dir.join(format!("results_10{variant}.json"));
-    if !path.is_file() {
-        return Ok((Vec::new(), format!("results_10{variant}.json not present")));
-    }
-    let file = path.display().to_string();
-    let entries = read_entries(&path)?;
-    let mut out = Vec::new();
-    let mut seen = HashSet::new();
-    for (i, entry) in entries.iter().enumerate() {
-        let Some(task) = recorded_task(entry, &file, i, lang, by_key, subset)? else {
-            continue;
-        };
-        if !seen.insert(task.key.clone()) {
-            bail!("{file}: entry {i}: task {} appears twice", task.task_id);
-        }
-        let matched = string_list(entry, "matched_results", &file, i)?;
-        let unmatched = string_list(entry, "unmatched_results", &file, i)?;
-        for (idx, (code, passed)) in matched
-            .into_iter()
-            .map(|c| (c, true))
-            .chain(unmatched.into_iter().map(|c| (c, false)))
-            .enumerate()
-        {
-            let mut s = NewSample::new(task.key.clone(), idx as u32, code);
-            s.recorded_passed = Some(passed);
-            out.push(s);
-        }
-    }
-    let note = format!(
-        "results_10: {} generations for {} tasks",
-        out.len(),
-        entries.len()
-    );
-    Ok((out, note))
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
     use polyeval_core::data::shared_test_data;
+    use polyeval_core::TaskMeta;
     use polyeval_store::{RunStore, RECORDED_MODE};
+    use std::collections::BTreeMap;
 
     /// One model's import, as the tests ask for it.
     pub(crate) struct CrossplArgs {
@@ -1086,21 +694,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn model_matching_rules() {
-        let dirs: Vec<String> = ["Qwen3-235b-a22b", "Qwen3-32b", "GPT-4o", "gpt-4o-mini"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        assert_eq!(match_model("GPT-4o", &dirs), Ok(Some("GPT-4o".into())));
-        assert_eq!(
-            match_model("qwen3-235b", &dirs),
-            Ok(Some("Qwen3-235b-a22b".into()))
-        );
-        assert_eq!(
-            match_model("Qwen3", &dirs),
-            Err(vec!["Qwen3-235b-a22b".into(), "Qwen3-32b".into()])
-        );
-        assert_eq!(match_model("llama", &dirs), Ok(None));
+    fn an_unknown_model_is_refused_naming_the_available_ones() {
         let e = import_crosspl_results(&crosspl_args(
             "no-such-model",
             &PathBuf::from("/nonexistent/run"),

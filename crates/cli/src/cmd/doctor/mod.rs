@@ -96,23 +96,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// One `[ ok ]`/`[FAIL]` line per check, with the fix for a failure; the
 /// command fails when any check does.
 fn print_environment(checks: &[polyeval_runner::doctor::Check], json: bool) -> anyhow::Result<()> {
+    print!(
+        "{}",
+        polyeval_runner::doctor::environment_report(checks, json)?
+    );
     let failed = checks.iter().filter(|c| !c.ok).count();
-    if json {
-        let report = serde_json::json!({"ok": failed == 0, "checks": checks});
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        for c in checks {
-            println!(
-                "[{}] {:<20} {}",
-                if c.ok { " ok " } else { "FAIL" },
-                c.name,
-                c.detail
-            );
-            if let Some(fix) = &c.fix {
-                println!("       fix: {fix}");
-            }
-        }
-    }
     if failed > 0 {
         anyhow::bail!("{failed} environment check(s) failed (see above for the install commands)");
     }

@@ -347,7 +347,7 @@ fn markdown_text(text: &str) -> String {
 
 /// Text for a table cell: on one line, with `|` escaped.
 fn table_cell(text: &str) -> String {
-    markdown_text(text).replace('|', "\\|").replace('\n', " ")
+    crate::table::md_escape(&markdown_text(text))
 }
 
 #[cfg(test)]
