@@ -114,8 +114,10 @@ pub trait Target: Sync {
         test: &TypedTest,
         next_var: &mut usize,
     ) -> Result<Vec<String>, String>;
-    /// The pass@o keyword list.
-    fn keywords(&self, t: &Typed, style: Style) -> Vec<String>;
+    /// The pass@o keyword lists: one, or alternatives when the language
+    /// spells a feature several ways (its MultiOOP layer then accepts any
+    /// list, `OopLanguage::any_keyword_list`).
+    fn keywords(&self, t: &Typed, style: Style) -> Vec<Vec<String>>;
     /// Classes and methods with the traced types and default bodies.
     fn skeleton(&self, t: &Typed, style: Style) -> String;
 }

@@ -90,7 +90,7 @@ struct Work {
 struct Emitted {
     record: serde_json::Map<String, serde_json::Value>,
     test_list: Vec<String>,
-    keywords: Vec<String>,
+    keywords: Vec<Vec<String>>,
     skeleton: String,
     tests: usize,
 }
@@ -823,7 +823,7 @@ fn emit_language(
         record.insert("question".into(), json!(q));
     }
     record.insert("test_list".into(), json!(lines));
-    record.insert("test_match_function".into(), json!([keywords]));
+    record.insert("test_match_function".into(), json!(keywords));
     w.emitted.insert(
         lang,
         Emitted {
@@ -895,7 +895,7 @@ fn check_skeletons(
                     test_list: e.test_list.clone(),
                     test_function: String::new(),
                     entry_point: String::new(),
-                    keywords: vec![e.keywords.clone()],
+                    keywords: e.keywords.clone(),
                 },
             };
             let program = multioop::program_for(&task, &e.skeleton, "MARKER", false)

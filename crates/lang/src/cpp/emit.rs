@@ -130,7 +130,7 @@ impl Target for Cpp {
         });
         Ok(lines)
     }
-    fn keywords(&self, t: &Typed, _: Style) -> Vec<String> {
+    fn keywords(&self, t: &Typed, _: Style) -> Vec<Vec<String>> {
         let mut k: Vec<String> = t.classes.iter().map(|c| format!("class {c}")).collect();
         let (public, private) = public_then_private(t);
         // `string f` matches `std::string f` and `string f` alike; other
@@ -148,7 +148,7 @@ impl Target for Cpp {
             k.push("private:".into());
             k.extend(private.into_iter().map(method));
         }
-        k
+        vec![k]
     }
     fn skeleton(&self, t: &Typed, _: Style) -> String {
         let mut s = String::from("#include <string>\n#include <vector>\n\n");

@@ -128,7 +128,7 @@ impl Target for Go {
             c = t.class,
         )])
     }
-    fn keywords(&self, t: &Typed, _: Style) -> Vec<String> {
+    fn keywords(&self, t: &Typed, _: Style) -> Vec<Vec<String>> {
         let mut k: Vec<String> = t
             .classes
             .iter()
@@ -142,7 +142,7 @@ impl Target for Go {
                 .chain(private)
                 .map(|m| format!(") {}(", m.name)),
         );
-        k
+        vec![k]
     }
     fn skeleton(&self, t: &Typed, _: Style) -> String {
         let mut out = String::from("package main\n\n");

@@ -151,8 +151,8 @@ impl Target for Java {
             "if (!java.util.Objects.deepEquals({call}, {rhs})) {throw}"
         )])
     }
-    fn keywords(&self, t: &Typed, s: Style) -> Vec<String> {
-        self.syntax(s).keywords(t)
+    fn keywords(&self, t: &Typed, s: Style) -> Vec<Vec<String>> {
+        vec![self.syntax(s).keywords(t)]
     }
     fn skeleton(&self, t: &Typed, s: Style) -> String {
         self.syntax(s).skeleton(t)

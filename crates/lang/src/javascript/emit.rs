@@ -83,12 +83,12 @@ impl Target for JavaScript {
             value(&test.expected, &t.result)?
         )])
     }
-    fn keywords(&self, t: &Typed, _: Style) -> Vec<String> {
+    fn keywords(&self, t: &Typed, _: Style) -> Vec<Vec<String>> {
         let mut k: Vec<String> = t.classes.iter().map(|c| format!("class {c}")).collect();
         let (public, private) = public_then_private(t);
         k.extend(public.iter().map(|m| m.name.clone()));
         k.extend(private.iter().map(|m| format!("#{}", m.name)));
-        k
+        vec![k]
     }
     fn skeleton(&self, t: &Typed, _: Style) -> String {
         let mut out = String::new();

@@ -130,7 +130,7 @@ impl Target for Php {
         ));
         Ok(lines)
     }
-    fn keywords(&self, t: &Typed, _: Style) -> Vec<String> {
+    fn keywords(&self, t: &Typed, _: Style) -> Vec<Vec<String>> {
         let mut k: Vec<String> = t.classes.iter().map(|c| format!("class {c}")).collect();
         let (public, private) = public_then_private(t);
         k.extend(public.iter().map(|m| format!("public function {}", m.name)));
@@ -139,7 +139,7 @@ impl Target for Php {
                 .iter()
                 .map(|m| format!("private function {}", m.name)),
         );
-        k
+        vec![k]
     }
     fn skeleton(&self, t: &Typed, _: Style) -> String {
         let mut out = String::from("<?php\n\n");
