@@ -13,7 +13,7 @@
 //! with every rule the other benchmarks use (records in order, one per
 //! check, the end record, tampering evidence, the run's own status).
 
-use crate::compare::{Equality, Semantics, Tolerance};
+use crate::compare::{Semantics, Tolerance};
 use crate::protocol::{parse_records, Record};
 use crate::split::{Check, LineKind, Plan, PlannedLine};
 use crate::value::{render, Value};
@@ -31,17 +31,8 @@ pub struct Reference {
 /// (both values come from the same driver, reported by the same observer),
 /// floats within the judge's default tolerance.
 pub fn semantics(language: Language) -> Semantics {
-    let equality = match language {
-        Language::Python => Equality::Python,
-        Language::Cpp => Equality::Cpp,
-        Language::Java => Equality::Java,
-        Language::CSharp => Equality::CSharp,
-        Language::Php => Equality::PhpStrict,
-        Language::JavaScript => Equality::JsStrict,
-        Language::Go => Equality::Go,
-    };
     Semantics {
-        equality,
+        equality: language.dialect().strict_equality(),
         tolerance: Tolerance::DEFAULT,
     }
 }

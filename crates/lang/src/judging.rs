@@ -16,7 +16,7 @@ pub mod plan;
 pub mod scan_rules;
 
 use crate::lex::Masked;
-use crate::value::Value;
+use crate::value::{Equality, Value};
 use plan::{Classified, NotJudgeableReason, SplitOptions};
 use scan_rules::ScanRule;
 
@@ -67,6 +67,11 @@ pub trait Judging {
     /// The static scan's rules for code in this language (besides
     /// [`scan_rules::common_rules`]).
     fn scan_rules(&self) -> &'static [ScanRule];
+
+    /// The language's strictest equality (executed CrossPL-IPC compares a
+    /// candidate's observations with the canonical solution's by it: both
+    /// come from the same driver and observer).
+    fn strict_equality(&self) -> Equality;
 
     /// File names the judged program of this language is run from (a
     /// candidate naming one is reading the harness).

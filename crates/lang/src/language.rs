@@ -3,7 +3,7 @@
 //! every spelling the upstream data and users use, file extensions, Markdown
 //! fence tags), which lives in the language's folder.
 
-use serde::{Deserialize, Serialize};
+use crate::Language;
 use std::fmt;
 use std::str::FromStr;
 
@@ -29,10 +29,14 @@ pub struct LanguageInfo {
     pub syntax: crate::lex::Syntax,
 }
 
+/// Declares the languages: each language's folder (its module), the
+/// [`Language`] variant and the variant's [`Dialect`](crate::Dialect). Used
+/// once, in `lib.rs` (the registry).
 macro_rules! languages {
     ($($variant:ident => $module:ident :: $dialect:ident,)*) => {
+        $(pub mod $module;)*
 
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
         #[serde(rename_all = "lowercase")]
         pub enum Language {
             $($variant,)*
@@ -50,17 +54,6 @@ macro_rules! languages {
             }
         }
     };
-}
-
-// The registry: one line per language (variant => its folder's `Dialect`).
-languages! {
-    Python => python::Python,
-    Cpp => cpp::Cpp,
-    Java => java::Java,
-    CSharp => csharp::CSharp,
-    Php => php::Php,
-    JavaScript => javascript::JavaScript,
-    Go => go::Go,
 }
 
 impl Language {

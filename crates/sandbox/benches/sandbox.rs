@@ -37,6 +37,8 @@ fn trivial(language: Language, marker: &str, salt: usize) -> String {
         Language::Php => format!("<?php\n// {salt}\necho \"{marker}\\n\";\n"),
         Language::JavaScript => format!("// {salt}\nconsole.log('{marker}');\n"),
         Language::Go => format!("// {salt}\npackage main\n\nimport \"fmt\"\n\nfunc main() {{ fmt.Println(\"{marker}\") }}\n"),
+        // Any other language: its doctor's program, made distinct by a comment.
+        other => format!("{}\n// {salt}\n", other.dialect().hello_world(marker)),
     }
 }
 

@@ -22,14 +22,10 @@ pub fn engine() -> &'static Engine {
     })
 }
 
+/// The file a MultiOOP program of `lang` is saved under.
 pub fn file_name(lang: Language) -> &'static str {
-    match lang {
-        Language::Python => "main.py",
-        Language::Cpp => "main.cpp",
-        Language::Java => "Problem.java",
-        Language::CSharp => "Program.cs",
-        Language::Php => "main.php",
-        Language::JavaScript => "main.js",
-        Language::Go => "main.go",
-    }
+    lang.dialect()
+        .multioop()
+        .expect("a MultiOOP language")
+        .file_name()
 }

@@ -49,6 +49,10 @@ impl Judging for super::Cpp {
         SCAN_RULES
     }
 
+    fn strict_equality(&self) -> Equality {
+        Equality::Cpp
+    }
+
     fn harness_files(&self) -> &'static [&'static str] {
         &["main.cpp"]
     }

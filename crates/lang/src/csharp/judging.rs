@@ -55,6 +55,10 @@ impl Judging for super::CSharp {
         SCAN_RULES
     }
 
+    fn strict_equality(&self) -> Equality {
+        Equality::CSharp
+    }
+
     fn harness_files(&self) -> &'static [&'static str] {
         &["Program.cs", "Program.exe", "prog.exe"]
     }

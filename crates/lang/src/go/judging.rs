@@ -42,6 +42,10 @@ impl Judging for super::Go {
         SCAN_RULES
     }
 
+    fn strict_equality(&self) -> Equality {
+        Equality::Go
+    }
+
     fn harness_files(&self) -> &'static [&'static str] {
         &["main.go"]
     }

@@ -48,6 +48,10 @@ impl Judging for super::Java {
         SCAN_RULES
     }
 
+    fn strict_equality(&self) -> Equality {
+        Equality::Java
+    }
+
     fn harness_files(&self) -> &'static [&'static str] {
         &["Problem.java", "Problem.class"]
     }

@@ -43,6 +43,10 @@ impl Judging for super::JavaScript {
         SCAN_RULES
     }
 
+    fn strict_equality(&self) -> Equality {
+        Equality::JsStrict
+    }
+
     fn harness_files(&self) -> &'static [&'static str] {
         &["main.js"]
     }

@@ -49,6 +49,10 @@ impl Judging for super::Php {
         SCAN_RULES
     }
 
+    fn strict_equality(&self) -> Equality {
+        Equality::PhpStrict
+    }
+
     fn harness_files(&self) -> &'static [&'static str] {
         &["main.php"]
     }

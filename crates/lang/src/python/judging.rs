@@ -56,6 +56,10 @@ impl Judging for super::Python {
         SCAN_RULES
     }
 
+    fn strict_equality(&self) -> Equality {
+        Equality::Python
+    }
+
     fn harness_files(&self) -> &'static [&'static str] {
         &["main.py"]
     }
