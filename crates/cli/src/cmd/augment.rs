@@ -18,7 +18,8 @@ pub struct Args {
     /// Only these tasks, comma-separated (`OOP/3` or `3`).
     #[arg(long, value_delimiter = ',', value_name = "ID,...")]
     tasks: Vec<String>,
-    /// Target languages, comma-separated (default: cpp, java, cs, php, js, go).
+    /// Target languages, comma-separated (default: every target language; an
+    /// unknown name lists them).
     #[arg(long, value_delimiter = ',', value_name = "LANG,...")]
     lang: Vec<polyeval_core::Language>,
     /// Answer every model call from this journal (an augment OUT or its build.sqlite), no network.

@@ -18,7 +18,8 @@ pub struct Args {
     /// Output directory: oop-<lang>.jsonl per target, the Python data copied, translation-report.md/.json.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// Target languages, comma-separated (default: cpp, java, cs, php, js, go).
+    /// Target languages, comma-separated (default: every target language; an
+    /// unknown name lists them).
     #[arg(long, value_delimiter = ',', value_name = "LANG,...")]
     pub lang: Vec<Language>,
     /// Only these tasks, comma-separated (`OOP/3` or `3`).
