@@ -66,6 +66,18 @@ fn run_plain(program: &assemble::Program, marker: &str) -> bool {
         }
         Language::Php => run(Command::new("php").arg(file)),
         Language::JavaScript | Language::Go => run(Command::new("node").arg(file)),
+        Language::TypeScript => {
+            ok(Command::new("tsc").args([
+                "--strict",
+                "--types",
+                "node",
+                "--typeRoots",
+                "/usr/lib/node_modules/@types",
+                "--outDir",
+                "out",
+                file,
+            ])) && run(Command::new("node").arg(format!("out/{}", file.replace(".ts", ".js"))))
+        }
     }
 }
 

@@ -41,4 +41,5 @@ languages! {
     Php => php::Php,
     JavaScript => javascript::JavaScript,
     Go => go::Go,
+    TypeScript => typescript::TypeScript,
 }

@@ -32,6 +32,10 @@ pub fn sample(lang: Language, k: usize) -> (Task, String) {
             vec!["const assert = require('node:assert')".into(), "const q = new QTS();".into(), format!("assert.deepEqual(q.twice({k}), {});", 2 * k)],
             format!("// sample {k}\nclass QTS {{\n    twice(n) {{ return 2 * n; }}\n}}\n"),
         ),
+        Language::TypeScript => (
+            vec!["const assert = require('node:assert')".into(), "const q = new QTS();".into(), format!("assert.deepStrictEqual(q.twice({k}), {});", 2 * k)],
+            format!("// sample {k}\nclass QTS {{\n    twice(n: number): number {{ return 2 * n; }}\n}}\n"),
+        ),
     };
     let task = Task {
         bench: Bench::MultiOop,
@@ -65,7 +69,7 @@ pub fn sample_with_compound_line(lang: Language, k: usize) -> (Task, String) {
             "if ($q->twice({k}) !== {} || $q->twice(0) !== 0) {{ throw new Exception(\"Test failed!\"); }}",
             2 * k
         ),
-        Language::JavaScript | Language::Go => {
+        Language::JavaScript | Language::Go | Language::TypeScript => {
             format!("assert.ok(q.twice({k}) === {} && q.twice(0) === 0);", 2 * k)
         }
     };

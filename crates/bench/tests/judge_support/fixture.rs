@@ -88,6 +88,19 @@ pub fn task(lang: Language, shape: Shape) -> Task {
                 "assert.ok(acc0.add(1, 1) === 2 && acc0.add(2, 2) === 4);",
             ],
         ),
+        Language::TypeScript => (
+            vec![
+                "const assert = require('node:assert')",
+                "const acc0 = new Acc();",
+                "assert.deepStrictEqual(acc0.add(1, 2), 3);",
+                "assert.deepStrictEqual(acc0.add(-5, 5), 0);",
+                "assert.deepStrictEqual(acc0.greet(\"bo\"), \"hi bo\");",
+            ],
+            vec![
+                "assert.deepStrictEqual(acc0.add(0, 1), True);",
+                "assert.ok(acc0.add(1, 1) === 2 && acc0.add(2, 2) === 4);",
+            ],
+        ),
         Language::Go => (
             vec![
                 "acc := &Acc{}",
@@ -157,6 +170,7 @@ pub fn correct(lang: Language) -> &'static str {
         Language::Php => "<?php\nclass Acc {\n    public function add($a, $b) { return $a + $b; }\n    public function greet($n) { return \"hi \" . $n; }\n}\n?>",
         Language::JavaScript => "class Acc {\n  add(a, b) { return a + b; }\n  greet(n) { return 'hi ' + n; }\n}\n",
         Language::Go => "package main\n\ntype Acc struct{}\n\nfunc (a *Acc) Add(x, y int) int { return x + y }\n\nfunc (a *Acc) Greet(n string) string { return \"hi \" + n }\n",
+        Language::TypeScript => "class Acc {\n  add(a: number, b: number): number { return a + b; }\n  greet(n: string): string { return 'hi ' + n; }\n}\n",
     }
 }
 
@@ -170,6 +184,7 @@ pub fn correct_with_main(lang: Language) -> Option<&'static str> {
         Language::Java => "public class Acc {\n    public int add(int a, int b) { return a + b; }\n    public String greet(String n) { return \"hi \" + n; }\n    public static void main(String[] args) {\n        System.out.println(new Acc().add(2, 3));\n    }\n}\n",
         Language::JavaScript => "class Acc {\n  add(a, b) { return a + b; }\n  greet(n) { return 'hi ' + n; }\n}\nif (require.main === module) {\n  console.log(new Acc().add(2, 3));\n}\nmodule.exports = { Acc };\n",
         Language::Go => "package main\n\nimport \"fmt\"\n\ntype Acc struct{}\n\nfunc (a *Acc) Add(x, y int) int { return x + y }\n\nfunc (a *Acc) Greet(n string) string { return \"hi \" + n }\n\nfunc main() {\n\tfmt.Println((&Acc{}).Add(2, 3))\n}\n",
+        Language::TypeScript => "export class Acc {\n  add(a: number, b: number): number { return a + b; }\n  greet(n: string): string { return 'hi ' + n; }\n}\nif (require.main === module) {\n  console.log(new Acc().add(2, 3));\n}\n",
     })
 }
 
@@ -185,6 +200,7 @@ pub fn correct_scan_bait(lang: Language) -> Option<&'static str> {
         Language::CSharp => "using System;\npublic class Acc {\n    public int add(int a, int b) { try { return checked(a + b); } catch (OverflowException e) { Console.Error.WriteLine(new System.Diagnostics.StackTrace(e).ToString()); throw; } }\n    public string greet(string n) { return \"hi \" + n; }\n}\n",
         Language::Php => "<?php\nclass Acc {\n    public function add($a, $b) { return $a + $b; }\n    public function greet($n) { return \"hi \" . $n; }\n}\nif (isset($argv) && realpath($argv[0]) === __FILE__ && count($argv) > 5) {\n    echo (new Acc())->add((int)$argv[1], 1), \"\\n\";\n}\n?>",
         Language::JavaScript => "const path = require('path');\nconst here = path.basename(__filename);\nclass Acc {\n  add(a, b) { if (a < -1000) console.error(here, 'large'); return a + b; }\n  greet(n) { return 'hi ' + n; }\n}\nif (process.argv.length > 5) console.log(new Acc().add(Number(process.argv[2]), 1));\n",
+        Language::TypeScript => "import * as path from 'path';\nconst here: string = path.basename(__filename);\nclass Acc {\n  add(a: number, b: number): number { if (a < -1000) console.error(here, 'large'); return a + b; }\n  greet(n: string): string { return 'hi ' + n; }\n}\nif (process.argv.length > 5) console.log(new Acc().add(Number(process.argv[2]), 1));\n",
         Language::Go => return None,
     })
 }

@@ -1,0 +1,46 @@
+//! TypeScript (type-checked by `tsc --strict`, run on node). A TypeScript
+//! program is a JavaScript program with types: where the languages agree
+//! (test lines, literals, the observed values, node's failures) this folder
+//! answers with JavaScript's, and it states what is its own: the compiler,
+//! the typed observer, the typed suites, `private` members.
+
+mod emit;
+mod judging;
+mod literal;
+mod oop;
+mod toolchain;
+
+use crate::lex::{Backtick, CSyntax, Syntax};
+use crate::LanguageInfo;
+
+/// The judge's observer prelude in this language: what a judged program
+/// links or includes to report observations (values with their types,
+/// exceptions) on the observation channel. Compared outside, never here.
+pub const OBSERVER: &str = include_str!("observer.ts");
+
+pub(crate) const INFO: LanguageInfo = LanguageInfo {
+    key: "typescript",
+    display_name: "TypeScript",
+    spellings: &["typescript", "ts"],
+    multioop_key: "ts",
+    fence_tags: &["typescript", "ts", "tsx"],
+    extensions: &[".ts", ".mts", ".cts"],
+    lexed_suffixes: &[".tsx"],
+    syntax: Syntax::CFamily(CSyntax {
+        backtick: Backtick::Template,
+        regex_literals: true,
+        ..CSyntax::PLAIN
+    }),
+};
+
+/// TypeScript's [`Dialect`](crate::Dialect).
+pub struct TypeScript;
+
+impl crate::Dialect for TypeScript {
+    fn info(&self) -> &'static LanguageInfo {
+        &INFO
+    }
+    fn observer(&self) -> &'static str {
+        OBSERVER
+    }
+}
