@@ -8,7 +8,8 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Language of the program: python, cpp (c++), java, csharp (cs, c#), php, javascript (js), go.
+    /// Language of the program (python, cpp, java …: any language polyeval
+    /// knows; an unknown name lists them).
     #[arg(long)]
     pub lang: Language,
     /// The program's source file.

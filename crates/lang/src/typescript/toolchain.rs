@@ -34,7 +34,8 @@ const OUT_DIR: &str = "out";
 
 /// `tsc`'s flags besides the output dir and the source: strict checking,
 /// node's declarations (from node's global modules, not the work dir's),
-/// CommonJS output, plain diagnostics.
+/// CommonJS output with a source map (node's stack traces then name the
+/// TypeScript source's lines), plain diagnostics.
 const FLAGS: &[&str] = &[
     "--strict",
     "--target",
@@ -47,6 +48,7 @@ const FLAGS: &[&str] = &[
     "--typeRoots",
     "/usr/lib/node_modules/@types",
     "--skipLibCheck",
+    "--sourceMap",
     "--pretty",
     "false",
     "--newLine",
@@ -128,6 +130,7 @@ impl Toolchain for TypeScript {
     fn run_command(&self, file: &str, _: &Job, _: &ToolchainInfo, limits: &Limits) -> Vec<String> {
         vec![
             s(NODE),
+            s("--enable-source-maps"),
             format!("--max-old-space-size={}", (limits.memory_mb / 2).max(64)),
             compiled(file),
         ]
