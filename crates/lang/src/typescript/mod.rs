@@ -1,8 +1,8 @@
 //! TypeScript (type-checked by `tsc --strict`, run on node). A TypeScript
 //! program is a JavaScript program with types: where the languages agree
-//! (test lines, literals, the observed values, node's failures) this folder
-//! answers with JavaScript's, and it states what is its own: the compiler,
-//! the typed observer, the typed suites, `private` members.
+//! (test lines, literals, the observer and the values it reports, node's
+//! failures) this folder answers with JavaScript's, and it states what is
+//! its own: the compiler, the typed suites, `private` members.
 
 mod emit;
 mod judging;
@@ -13,10 +13,12 @@ mod toolchain;
 use crate::lex::{Backtick, CSyntax, Syntax};
 use crate::LanguageInfo;
 
-/// The judge's observer prelude in this language: what a judged program
-/// links or includes to report observations (values with their types,
-/// exceptions) on the observation channel. Compared outside, never here.
-pub const OBSERVER: &str = include_str!("observer.ts");
+/// The judge's observer prelude in this language: JavaScript's observer
+/// itself, which the toolchain binds into the sandbox as a module
+/// (`toolchain::OBSERVER_DIR`); the program loads it before the candidate's
+/// code runs, so it captures what it uses first, as in JavaScript.
+pub const OBSERVER: &str =
+    "const __polyeval: any = require('/polyeval/ts-observer/observer.js');\n";
 
 pub(crate) const INFO: LanguageInfo = LanguageInfo {
     key: "typescript",

@@ -27,6 +27,8 @@ const TSC: &str = "/usr/lib/node_modules/typescript/lib/tsc.js";
 /// The compiler API the warm runtime loads.
 const COMPILER: &str = "/usr/lib/node_modules/typescript/lib/typescript.js";
 const WARM_INSIDE: &str = "/polyeval/ts-warm";
+/// Where JavaScript's observer is, as a module (see [`super::OBSERVER`]).
+pub(crate) const OBSERVER_DIR: &str = "/polyeval/ts-observer";
 const WARM_RUNTIME_SRC: &str = include_str!("warm_tsc.js");
 const NO_DUMP_SRC: &str = include_str!("no_dump.c");
 /// Where `tsc` writes the program, in the work dir.
@@ -97,6 +99,13 @@ impl Toolchain for TypeScript {
         }
         let mut info =
             ToolchainInfo::new(Language::TypeScript, detect_version_cached(self, cache_dir)?);
+        let observer = format!("{}\nmodule.exports = __polyeval;\n", crate::javascript::OBSERVER);
+        let observer_dir: PathBuf = cache_dir.join(format!("ts-observer-{}", short_hash(&[&observer])));
+        build_asset_dir(&observer_dir, |tmp| {
+            std::fs::write(tmp.join("observer.js"), &observer)?;
+            Ok(())
+        })?;
+        info.add_support_dir(observer_dir, OBSERVER_DIR, "judge-prelude");
         let warm: PathBuf = cache_dir.join(format!(
             "ts-warm-{}",
             short_hash(&[&info.version, WARM_RUNTIME_SRC, NO_DUMP_SRC])
@@ -182,5 +191,13 @@ impl Toolchain for TypeScript {
     }
     fn is_memory_exhaustion(&self, stderr: &str) -> bool {
         JavaScript.is_memory_exhaustion(stderr)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_prelude_loads_the_observer_the_toolchain_binds() {
+        assert!(super::super::OBSERVER.contains(&format!("'{}/observer.js'", super::OBSERVER_DIR)));
     }
 }
