@@ -39,6 +39,7 @@ LANGUAGES = {
     "php": "PHP",
     "javascript": "JavaScript",
     "go": "Go",
+    "typescript": "TypeScript",
 }
 
 #: Each benchmark's verdict modes, its default first (what ``evaluate`` uses
