@@ -61,7 +61,7 @@ enum Command {
     /// Build benchmark tasks with a model: `build ipc` turns mined hits into CrossPL-IPC tasks,
     /// `build ffi` a C library's sources into CrossPL-FFI tasks.
     Build(cmd::build::Args),
-    /// Regenerate MultiOOP's tests for C++, Java, C#, PHP, JavaScript and Go from the Python tests, typed by a traced run of the references.
+    /// Regenerate MultiOOP's tests in every target language from the Python tests, typed by a traced run of the references.
     Translate(cmd::translate::Args),
     /// Add MultiOOP tests: a model proposes inputs, the Python reference computes the expected values; then translated.
     Augment(cmd::augment::Args),
