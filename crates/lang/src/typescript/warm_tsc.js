@@ -39,10 +39,12 @@ const OPTIONS = JSON.parse(flags);
 const host = ts.createCompilerHost({});
 const readOnly = new Map();
 const getSourceFile = host.getSourceFile;
-// Declaration files never change under a worker (read-only system files);
-// the sample's own files always come fresh from the disk.
+// Only the installed declaration files are kept (node's global modules,
+// where the compiler is: read-only, and the same for every sample); any
+// other file, a sample's own or one it could write anywhere, is read anew.
+const installed = path.resolve(path.dirname(compilerPath), '..', '..') + '/';
 host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
-  if (!fileName.endsWith('.d.ts') || fileName.startsWith('/sandbox/') || fileName.startsWith('/tmp/')) {
+  if (!fileName.endsWith('.d.ts') || !path.resolve(fileName).startsWith(installed)) {
     return getSourceFile.call(host, fileName, languageVersion, onError, shouldCreate);
   }
   const key = fileName + '\0' + JSON.stringify(languageVersion);
