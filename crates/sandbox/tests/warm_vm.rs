@@ -309,3 +309,67 @@ fn a_runtime_that_cannot_start_turns_off_only_its_language() {
     }
     assert!(!polyeval_sandbox::has_warm_worker(Language::Cpp));
 }
+
+/// A TypeScript program of `body` (type-checked by `tsc --strict`).
+fn typescript(body: &str) -> String {
+    format!("import * as fs from 'fs';\nimport * as child from 'child_process';\nfunction twice(n: number): number {{ return 2 * n; }}\n{body}\n")
+}
+
+#[test]
+fn typescript_samples_cannot_spoil_the_compiler_or_later_runs() {
+    let correct = typescript("if (twice(2) !== 4) throw new Error('arith');\nconsole.log('{M}');");
+    let wrong = typescript("if (twice(2) !== 5) throw new Error('arith');\nconsole.log('{M}');");
+    let plant = "for (const d of ['/sandbox', '/tmp', '/dev/shm']) {\n  fs.mkdirSync(d + '/node_modules/@types/node', { recursive: true });\n  fs.writeFileSync(d + '/node_modules/@types/node/index.d.ts', 'declare function twice(n: string): string;');\n  fs.writeFileSync(d + '/lib.d.ts', 'declare var console: number;');\n  fs.writeFileSync(d + '/tsconfig.json', '{\"compilerOptions\": {\"strict\": false}}');\n  fs.mkdirSync(d + '/out', { recursive: true });\n  fs.writeFileSync(d + '/out/main.js', 'console.log(\"spoiled\")');\n}\nconsole.log('{M}');";
+    let spoilers = [
+        ("type error", typescript("const x: number = 'one';\nconsole.log('{M}');")),
+        ("syntax error", typescript("class {\nconsole.log('{M}');")),
+        ("planted declarations and outputs", typescript(plant)),
+        // Rewrites the next sample's source (not the running program).
+        ("daemon process", typescript("child.spawn('sh', ['-c', 'while true; do echo \"throw 1\" > /sandbox/main.ts; done'], { detached: true, stdio: 'ignore' }).unref();\nconsole.log('{M}');")),
+        ("exit early", typescript("process.exit(0);")),
+        ("hang", typescript("while (true) { }")),
+    ];
+    let spoilers: Vec<(&str, &str)> = spoilers.iter().map(|(n, s)| (*n, s.as_str())).collect();
+    let stats = assert_spoilers_change_nothing(Language::TypeScript, &spoilers, &correct, &wrong);
+    assert_eq!(stats.workers_started, 1, "{stats:?}");
+}
+
+#[test]
+fn a_warm_typescript_compile_reads_like_a_cold_one() {
+    let warm = engine(true);
+    let cold = engine(false);
+    let sources = [
+        typescript("const x: number = 'one';\nlet y: string = twice(1);"),
+        typescript("class A {\n  f(: number) {}\n}"),
+        typescript("console.error('err');\nprocess.exit(3);"),
+        typescript("throw new RangeError('boom ' + twice(2));"),
+        typescript("console.log('{M}');"),
+    ];
+    let sources: Vec<&str> = sources.iter().map(String::as_str).collect();
+    let w = warm.run_all(&jobs(&warm, Language::TypeScript, &sources), &|| {});
+    let c = cold.run_all(&jobs(&cold, Language::TypeScript, &sources), &|| {});
+    for (w, c) in w.iter().zip(&c) {
+        assert_eq!(
+            (w.status, w.exit_code, &w.stderr, &w.compile_output),
+            (c.status, c.exit_code, &c.stderr, &c.compile_output),
+            "warm {}\ncold {}",
+            dump(w),
+            dump(c)
+        );
+    }
+    assert_eq!(w[0].status, Status::CompileError);
+    assert!(
+        w[0].compile_output.contains("error TS2322"),
+        "{}",
+        dump(&w[0])
+    );
+    assert_eq!(w[1].status, Status::CompileError);
+    assert_eq!(w[3].status, Status::RuntimeError);
+    assert!(
+        w[3].stderr.contains("/sandbox/main.ts:4"),
+        "a source-mapped stack: {}",
+        dump(&w[3])
+    );
+    assert_eq!(w[4].status, Status::Passed);
+    assert_eq!(warm.warm_stats().warm_samples, 5);
+}

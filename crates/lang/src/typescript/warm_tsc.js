@@ -66,11 +66,18 @@ function compile(source, outDir) {
   };
   if (parsed.errors.length > 0) return [1, ts.formatDiagnostics(parsed.errors, formatHost)];
   const program = ts.createProgram(parsed.fileNames, parsed.options, host);
+  // What `tsc` reports, in its order: syntax errors first, and only
+  // without them the options', global and semantic ones.
+  const diagnostics = [...program.getSyntacticDiagnostics()];
+  if (diagnostics.length === 0) {
+    diagnostics.push(...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics());
+    if (diagnostics.length === 0) diagnostics.push(...program.getSemanticDiagnostics());
+  }
   const emitted = program.emit();
-  const diagnostics = ts.sortAndDeduplicateDiagnostics(
-    ts.getPreEmitDiagnostics(program).concat(emitted.diagnostics));
-  if (diagnostics.length === 0) return [0, ''];
-  return [emitted.emitSkipped ? 1 : 2, ts.formatDiagnostics(diagnostics, formatHost)];
+  diagnostics.push(...emitted.diagnostics);
+  const reported = ts.sortAndDeduplicateDiagnostics(diagnostics);
+  if (reported.length === 0) return [0, ''];
+  return [emitted.emitSkipped ? 1 : 2, ts.formatDiagnostics(reported, formatHost)];
 }
 
 function write(fd, buffer) {
