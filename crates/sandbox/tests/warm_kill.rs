@@ -90,12 +90,15 @@ fn kill_during_first_sample(
                 continue;
             }
             for (pid, _, _) in processes.iter().filter(|(_, _, cmd)| cmd.contains(tag)) {
-                nix::sys::signal::kill(
+                match nix::sys::signal::kill(
                     nix::unistd::Pid::from_raw(*pid as i32),
                     nix::sys::signal::Signal::SIGKILL,
-                )
-                .unwrap();
-                killed += 1;
+                ) {
+                    Ok(()) => killed += 1,
+                    // It ended between the listing and the kill: look again.
+                    Err(nix::errno::Errno::ESRCH) => {}
+                    Err(e) => panic!("kill {pid}: {e}"),
+                }
             }
             std::thread::sleep(Duration::from_millis(100));
         }
