@@ -11,7 +11,9 @@
 //! CrossPL-FFI tasks (`FFI_<n>`). `cases/residual/` holds the known residual
 //! cases, left out (the README says why). `POLYEVAL_CASES=<substring>` runs
 //! the cases whose path contains it; `POLYEVAL_CASES_UPSTREAM=1` adds
-//! upstream's in-process scheme to the printed table, for comparison.
+//! upstream's in-process scheme to the printed table, for comparison;
+//! `POLYEVAL_CASES_VERBOSE=1` prints each case's output, and `RUST_LOG`
+//! the engine's log (why a warm sample re-ran cold, a worker discarded).
 
 use polyeval_bench::crosspl_ffi::FfiEvaluator;
 use polyeval_bench::multioop::OopEvaluator;
@@ -49,6 +51,7 @@ fn language(key: &str) -> Language {
         "php" => Language::Php,
         "javascript" => Language::JavaScript,
         "go" => Language::Go,
+        "typescript" => Language::TypeScript,
         other => panic!("unknown language {other}"),
     }
 }
@@ -247,13 +250,18 @@ fn broken(expect: Expect, v: &Verdict) -> bool {
 #[test]
 fn every_case_gets_the_verdict_it_must_warm_and_cold() {
     let filter = std::env::var("POLYEVAL_CASES").unwrap_or_default();
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_test_writer()
+        .try_init();
     // (mode, cold): the judged mode warm and cold, and upstream's in-process
     // scheme (cold) for comparison when asked.
     let mut modes: Vec<(&str, bool)> = vec![("sound", false), ("sound", true)];
     if std::env::var_os("POLYEVAL_CASES_UPSTREAM").is_some() {
         modes.push(("inprocess", true));
     }
-    let verbose = false;
+    // Each case's output beside its verdict, while writing cases.
+    let verbose = std::env::var_os("POLYEVAL_CASES_VERBOSE").is_some();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/adversarial");
     let cases = cases(&dir, &filter);
     let mut results: Vec<Vec<Verdict>> = Vec::new();
@@ -357,7 +365,10 @@ fn every_case_gets_the_verdict_it_must_warm_and_cold() {
                         .unwrap_or("");
                     println!(
                         "    stdout: {}",
-                        out.chars().take(600).collect::<String>().replace('\n', "⏎")
+                        out.chars()
+                            .take(4000)
+                            .collect::<String>()
+                            .replace('\n', "⏎")
                     );
                     println!(
                         "    stderr: {}",

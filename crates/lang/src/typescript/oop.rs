@@ -2,9 +2,15 @@
 //! `export`s to CommonJS), then the test lines (JavaScript's, which
 //! `require('node:assert')`: node's declarations are in scope), and
 //! `export {}`, which makes the program a module so nothing it declares
-//! meets a global of the same name. Judged: the typed observer prelude
-//! before the code, the plan's statements after it. A failed compile is
-//! classified by `tsc`'s error code; a failed run reads as JavaScript's.
+//! meets a global of the same name. The test lines run in a block of their
+//! own: a solution may declare or import names they declare (`assert`, a
+//! module with `import assert from 'node:assert'` is correct TypeScript).
+//! Judged: the typed observer prelude before the code, the plan's
+//! statements after it. A candidate's `// @ts-nocheck` among its leading
+//! comments goes to the top of the program, the only place `tsc` reads it:
+//! it weakens only checking (as `any` does), and the values decide. A
+//! failed compile is classified by `tsc`'s error code; a failed run reads
+//! as JavaScript's.
 
 use crate::javascript::JavaScript;
 use crate::oop::{compile_class, compiler_or_run_output, quoted, re};
@@ -17,6 +23,40 @@ use super::TypeScript;
 
 /// Makes the program a module (see the module docs).
 const MODULE_END: &str = "export {};\n";
+
+/// `tsc`'s pragma that turns off type checking of a file.
+const NO_CHECK: &str = "// @ts-nocheck\n";
+
+/// Whether `code`'s leading comments hold `// @ts-nocheck` (`tsc` reads
+/// pragmas among a file's leading comments only).
+fn turns_off_checking(code: &str) -> bool {
+    let mut rest = code.trim_start();
+    loop {
+        if let Some(comment) = rest.strip_prefix("//") {
+            let (line, after) = comment.split_once('\n').unwrap_or((comment, ""));
+            if line.trim_start_matches('/').trim_start().starts_with("@ts-nocheck") {
+                return true;
+            }
+            rest = after.trim_start();
+        } else if let Some(comment) = rest.strip_prefix("/*") {
+            match comment.split_once("*/") {
+                Some((_, after)) => rest = after.trim_start(),
+                None => return false,
+            }
+        } else {
+            return false;
+        }
+    }
+}
+
+/// The program's head: the candidate's `// @ts-nocheck`, if it has one.
+fn head(code: &str) -> &'static str {
+    if turns_off_checking(code) {
+        NO_CHECK
+    } else {
+        ""
+    }
+}
 
 impl MultiOop for TypeScript {
     fn multioop(&self) -> Option<&'static dyn OopLanguage> {
@@ -50,8 +90,9 @@ impl OopLanguage for TypeScript {
         opts: AssembleOptions,
     ) -> String {
         let mut s = String::with_capacity(code.len() + 2048);
+        s.push_str(head(code));
         s.push_str(code);
-        s.push_str("\n\n");
+        s.push_str("\n\n{\n");
         for line in spec.test_list {
             if opts.js_strict_equality {
                 s.push_str(&crate::javascript::oop::strict_line(line));
@@ -60,7 +101,7 @@ impl OopLanguage for TypeScript {
             }
             s.push('\n');
         }
-        s.push_str(&format!("console.log({});\n", quoted(marker)));
+        s.push_str(&format!("console.log({});\n}}\n", quoted(marker)));
         s.push_str(MODULE_END);
         s
     }
@@ -71,12 +112,13 @@ impl OopLanguage for TypeScript {
         judge_statements: &dyn Fn(&str) -> String,
         _: AssembleOptions,
     ) -> String {
-        let mut s = String::from(super::OBSERVER);
+        let mut s = String::from(head(code));
+        s.push_str(super::OBSERVER);
         s.push('\n');
         s.push_str(code);
-        s.push_str("\n\n");
+        s.push_str("\n\n{\n");
         s.push_str(&judge_statements(""));
-        s.push('\n');
+        s.push_str("\n}\n");
         s.push_str(MODULE_END);
         s
     }
@@ -187,6 +229,27 @@ mod tests {
             AssembleOptions::default(),
         );
         assert!(p.starts_with(super::super::OBSERVER));
-        assert!(p.ends_with("__polyeval.finish();\nexport {};\n"));
+        assert!(p.ends_with("{\n__polyeval.finish();\n}\nexport {};\n"));
+    }
+
+    #[test]
+    fn a_candidates_nocheck_pragma_goes_to_the_top() {
+        let spec = TestSpec {
+            test_list: &[],
+            test_function: "",
+            entry_point: "",
+        };
+        let judged = |code: &str| {
+            TypeScript.assemble_judged(code, &spec, &|_| String::new(), AssembleOptions::default())
+        };
+        let leading = "/* solution */\n// @ts-nocheck\nclass A {}";
+        assert!(judged(leading).starts_with("// @ts-nocheck\n// polyeval judge observer"));
+        assert!(TypeScript
+            .assemble(leading, &spec, "M", AssembleOptions::default())
+            .starts_with("// @ts-nocheck\n/* solution */"));
+        // Anywhere else it is no pragma, for tsc either.
+        let later = "class A {}\n// @ts-nocheck\n";
+        assert!(judged(later).starts_with(super::super::OBSERVER));
+        assert!(judged("// @ts-check\nclass A {}").starts_with(super::super::OBSERVER));
     }
 }

@@ -9,7 +9,8 @@
 //! 0.06-0.2 s instead of a cold `tsc`'s 2 s); the program then runs with
 //! the cold run's command in a process of its own. node cannot make itself
 //! non-dumpable, so the runtime loads a library that does (`no_dump.c`,
-//! built once per engine).
+//! built once per engine), and that also ignores SIGUSR1 (node's signal
+//! to open its inspector, which a sample could otherwise connect to).
 
 use super::TypeScript;
 use crate::javascript::JavaScript;

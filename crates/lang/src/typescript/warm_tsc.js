@@ -7,7 +7,8 @@
 // run's own command, in a process of its own: samples never run here. This
 // process makes itself non-dumpable (a library whose constructor calls
 // prctl) before it reads any request, so no sample can reach its
-// memory or descriptors.
+// memory or descriptors, and ignores SIGUSR1, with which a sample would
+// open node's inspector in it.
 //
 // argv: the compiler (typescript.js), a scratch dir for the warm-up, that
 // library, and the cold command's flags (JSON).
