@@ -243,7 +243,7 @@ mod tests {
             TypeScript.assemble_judged(code, &spec, &|_| String::new(), AssembleOptions::default())
         };
         let leading = "/* solution */\n// @ts-nocheck\nclass A {}";
-        assert!(judged(leading).starts_with("// @ts-nocheck\n// polyeval judge observer"));
+        assert!(judged(leading).starts_with(&format!("// @ts-nocheck\n{}", super::super::OBSERVER)));
         assert!(TypeScript
             .assemble(leading, &spec, "M", AssembleOptions::default())
             .starts_with("// @ts-nocheck\n/* solution */"));
