@@ -1,5 +1,5 @@
 // @ts-nocheck
-// redteam: task=ts_acc expect=pass  (by design, a lookup table of the answers: `// @ts-nocheck` (honoured: moved above the observer) silences the duplicate `require`; a hoisted `function require` answers the observer's own require('fs') with a writeSync that rewrites every record to the hard-coded right value, which a JavaScript candidate can do too; forged records buy only what hard-coded right values buy)
+// redteam: task=ts_acc expect=nopass  (a hoisted `function require` meant to answer the observer's require('fs') with a writeSync that rewrites every record to the hard-coded right value; TypeScript's observer is a module of its own whose require is not the candidate's, so the candidate only intercepts loading it, the records stay true and the wrong answers fail; in JavaScript, where the observer shares the candidate's file, this would buy what a lookup table of the answers buys)
 function require(id: string): any {
   const real = module.constructor.prototype.require.bind(module);
   const m = real(id);
