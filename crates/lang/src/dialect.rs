@@ -1,7 +1,7 @@
 //! [`Dialect`]: the one trait a language folder implements. Everything
 //! polyeval knows about a language is reached through it (from
 //! [`Language::dialect`](crate::Language::dialect)), so a language is one
-//! folder plus one registry line in `language.rs`. The trait has no default
+//! folder plus one registry line at the end of `lib.rs`. The trait has no default
 //! methods: a language that leaves one out does not compile.
 //!
 //! Each concern is its own trait in its own file (identity here; the others

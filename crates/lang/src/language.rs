@@ -1,7 +1,9 @@
-//! The [`Language`] identity: its variants, [`Language::ALL`] (the only list
-//! of languages polyeval has) and each language's [`LanguageInfo`] (names,
-//! every spelling the upstream data and users use, file extensions, Markdown
-//! fence tags), which lives in the language's folder.
+//! The [`Language`] identity: the macro the registry in `lib.rs` uses (the
+//! variants, [`Language::ALL`], the only list of languages polyeval has, and
+//! each variant's folder and [`Dialect`](crate::Dialect)), and each
+//! language's [`LanguageInfo`] (names, every spelling the upstream data and
+//! users use, file extensions, Markdown fence tags), which lives in the
+//! language's folder.
 
 use crate::Language;
 use std::fmt;

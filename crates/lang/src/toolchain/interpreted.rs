@@ -3,7 +3,7 @@
 //! `interpreter <flags> <file>`, and optionally a warm script run the same
 //! way that forks a child per sample. An interpreted language states its
 //! [`Interpreter`] and calls these functions from its
-//! [`Toolchain`](super::Toolchain) implementation.
+//! [`Toolchain`] implementation.
 
 use super::prepare::{build_asset_dir, detect_version_cached, short_hash};
 use super::{inside, s, Limits, Toolchain, ToolchainInfo, WarmRuntime};
