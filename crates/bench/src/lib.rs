@@ -17,6 +17,7 @@ pub mod multioop;
 pub mod prompts;
 pub mod registry;
 pub mod scoring;
+pub mod task;
 pub mod verdict_data;
 
 pub use registry::{benchmark, Benchmark, EvalOptions};
