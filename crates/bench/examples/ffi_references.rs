@@ -8,8 +8,9 @@
 
 use polyeval_bench::crosspl_ffi::FfiEvaluator;
 use polyeval_bench::EvalOptions;
+use polyeval_bench::{FfiMeta, TaskMeta};
 use polyeval_core::data::shared_test_data;
-use polyeval_core::{Bench, Language, TaskMeta};
+use polyeval_core::{Bench, Language};
 use polyeval_judge::ffi::{evaluate_program, parse_evaluated, reported, Evaluation};
 use polyeval_judge::protocol::Leaf;
 use polyeval_judge::value::render;
@@ -37,7 +38,7 @@ fn main() -> anyhow::Result<()> {
         if !wanted.is_empty() && !wanted.iter().any(|w| w == n) {
             continue;
         }
-        let TaskMeta::Ffi { assert_test } = &t.meta else {
+        let TaskMeta::Ffi(FfiMeta { assert_test }) = &t.meta else {
             continue;
         };
         let canonical = t.canonical_solution.clone().unwrap_or_default();

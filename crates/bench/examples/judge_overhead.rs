@@ -25,8 +25,9 @@ use polyeval_bench::crosspl_ffi::{self, FfiEvaluator};
 use polyeval_bench::multioop::reference::load_reference;
 use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
+use polyeval_bench::Task;
 use polyeval_core::data::shared_test_data;
-use polyeval_core::{Bench, Language, Status, Task, Verdict};
+use polyeval_core::{Bench, Language, Status, Verdict};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 

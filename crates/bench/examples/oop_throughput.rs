@@ -17,10 +17,11 @@
 #[path = "common/samples.rs"]
 mod samples;
 
+use polyeval_bench::eval::EvalItem;
 use polyeval_bench::multioop::{assemble, OopEvaluator};
 use polyeval_bench::EvalOptions;
-use polyeval_core::eval::EvalItem;
-use polyeval_core::{Bench, Evaluator, Language, Task};
+use polyeval_bench::{Evaluator, Task};
+use polyeval_core::{Bench, Language};
 use samples::sample;
 use std::io::{BufRead, Write};
 use std::process::{Command, Stdio};

@@ -4,8 +4,9 @@
 //!
 //! `cargo run -p polyeval-bench --example redteam_split_survey`
 
+use polyeval_bench::{OopMeta, TaskMeta};
 use polyeval_core::data::shared_test_data;
-use polyeval_core::{Bench, TaskMeta};
+use polyeval_core::Bench;
 use polyeval_judge::split::{plan, LineKind, SplitOptions};
 use std::collections::BTreeMap;
 
@@ -24,7 +25,7 @@ fn main() -> anyhow::Result<()> {
     let mut per: BTreeMap<String, usize> = BTreeMap::new();
     let mut shown: BTreeMap<String, usize> = BTreeMap::new();
     for t in &set.tasks {
-        let TaskMeta::Oop { test_list, .. } = &t.meta else {
+        let TaskMeta::Oop(OopMeta { test_list, .. }) = &t.meta else {
             continue;
         };
         let p = plan(t.language, test_list, SplitOptions::default());

@@ -5,13 +5,14 @@
 //! in polyeval asks the [`registry`] instead of naming benchmarks.
 //!
 //! Adding a benchmark: a line in `polyeval_core::task`'s `benches!` list (its
-//! key), a folder here with its `Benchmark` implementation, and a line in
-//! [`registry::benchmark`].
+//! key), a folder here with its `Benchmark` implementation and its task
+//! metadata, a variant of [`TaskMeta`], and a line in [`registry::benchmark`].
 
 pub mod crosspl_ffi;
 pub mod crosspl_ipc;
 pub mod crosspl_ipc_exec;
 pub mod doctor;
+pub mod eval;
 pub mod loaders;
 pub mod multioop;
 pub mod prompts;
@@ -20,4 +21,6 @@ pub mod scoring;
 pub mod task;
 pub mod verdict_data;
 
+pub use eval::{EvalItem, Evaluator};
 pub use registry::{benchmark, Benchmark, EvalOptions};
+pub use task::{FfiMeta, IpcDriver, IpcMeta, OopMeta, Task, TaskMeta, TaskSet};

@@ -2,9 +2,10 @@
 
 use crate::doctor::{DoctorFindings, DoctorOptions};
 use crate::prompts::PromptMode;
+use crate::{Evaluator, Task, TaskMeta, TaskSet};
 use polyeval_core::chat::Message;
 use polyeval_core::loading::TaskLoader;
-use polyeval_core::{Bench, Evaluator, Language, Task, TaskSet};
+use polyeval_core::{Bench, Language};
 use std::path::Path;
 
 /// How to evaluate, as the user asked: options every evaluator may read,
@@ -36,7 +37,7 @@ pub trait Benchmark: Sync {
     /// The benchmark's name as its paper prints it (`CrossPL-IPC`, `MultiOOP` …).
     fn title(&self) -> &'static str;
     /// Reads the upstream data layout.
-    fn loader(&self) -> &'static dyn TaskLoader;
+    fn loader(&self) -> &'static dyn TaskLoader<TaskMeta>;
 
     /// Evaluation modes, the default first (what `evaluate` uses without `--mode`).
     fn modes(&self) -> &'static [&'static str];

@@ -1,8 +1,62 @@
-//! The task model of polyeval's benchmarks.
+//! The task model of polyeval's benchmarks: core's generic [`Task`] and
+//! [`TaskSet`] with [`TaskMeta`], which joins the metadata each benchmark
+//! defines in its folder.
+
+pub use crate::crosspl_ffi::FfiMeta;
+pub use crate::crosspl_ipc::{IpcDriver, IpcMeta};
+pub use crate::multioop::OopMeta;
+use polyeval_core::TaskAttributes;
+use polyeval_judge::coverage::TestLines;
+use serde::{Deserialize, Serialize};
+
+/// A task of one of polyeval's benchmarks.
+pub type Task = polyeval_core::Task<TaskMeta>;
+/// A loaded set of tasks of one of polyeval's benchmarks.
+pub type TaskSet = polyeval_core::TaskSet<TaskMeta>;
+
+/// What a task carries besides the common fields, by benchmark family. The
+/// serialisation (`{"kind": "ipc", …fields}`) is what run stores, reports
+/// and the task cache hold, and what the task-set fingerprint is taken over.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TaskMeta {
+    /// CrossPL-IPC, static and executed.
+    Ipc(IpcMeta),
+    /// CrossPL-FFI.
+    Ffi(FfiMeta),
+    /// MultiOOP and OOP.
+    Oop(OopMeta),
+}
+
+impl TaskAttributes for TaskMeta {
+    fn technique(&self) -> Option<&str> {
+        match self {
+            TaskMeta::Ipc(ipc) => Some(&ipc.technique),
+            TaskMeta::Ffi(_) | TaskMeta::Oop(_) => None,
+        }
+    }
+
+    fn code_level(&self) -> Option<&str> {
+        match self {
+            TaskMeta::Ipc(ipc) => Some(&ipc.code_level),
+            TaskMeta::Ffi(_) | TaskMeta::Oop(_) => None,
+        }
+    }
+}
+
+impl TestLines for TaskMeta {
+    fn test_lines(&self) -> Option<&[String]> {
+        match self {
+            TaskMeta::Oop(oop) => Some(&oop.test_list),
+            TaskMeta::Ipc(_) | TaskMeta::Ffi(_) => None,
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
-    use polyeval_core::{Bench, IpcDriver, Language, Task, TaskMeta};
+    use super::*;
+    use polyeval_core::{Bench, Language};
 
     fn task(bench: Bench, language: Language, meta: TaskMeta) -> Task {
         Task {
@@ -22,7 +76,7 @@ mod tests {
             task(
                 Bench::CrossplIpc,
                 Language::Java,
-                TaskMeta::Ipc {
+                TaskMeta::Ipc(IpcMeta {
                     suffix: ".java".into(),
                     fsm_id: 12,
                     interface: "java.net ServerSocket".into(),
@@ -30,12 +84,12 @@ mod tests {
                     technique: "TCP".into(),
                     github_project: "owner/project".into(),
                     driver: None,
-                },
+                }),
             ),
             task(
                 Bench::CrossplIpcExec,
                 Language::Go,
-                TaskMeta::Ipc {
+                TaskMeta::Ipc(IpcMeta {
                     suffix: ".go".into(),
                     fsm_id: 3,
                     interface: "net/http".into(),
@@ -46,24 +100,24 @@ mod tests {
                         driver: "package main".into(),
                         files: vec![("peer.py".into(), "print(1)".into())],
                     })),
-                },
+                }),
             ),
             task(
                 Bench::CrossplFfi,
                 Language::Python,
-                TaskMeta::Ffi {
+                TaskMeta::Ffi(FfiMeta {
                     assert_test: "def assert_test(): pass".into(),
-                },
+                }),
             ),
             task(
                 Bench::MultiOop,
                 Language::Cpp,
-                TaskMeta::Oop {
+                TaskMeta::Oop(OopMeta {
                     test_list: vec!["assert(f(1) == 2);".into()],
                     test_function: "".into(),
                     entry_point: "f".into(),
                     keywords: vec![vec!["class".into()], vec![]],
-                },
+                }),
             ),
         ]
     }

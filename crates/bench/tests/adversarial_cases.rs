@@ -16,11 +16,12 @@
 //! the engine's log (why a warm sample re-ran cold, a worker discarded).
 
 use polyeval_bench::crosspl_ffi::FfiEvaluator;
+use polyeval_bench::eval::EvalItem;
 use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
+use polyeval_bench::{Evaluator, FfiMeta, OopMeta, Task, TaskMeta};
 use polyeval_core::data::shared_test_data;
-use polyeval_core::eval::EvalItem;
-use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
+use polyeval_core::{Bench, Language, Status, Verdict};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -75,7 +76,7 @@ fn tasks(dir: &Path) -> BTreeMap<String, Task> {
                 instruction: "red team".into(),
                 canonical_solution: Some(canonical),
                 source_path: "tests/adversarial/tasks.json".into(),
-                meta: TaskMeta::Ffi { assert_test },
+                meta: TaskMeta::Ffi(FfiMeta { assert_test }),
             }
         } else {
             let lang = language(&str_of("lang"));
@@ -88,7 +89,7 @@ fn tasks(dir: &Path) -> BTreeMap<String, Task> {
                 instruction: "red team".into(),
                 canonical_solution: None,
                 source_path: "tests/adversarial/tasks.json".into(),
-                meta: TaskMeta::Oop {
+                meta: TaskMeta::Oop(OopMeta {
                     test_list: t["test_list"]
                         .as_array()
                         .expect("test_list")
@@ -98,7 +99,7 @@ fn tasks(dir: &Path) -> BTreeMap<String, Task> {
                     test_function: str_of("test_function"),
                     entry_point: str_of("entry_point"),
                     keywords: vec![],
-                },
+                }),
             }
         };
         out.insert(name.clone(), task);

@@ -28,7 +28,7 @@ fn mutated_candidates_fail_with_the_right_class() {
     let h = canonical(histogram);
     let d = canonical(dot);
 
-    let cases: Vec<(&str, &polyeval_core::Task, String, &str)> = vec![
+    let cases: Vec<(&str, &polyeval_bench::Task, String, &str)> = vec![
         ("unmutated histogram", histogram, h.to_string(), "passed"),
         ("unmutated dot", dot, d.to_string(), "passed"),
         (
@@ -115,7 +115,7 @@ fn mutated_candidates_fail_with_the_right_class() {
         ),
     ];
     let ev = evaluator(5.0);
-    let samples: Vec<(&polyeval_core::Task, String)> = cases
+    let samples: Vec<(&polyeval_bench::Task, String)> = cases
         .iter()
         .map(|(_, t, code, _)| (*t, as_json(code)))
         .collect();

@@ -7,6 +7,7 @@ mod ffi_support;
 use ffi_support::*;
 use polyeval_bench::crosspl_ffi::doctor::{self, Defect, DoctorOptions};
 use polyeval_bench::crosspl_ffi::GslInstall;
+use polyeval_bench::FfiMeta;
 use polyeval_core::Status;
 use std::collections::BTreeMap;
 
@@ -226,7 +227,7 @@ for src in json.load(sys.stdin):
             .map(|f| (f.name.clone(), src[f.def_start..f.end].to_string()))
             .collect();
         assert_eq!(ours, expected, "task {}", task.key);
-        let polyeval_core::TaskMeta::Ffi { assert_test } = &task.meta else {
+        let polyeval_bench::TaskMeta::Ffi(FfiMeta { assert_test }) = &task.meta else {
             panic!()
         };
         assert_eq!(

@@ -8,7 +8,8 @@
 //! (`polyeval setup ipc-runtime`); fails, never skips, without it.
 
 use polyeval_bench::EvalOptions;
-use polyeval_core::{IpcDriver, Language};
+use polyeval_bench::IpcDriver;
+use polyeval_core::Language;
 use polyeval_judge::value::Value;
 use std::io::Read;
 use std::net::{IpAddr, Ipv4Addr, TcpListener, TcpStream, UdpSocket};

@@ -23,11 +23,12 @@ use judge_support::fixture::{
     correct, correct_scan_bait, correct_with_main, list_task, task, Shape,
 };
 use polyeval_bench::crosspl_ffi::FfiEvaluator;
+use polyeval_bench::eval::EvalItem;
 use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
+use polyeval_bench::{Evaluator, Task};
 use polyeval_core::data::shared_test_data;
-use polyeval_core::eval::EvalItem;
-use polyeval_core::{Bench, Evaluator, Language, Status, Task, Verdict};
+use polyeval_core::{Bench, Language, Status, Verdict};
 
 const LANGUAGES: [Language; 7] = [
     Language::Python,

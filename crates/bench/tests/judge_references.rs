@@ -16,12 +16,13 @@
 //! `scripts/bench-judge.sh 8 1 267` compares all references).
 
 use polyeval_bench::crosspl_ffi::FfiEvaluator;
+use polyeval_bench::eval::EvalItem;
 use polyeval_bench::multioop::reference::load_reference;
 use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
+use polyeval_bench::{Evaluator, OopMeta, Task, TaskMeta};
 use polyeval_core::data::shared_test_data;
-use polyeval_core::eval::EvalItem;
-use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
+use polyeval_core::{Bench, Language, Status, Verdict};
 
 fn options(mode: &str) -> EvalOptions {
     EvalOptions {
@@ -172,7 +173,7 @@ fn java_string_identity_checks_pass_judged_and_fail_in_process() {
             .into(),
         canonical_solution: None,
         source_path: "tests/judge_references.rs".into(),
-        meta: TaskMeta::Oop {
+        meta: TaskMeta::Oop(OopMeta {
             test_list: vec![
                 "String input0 = \"bo\"".into(),
                 "assert(new Acc().greet(input0))==\"hi bo\"".into(),
@@ -181,7 +182,7 @@ fn java_string_identity_checks_pass_judged_and_fail_in_process() {
             test_function: String::new(),
             entry_point: "candidate".into(),
             keywords: vec![vec!["Acc".into()]],
-        },
+        }),
     };
     let correct = "public class Acc {\n    public int add(int a, int b) { return a + b; }\n    public String greet(String n) { return \"hi \" + n; }\n}\n";
     let wrong = "public class Acc {\n    public int add(int a, int b) { return a + b; }\n    public String greet(String n) { return \"hi \" + n + \"!\"; }\n}\n";

@@ -4,10 +4,11 @@
 //! and a correct solution full of quotes and `$this`/`console.log` still
 //! passes pass@o.
 
+use polyeval_bench::eval::EvalItem;
 use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
-use polyeval_core::eval::EvalItem;
-use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
+use polyeval_bench::{Evaluator, OopMeta, Task, TaskMeta};
+use polyeval_core::{Bench, Language, Status, Verdict};
 
 fn task(lang: Language, test_list: &[&str], keywords: &[&str]) -> Task {
     Task {
@@ -21,12 +22,12 @@ fn task(lang: Language, test_list: &[&str], keywords: &[&str]) -> Task {
         ),
         canonical_solution: None,
         source_path: "tests/oop_languages.rs".into(),
-        meta: TaskMeta::Oop {
+        meta: TaskMeta::Oop(OopMeta {
             test_list: test_list.iter().map(|s| s.to_string()).collect(),
             test_function: "def candidate(n):\n    return QTS().twice(n)".into(),
             entry_point: "candidate".into(),
             keywords: vec![keywords.iter().map(|s| s.to_string()).collect()],
-        },
+        }),
     }
 }
 

@@ -4,13 +4,14 @@
 //! (242 of 267), and the doctor explains every one of the other 25:
 //! 22 test defects and 3 wrong references.
 
+use polyeval_bench::eval::EvalItem;
 use polyeval_bench::multioop::doctor::{self, DoctorOptions};
 use polyeval_bench::multioop::reference::load_reference;
 use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
+use polyeval_bench::Evaluator;
 use polyeval_core::data::shared_test_data;
-use polyeval_core::eval::EvalItem;
-use polyeval_core::{Bench, Evaluator, Language};
+use polyeval_core::{Bench, Language};
 use std::collections::BTreeSet;
 
 #[test]

@@ -12,12 +12,13 @@
 #[path = "../examples/common/samples.rs"]
 mod samples;
 
+use polyeval_bench::eval::EvalItem;
 use polyeval_bench::multioop::reference::load_reference;
 use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
+use polyeval_bench::{Evaluator, Task};
 use polyeval_core::data::shared_test_data;
-use polyeval_core::eval::EvalItem;
-use polyeval_core::{Bench, Evaluator, Language, Status, Task, Verdict};
+use polyeval_core::{Bench, Language, Status, Verdict};
 
 fn evaluator(cold: bool, jobs: usize) -> OopEvaluator {
     OopEvaluator::new(

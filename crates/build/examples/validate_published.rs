@@ -10,8 +10,9 @@
 //! first ones by task id; default: all).
 
 use polyeval_bench::crosspl_ipc::scored_text;
+use polyeval_bench::{IpcMeta, TaskMeta};
 use polyeval_build::ipc::{answers, snippet, Level};
-use polyeval_core::{Bench, Language, TaskMeta};
+use polyeval_core::{Bench, Language};
 use polyeval_fsm::Mode;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -44,7 +45,7 @@ fn main() -> anyhow::Result<()> {
         cache: true,
         ..Default::default()
     })?;
-    let mut by_language: BTreeMap<Language, Vec<&polyeval_core::Task>> = BTreeMap::new();
+    let mut by_language: BTreeMap<Language, Vec<&polyeval_bench::Task>> = BTreeMap::new();
     for t in &tasks.tasks {
         by_language.entry(t.language).or_default().push(t);
     }
@@ -53,12 +54,12 @@ fn main() -> anyhow::Result<()> {
         list.sort_by_key(|t| t.task_id.parse::<u64>().unwrap_or(u64::MAX));
         let tally = tallies.entry(language).or_default();
         for task in list.into_iter().take(per_language) {
-            let TaskMeta::Ipc {
+            let TaskMeta::Ipc(IpcMeta {
                 suffix,
                 fsm_id,
                 code_level,
                 ..
-            } = &task.meta
+            }) = &task.meta
             else {
                 continue;
             };

@@ -6,8 +6,9 @@
 //! every recorded variant.
 
 use polyeval_bench::loaders;
+use polyeval_bench::{IpcMeta, TaskMeta};
 use polyeval_core::data::shared_test_data;
-use polyeval_core::{Bench, Language, TaskMeta};
+use polyeval_core::{Bench, Language};
 use polyeval_store::RunStore;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -40,7 +41,7 @@ fn write_results(results: &Path, lang: Language, model: &str, variant: &str) {
         .filter(|t| t.language == lang)
         .take(5)
         .map(|t| {
-            let TaskMeta::Ipc { fsm_id, .. } = &t.meta else {
+            let TaskMeta::Ipc(IpcMeta { fsm_id, .. }) = &t.meta else {
                 unreachable!()
             };
             json!({"Task_id": t.task_id, "FSMID_for_test": fsm_id})

@@ -4,7 +4,7 @@
 //! back from there.
 
 use crate::technique::{parse_code_level, parse_technique};
-use crate::{Language, Task, TaskMeta, TaskSet};
+use crate::{Language, Task, TaskSet};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
@@ -43,22 +43,23 @@ pub struct Candidate<'a> {
     pub code_level: Option<&'a str>,
 }
 
-impl<'a> From<&'a Task> for Candidate<'a> {
-    fn from(t: &'a Task) -> Self {
-        let (technique, code_level) = match &t.meta {
-            TaskMeta::Ipc {
-                technique,
-                code_level,
-                ..
-            } => (Some(technique.as_str()), Some(code_level.as_str())),
-            _ => (None, None),
-        };
+/// What a filter asks of a benchmark's task metadata: the IPC technique
+/// and code level, for the benchmarks that have them.
+pub trait TaskAttributes {
+    /// The technique's canonical name (see [`crate::technique`]).
+    fn technique(&self) -> Option<&str>;
+    /// The code level's canonical name (`Class-level` / `Function-level`).
+    fn code_level(&self) -> Option<&str>;
+}
+
+impl<'a, M: TaskAttributes> From<&'a Task<M>> for Candidate<'a> {
+    fn from(t: &'a Task<M>) -> Self {
         Candidate {
             key: &t.key,
             task_id: &t.task_id,
             language: t.language,
-            technique,
-            code_level,
+            technique: t.meta.technique(),
+            code_level: t.meta.code_level(),
         }
     }
 }
@@ -128,7 +129,7 @@ impl TaskFilter {
     /// Indices of the selected tasks of `set`, in task order, `--limit`
     /// applied. A `--tasks` entry that matches nothing, or an empty
     /// selection, is an error.
-    pub fn select(&self, set: &TaskSet) -> Result<Vec<usize>, String> {
+    pub fn select<M: TaskAttributes>(&self, set: &TaskSet<M>) -> Result<Vec<usize>, String> {
         let mut matched: HashSet<&str> = HashSet::new();
         let mut out = Vec::new();
         for (i, t) in set.tasks.iter().enumerate() {
@@ -223,7 +224,22 @@ mod tests {
     use super::*;
     use crate::Bench;
 
-    fn task(lang: Language, id: &str, technique: &str) -> Task {
+    /// The attributes an IPC task's metadata gives the filter.
+    struct Ipc {
+        technique: &'static str,
+        code_level: &'static str,
+    }
+
+    impl TaskAttributes for Ipc {
+        fn technique(&self) -> Option<&str> {
+            Some(self.technique)
+        }
+        fn code_level(&self) -> Option<&str> {
+            Some(self.code_level)
+        }
+    }
+
+    fn task(lang: Language, id: &str, technique: &'static str) -> Task<Ipc> {
         Task {
             bench: Bench::CrossplIpc,
             key: format!("{}/{id}", lang.key()),
@@ -232,19 +248,14 @@ mod tests {
             instruction: String::new(),
             canonical_solution: None,
             source_path: String::new(),
-            meta: TaskMeta::Ipc {
-                suffix: ".x".into(),
-                fsm_id: 0,
-                interface: String::new(),
-                code_level: "Class-level".into(),
-                technique: technique.into(),
-                github_project: String::new(),
-                driver: None,
+            meta: Ipc {
+                technique,
+                code_level: "Class-level",
             },
         }
     }
 
-    fn set() -> TaskSet {
+    fn set() -> TaskSet<Ipc> {
         TaskSet {
             bench: Bench::CrossplIpc,
             data_dir: String::new(),

@@ -1,5 +1,5 @@
 //! Core types shared by every polyeval crate: the task model (one for all
-//! benchmarks), languages, task filters, verdicts, chat messages, the
+//! benchmarks, generic over each benchmark's metadata), languages, task filters, verdicts, chat messages, the
 //! data-path convention, the task-loading machinery, progress events and the
 //! pass@k metrics.
 
@@ -18,8 +18,7 @@ pub mod task;
 pub mod technique;
 pub mod verdict;
 
-pub use eval::Evaluator;
-pub use filter::TaskFilter;
+pub use filter::{TaskAttributes, TaskFilter};
 pub use polyeval_lang::lex;
 pub use polyeval_lang::python::pylit;
 pub use polyeval_lang::{Language, LanguageInfo};
@@ -27,5 +26,5 @@ pub use polyeval_lang::{Language, LanguageInfo};
 pub mod language {
     pub use polyeval_lang::{Language, LanguageInfo};
 }
-pub use task::{Bench, IpcDriver, Task, TaskMeta, TaskSet};
+pub use task::{Bench, Task, TaskSet};
 pub use verdict::{Status, Verdict};

@@ -64,9 +64,11 @@ impl FromStr for Bench {
 
 /// A benchmark task. `key` is unique within a task set; `task_id` is the id
 /// as upstream spells it (CrossPL `Task_id` number, `OOP/<n>`), which repeats
-/// across languages.
+/// across languages. `M` is the benchmark's own metadata: the benchmarks
+/// define it (`polyeval_bench::TaskMeta`), so this crate knows none of their
+/// fields.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Task {
+pub struct Task<M> {
     pub bench: Bench,
     /// Unique within the task set: `<language key>/<task_id>` (e.g. `java/17`, `cpp/OOP/3`, `python/1` for FFI).
     pub key: String,
@@ -77,56 +79,12 @@ pub struct Task {
     pub canonical_solution: Option<String>,
     /// The file the task came from, for error messages.
     pub source_path: String,
-    pub meta: TaskMeta,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum TaskMeta {
-    Ipc {
-        suffix: String,
-        fsm_id: usize,
-        interface: String,
-        /// `Class-level` or `Function-level` as upstream spells it.
-        code_level: String,
-        /// One of: HTTP, TCP, UDP, WebSocket, Pipe, gRPC, Message Queue.
-        technique: String,
-        github_project: String,
-        /// Executed CrossPL-IPC (`crosspl-ipc-exec`): what exercises a
-        /// candidate. `None` for the statically checked tasks.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        driver: Option<Box<IpcDriver>>,
-    },
-    Ffi {
-        /// The `assert_test` function extracted from the canonical solution.
-        assert_test: String,
-    },
-    Oop {
-        /// Test lines in the target language (already decoded from upstream's list repr; JSON-list lines flattened).
-        test_list: Vec<String>,
-        test_function: String,
-        entry_point: String,
-        /// pass@o keyword lists; the first list is required (Python: any of the lists).
-        keywords: Vec<Vec<String>>,
-    },
-}
-
-/// How an executed CrossPL-IPC task exercises a candidate: a driver program
-/// in the task's language that starts the candidate's server and talks to it,
-/// or starts a counterpart and calls the candidate's client, reporting what
-/// it observes (compared outside with the canonical solution's observations).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct IpcDriver {
-    /// The driver's source.
-    pub driver: String,
-    /// Files placed beside it (a counterpart program it starts), name → text.
-    #[serde(default)]
-    pub files: Vec<(String, String)>,
+    pub meta: M,
 }
 
 /// A loaded set of tasks of one benchmark, with a fingerprint of the data it was made from.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct TaskSet {
+pub struct TaskSet<M> {
     pub bench: Bench,
     pub data_dir: String,
     /// Hex SHA-256 over the canonical serialisation of all tasks.
@@ -135,15 +93,15 @@ pub struct TaskSet {
     /// `loading::LoadOptions::skip_texts`).
     #[serde(default = "texts_default")]
     pub texts: bool,
-    pub tasks: Vec<Task>,
+    pub tasks: Vec<Task<M>>,
 }
 
 fn texts_default() -> bool {
     true
 }
 
-impl TaskSet {
-    pub fn get(&self, key: &str) -> Option<&Task> {
+impl<M> TaskSet<M> {
+    pub fn get(&self, key: &str) -> Option<&Task<M>> {
         self.tasks.iter().find(|t| t.key == key)
     }
 }

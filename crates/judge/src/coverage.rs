@@ -1,7 +1,7 @@
 //! How much of a benchmark's upstream test lines the split covers.
 
 use crate::split::{plan, LineKind, NotJudgeableReason, SplitOptions};
-use polyeval_core::{Language, Task, TaskMeta};
+use polyeval_core::{Language, Task};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -27,11 +27,20 @@ impl Coverage {
     }
 }
 
+/// Task metadata that may hold upstream test lines (MultiOOP/OOP tasks).
+pub trait TestLines {
+    /// The task's test lines in its language, if it has any.
+    fn test_lines(&self) -> Option<&[String]>;
+}
+
 /// Coverage per language over `tasks` (MultiOOP/OOP tasks; others are skipped).
-pub fn coverage(tasks: &[Task], opts: SplitOptions) -> BTreeMap<Language, Coverage> {
+pub fn coverage<M: TestLines>(
+    tasks: &[Task<M>],
+    opts: SplitOptions,
+) -> BTreeMap<Language, Coverage> {
     let mut out: BTreeMap<Language, Coverage> = BTreeMap::new();
     for task in tasks {
-        let TaskMeta::Oop { test_list, .. } = &task.meta else {
+        let Some(test_list) = task.meta.test_lines() else {
             continue;
         };
         let p = plan(task.language, test_list, opts);

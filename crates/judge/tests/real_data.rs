@@ -2,8 +2,9 @@
 //! the split over all 6 × 267 MultiOOP tasks (and the 431 OOP tasks), and
 //! the tamper scan over correct solutions (no false positives).
 
+use polyeval_bench::{FfiMeta, OopMeta, TaskMeta};
 use polyeval_core::data::shared_test_data;
-use polyeval_core::{Bench, Language, TaskMeta};
+use polyeval_core::{Bench, Language};
 use polyeval_judge::coverage::{coverage, markdown};
 use polyeval_judge::scan::{scan, ScanContext};
 use polyeval_judge::split::{plan, LineKind, SplitOptions};
@@ -60,7 +61,7 @@ fn split_covers_the_real_test_lines_and_never_panics() {
     // No expected value leaks into the program: an observed check's emitted
     // statement never contains its right-hand side.
     for task in &multioop.tasks {
-        let TaskMeta::Oop { test_list, .. } = &task.meta else {
+        let TaskMeta::Oop(OopMeta { test_list, .. }) = &task.meta else {
             continue;
         };
         let p = plan(task.language, test_list, SplitOptions::default());
@@ -116,7 +117,7 @@ fn scan_flags_no_correct_solution() {
         .expect("load crosspl-ffi");
     let mut ffi_scanned = 0;
     for task in &ffi.tasks {
-        let TaskMeta::Ffi { assert_test } = &task.meta else {
+        let TaskMeta::Ffi(FfiMeta { assert_test }) = &task.meta else {
             continue;
         };
         let code = task.canonical_solution.as_deref().unwrap_or("");

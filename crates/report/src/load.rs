@@ -4,8 +4,9 @@
 use crate::model::{RunData, RunScope, SampleRecord, TaskRecord, VerdictSource};
 use anyhow::{bail, Context, Result};
 use polyeval_bench::loaders::TaskSets;
+use polyeval_bench::{IpcMeta, Task, TaskMeta, TaskSet};
 use polyeval_core::filter::Candidate;
-use polyeval_core::{Bench, Language, Task, TaskFilter, TaskMeta, TaskSet, Verdict};
+use polyeval_core::{Bench, Language, TaskFilter, Verdict};
 use polyeval_store::{RunStore, SampleRow, RECORDED_MODE};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -89,11 +90,11 @@ pub fn pick_mode(
 
 fn record_for(task: &Task) -> TaskRecord {
     let (technique, code_level) = match &task.meta {
-        TaskMeta::Ipc {
+        TaskMeta::Ipc(IpcMeta {
             technique,
             code_level,
             ..
-        } => (Some(technique.clone()), Some(code_level.clone())),
+        }) => (Some(technique.clone()), Some(code_level.clone())),
         _ => (None, None),
     };
     TaskRecord {

@@ -11,11 +11,12 @@
 
 use crate::run::Run;
 use anyhow::{bail, Context};
+use polyeval_bench::eval::EvalItem;
 use polyeval_bench::Benchmark;
 use polyeval_bench::EvalOptions;
-use polyeval_core::eval::EvalItem;
+use polyeval_bench::{Evaluator, Task};
 use polyeval_core::progress::Progress;
-use polyeval_core::{Bench, Evaluator, Task, Verdict};
+use polyeval_core::{Bench, Verdict};
 use polyeval_store::{sample_id, NewSample, SampleRow, ScoringPass, RECORDED_MODE};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -598,7 +599,7 @@ mod tests {
     /// with an error naming the bug, the scorer thread (blocked on a full
     /// pipeline) is released, and nothing half-done is stored.
     struct LosesVerdicts;
-    impl polyeval_core::Evaluator for LosesVerdicts {
+    impl polyeval_bench::Evaluator for LosesVerdicts {
         fn bench(&self) -> polyeval_core::Bench {
             polyeval_core::Bench::CrossplIpc
         }

@@ -13,10 +13,11 @@ use crate::tasks::TaskSets;
 use anyhow::{bail, Context};
 use polyeval_bench::prompts::PromptMode;
 use polyeval_bench::Benchmark;
+use polyeval_bench::{Task, TaskSet};
 pub use polyeval_client::ClientOptions;
 use polyeval_client::{AnswerSink, Batch, BatchRequest, Capabilities, Generation, Sampling};
 use polyeval_core::progress::{count, Phase, Progress};
-use polyeval_core::{Bench, Task, TaskFilter, TaskSet};
+use polyeval_core::{Bench, TaskFilter};
 use polyeval_store::{sample_id, NewSample, RunConfig, RunStore, Shard};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -172,7 +173,7 @@ impl GenerateOutcome {
 pub fn run_config(
     spec: &GenerateSpec,
     benchmark: &dyn Benchmark,
-    tasks: &polyeval_core::TaskSet,
+    tasks: &polyeval_bench::TaskSet,
 ) -> RunConfig {
     let mut params = Map::new();
     params.insert("source".into(), json!(spec.model.kind()));

@@ -3,7 +3,8 @@
 use crate::tasks::TaskSets;
 use anyhow::Context;
 use polyeval_bench::Benchmark;
-use polyeval_core::{Bench, TaskFilter, TaskSet};
+use polyeval_bench::TaskSet;
+use polyeval_core::{Bench, TaskFilter};
 use polyeval_store::{check_fingerprint, task_data_dir, RunConfig, RunStore};
 use std::path::Path;
 use std::sync::Arc;

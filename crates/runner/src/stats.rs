@@ -1,8 +1,9 @@
 //! Dataset statistics (`polyeval tasks stats`): the facts the CrossPL and
 //! MultiOOP papers report about their tasks.
 
+use polyeval_bench::{IpcMeta, OopMeta, Task, TaskMeta, TaskSet};
 use polyeval_core::technique::TECHNIQUES;
-use polyeval_core::{Language, Task, TaskMeta, TaskSet};
+use polyeval_core::Language;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -114,13 +115,13 @@ struct Ipc<'a> {
 
 fn ipc(t: &Task) -> Option<Ipc<'_>> {
     match &t.meta {
-        TaskMeta::Ipc {
+        TaskMeta::Ipc(IpcMeta {
             technique,
             code_level,
             fsm_id,
             interface,
             ..
-        } => Some(Ipc {
+        }) => Some(Ipc {
             technique,
             code_level,
             fsm_id: *fsm_id,
@@ -212,7 +213,7 @@ pub fn stats(ts: &TaskSet) -> TaskStats {
     let tests: Vec<usize> = all
         .iter()
         .filter_map(|t| match &t.meta {
-            TaskMeta::Oop { test_list, .. } => Some(test_list.len()),
+            TaskMeta::Oop(OopMeta { test_list, .. }) => Some(test_list.len()),
             _ => None,
         })
         .collect();

@@ -4,7 +4,8 @@
 pub use polyeval_bench::loaders::TaskSets;
 
 use anyhow::bail;
-use polyeval_core::{Language, Task, TaskMeta, TaskSet};
+use polyeval_bench::{FfiMeta, IpcMeta, OopMeta, Task, TaskMeta, TaskSet};
+use polyeval_core::Language;
 
 /// A task by key, or by upstream id (+ language when the id repeats).
 pub fn find_task<'a>(
@@ -58,12 +59,12 @@ fn one_line(s: &str, max: usize) -> String {
 /// technique, code level and FSM, and the start of its instruction.
 pub fn task_line(t: &Task) -> String {
     match &t.meta {
-        TaskMeta::Ipc {
+        TaskMeta::Ipc(IpcMeta {
             technique,
             code_level,
             fsm_id,
             ..
-        } => format!(
+        }) => format!(
             "{:<16} {:<13} {:<14} fsm {:<3} {}",
             t.key,
             technique,
@@ -83,7 +84,7 @@ pub fn task_text(t: &Task) -> String {
         t.key, t.bench, t.task_id, t.language, t.source_path
     );
     match &t.meta {
-        TaskMeta::Ipc {
+        TaskMeta::Ipc(IpcMeta {
             suffix,
             fsm_id,
             interface,
@@ -91,18 +92,18 @@ pub fn task_text(t: &Task) -> String {
             technique,
             github_project,
             ..
-        } => {
+        }) => {
             s.push_str(&format!(
                 "technique:   {technique}\ninterface:   {interface}\nfsm id:      {fsm_id}\ncode level:  {code_level}\nsuffix:      {suffix}\nproject:     {github_project}\n"
             ));
         }
-        TaskMeta::Ffi { .. } => {}
-        TaskMeta::Oop {
+        TaskMeta::Ffi(FfiMeta { .. }) => {}
+        TaskMeta::Oop(OopMeta {
             test_list,
             entry_point,
             keywords,
             ..
-        } => {
+        }) => {
             s.push_str(&format!(
                 "entry point: {entry_point}\ntests:       {}\nkeywords:    {keywords:?}\n",
                 test_list.len()
@@ -114,14 +115,14 @@ pub fn task_text(t: &Task) -> String {
         s.push_str(&format!("\n--- canonical solution ---\n{c}\n"));
     }
     match &t.meta {
-        TaskMeta::Ffi { assert_test } => {
+        TaskMeta::Ffi(FfiMeta { assert_test }) => {
             s.push_str(&format!("\n--- assert_test ---\n{assert_test}\n"))
         }
-        TaskMeta::Oop {
+        TaskMeta::Oop(OopMeta {
             test_list,
             test_function,
             ..
-        } => {
+        }) => {
             s.push_str(&format!(
                 "\n--- test function ---\n{test_function}\n\n--- tests ---\n"
             ));
@@ -130,16 +131,16 @@ pub fn task_text(t: &Task) -> String {
                 s.push('\n');
             }
         }
-        TaskMeta::Ipc {
+        TaskMeta::Ipc(IpcMeta {
             driver: Some(driver),
             ..
-        } => {
+        }) => {
             s.push_str(&format!("\n--- driver ---\n{}\n", driver.driver));
             for (name, text) in &driver.files {
                 s.push_str(&format!("\n--- {name} ---\n{text}\n"));
             }
         }
-        TaskMeta::Ipc { .. } => {}
+        TaskMeta::Ipc(IpcMeta { .. }) => {}
     }
     s
 }

@@ -50,7 +50,7 @@ pub fn task_data_dir(config: &RunConfig, data: Option<&Path>) -> anyhow::Result<
 }
 
 /// Refuse to evaluate a run against task data other than the data it was made from.
-pub fn check_fingerprint(config: &RunConfig, taskset: &TaskSet) -> anyhow::Result<()> {
+pub fn check_fingerprint<M>(config: &RunConfig, taskset: &TaskSet<M>) -> anyhow::Result<()> {
     if config.bench != taskset.bench {
         bail!(
             "the run is a {} run but the tasks loaded are {} tasks",

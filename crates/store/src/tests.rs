@@ -1,5 +1,5 @@
 use super::*;
-use polyeval_core::{Bench, Status, Task, TaskMeta, TaskSet, Verdict};
+use polyeval_core::{Bench, Status, Task, TaskSet, Verdict};
 
 fn config() -> RunConfig {
     RunConfig {
@@ -186,6 +186,14 @@ fn open_errors_name_the_dir() {
     )
     .unwrap();
     assert!(RunStore::open(tmp.path()).is_err());
+}
+
+/// Task metadata as a benchmark defines it (the store sees only its
+/// serialisation, through the fingerprint).
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum TaskMeta {
+    Ffi { assert_test: String },
 }
 
 #[test]

@@ -6,10 +6,11 @@ use crate::journal::{self, Journal};
 use crate::report::{self, TaskExclusion, TranslationReport};
 use crate::{Work, BATCH};
 use anyhow::bail;
+use polyeval_bench::eval::EvalItem;
 use polyeval_bench::multioop::{self, OopEvaluator};
-use polyeval_core::eval::EvalItem;
+use polyeval_bench::{Evaluator, OopMeta, Task, TaskMeta};
 use polyeval_core::progress::Progress;
-use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta};
+use polyeval_core::{Bench, Language, Status};
 use serde_json::json;
 use std::collections::BTreeMap;
 
@@ -34,12 +35,12 @@ pub(crate) fn check_skeletons(
                 instruction: String::new(),
                 canonical_solution: None,
                 source_path: "polyeval translate".into(),
-                meta: TaskMeta::Oop {
+                meta: TaskMeta::Oop(OopMeta {
                     test_list: e.test_list.clone(),
                     test_function: String::new(),
                     entry_point: String::new(),
                     keywords: e.keywords.clone(),
-                },
+                }),
             };
             let program = multioop::program_for(&task, &e.skeleton, "MARKER", false)
                 .map_err(anyhow::Error::msg)?

@@ -9,12 +9,13 @@
 //! in some test: a solution declaring both as doubles passes, one declaring
 //! both as ints fails (it cannot hold the data).
 
+use polyeval_bench::eval::EvalItem;
 use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
+use polyeval_bench::{Evaluator, Task};
 use polyeval_core::data::shared_test_data;
-use polyeval_core::eval::EvalItem;
 use polyeval_core::progress::Progress;
-use polyeval_core::{Bench, Evaluator, Language, Status, Task};
+use polyeval_core::{Bench, Language, Status};
 use polyeval_translate::{translate, TranslateOptions};
 
 /// A solution in representation A and the edits that turn it into

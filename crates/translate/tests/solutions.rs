@@ -9,12 +9,13 @@
 //! never gives in Python).
 //! A re-run reuses the journaled sandbox results and writes the same files.
 
+use polyeval_bench::eval::EvalItem;
 use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
+use polyeval_bench::{Evaluator, Task};
 use polyeval_core::data::shared_test_data;
-use polyeval_core::eval::EvalItem;
 use polyeval_core::progress::Progress;
-use polyeval_core::{Bench, Evaluator, Language, Status, Task};
+use polyeval_core::{Bench, Language, Status};
 use polyeval_translate::{translate, TranslateOptions};
 
 /// Task id, the method the tests call, and whether it returns a number

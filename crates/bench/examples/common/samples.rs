@@ -3,7 +3,8 @@
 //! serves one with another's run).
 #![allow(dead_code)]
 
-use polyeval_core::{Bench, Language, Task, TaskMeta};
+use polyeval_bench::{OopMeta, Task, TaskMeta};
+use polyeval_core::{Bench, Language};
 
 /// A task and a correct solution per language; `k` makes every sample distinct.
 pub fn sample(lang: Language, k: usize) -> (Task, String) {
@@ -45,12 +46,12 @@ pub fn sample(lang: Language, k: usize) -> (Task, String) {
         instruction: "write a **QTS** class with **twice**".into(),
         canonical_solution: None,
         source_path: "examples/oop_throughput.rs".into(),
-        meta: TaskMeta::Oop {
+        meta: TaskMeta::Oop(OopMeta {
             test_list: tests,
             test_function: "def candidate(n):\n    return QTS().twice(n)".into(),
             entry_point: "candidate".into(),
             keywords: vec![vec!["class QTS".into()]],
-        },
+        }),
     };
     (task, code)
 }
@@ -73,7 +74,7 @@ pub fn sample_with_compound_line(lang: Language, k: usize) -> (Task, String) {
             format!("assert.ok(q.twice({k}) === {} && q.twice(0) === 0);", 2 * k)
         }
     };
-    if let TaskMeta::Oop { test_list, .. } = &mut task.meta {
+    if let TaskMeta::Oop(OopMeta { test_list, .. }) = &mut task.meta {
         test_list.push(extra);
     }
     (task, code)

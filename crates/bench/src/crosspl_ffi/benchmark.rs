@@ -4,9 +4,10 @@ use crate::doctor::{DoctorFindings, DoctorOptions};
 use crate::prompts::{self, PromptMode};
 use crate::Benchmark;
 use crate::EvalOptions;
+use crate::{Evaluator, Task, TaskMeta, TaskSet};
 use polyeval_core::chat::Message;
 use polyeval_core::loading::TaskLoader;
-use polyeval_core::{Bench, Evaluator, Language, Task, TaskSet};
+use polyeval_core::{Bench, Language};
 use std::fmt::Write;
 
 /// CrossPL-FFI: Python programs calling GSL through ctypes, executed.
@@ -23,7 +24,7 @@ impl Benchmark for CrossplFfi {
     fn title(&self) -> &'static str {
         "CrossPL-FFI"
     }
-    fn loader(&self) -> &'static dyn TaskLoader {
+    fn loader(&self) -> &'static dyn TaskLoader<TaskMeta> {
         &super::loader::Loader
     }
     fn modes(&self) -> &'static [&'static str] {
@@ -133,7 +134,7 @@ impl DoctorFindings for Findings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use polyeval_core::TaskMeta;
+    use crate::{FfiMeta, TaskMeta};
 
     #[test]
     fn ffi_gets_the_bare_instruction() {
@@ -145,9 +146,9 @@ mod tests {
             instruction: "Use GSL.".into(),
             canonical_solution: None,
             source_path: "test".into(),
-            meta: TaskMeta::Ffi {
+            meta: TaskMeta::Ffi(FfiMeta {
                 assert_test: String::new(),
-            },
+            }),
         };
         let m = CrossplFfi.messages(&task, PromptMode::Cot);
         assert_eq!(m, vec![Message::user("Use GSL.")]);

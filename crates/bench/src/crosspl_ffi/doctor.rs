@@ -16,8 +16,9 @@
 
 use super::{assert_test_of, FfiEvaluator, Prepared};
 use crate::EvalOptions;
+use crate::Task;
 use polyeval_core::progress::Progress;
-use polyeval_core::{pysrc, Status, Task, Verdict};
+use polyeval_core::{pysrc, Status, Verdict};
 use regex::Regex;
 use serde::Serialize;
 use std::collections::HashSet;

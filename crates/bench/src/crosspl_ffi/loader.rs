@@ -1,15 +1,16 @@
 //! CrossPL-FFI: `PolyBench/FFI_Bench/FFI_<n>.json` (Python → C via ctypes and GSL).
 
+use crate::{FfiMeta, Task, TaskMeta};
 use anyhow::{bail, Context};
 use polyeval_core::loading::{parse_json, Inputs, Record, TaskLoader};
-use polyeval_core::{Bench, Language, Task, TaskMeta};
+use polyeval_core::{Bench, Language};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 /// The CrossPL-FFI loader.
 pub struct Loader;
 
-impl TaskLoader for Loader {
+impl TaskLoader<TaskMeta> for Loader {
     fn bench(&self) -> Bench {
         Bench::CrossplFfi
     }
@@ -72,7 +73,7 @@ fn load_file(path: &Path, inputs: &Inputs) -> anyhow::Result<Task> {
         instruction: rec.string("Instruction")?.to_string(),
         canonical_solution: Some(canonical.to_string()),
         source_path: file.clone(),
-        meta: TaskMeta::Ffi { assert_test },
+        meta: TaskMeta::Ffi(FfiMeta { assert_test }),
         task_id,
     })
 }

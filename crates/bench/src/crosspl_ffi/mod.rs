@@ -35,16 +35,18 @@ pub mod decode;
 pub mod doctor;
 mod judged;
 pub mod loader;
+pub mod meta;
 
 pub use benchmark::CrossplFfi;
 pub use decode::decode_answer;
+pub use meta::FfiMeta;
 pub use polyeval_gsl::GslInstall;
 
 pub use crate::scoring::Scoring;
 use crate::EvalOptions;
+use crate::{EvalItem, Evaluator, Task, TaskMeta};
 use judged::Judged;
-use polyeval_core::eval::EvalItem;
-use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
+use polyeval_core::{Bench, Language, Status, Verdict};
 use polyeval_gsl::{GSL_BUILD_VERSION, GSL_SETUP_HINT};
 use polyeval_judge::ffi::FfiPlan;
 use polyeval_judge::verdict::Judgement;
@@ -101,7 +103,7 @@ pub fn build_program(candidate: &str, assert_test: &str, marker: &str) -> String
 /// The task's `assert_test` function, or an error naming the task.
 pub fn assert_test_of(task: &Task) -> anyhow::Result<&str> {
     match &task.meta {
-        TaskMeta::Ffi { assert_test } => Ok(assert_test),
+        TaskMeta::Ffi(FfiMeta { assert_test }) => Ok(assert_test),
         _ => anyhow::bail!(
             "task {} ({}) is not a CrossPL-FFI task",
             task.key,

@@ -4,9 +4,11 @@ use crate::doctor::{DoctorFindings, DoctorOptions};
 use crate::prompts::{self, PromptMode};
 use crate::Benchmark;
 use crate::EvalOptions;
+use crate::TaskMeta;
+use crate::{Evaluator, Task, TaskSet};
 use polyeval_core::chat::Message;
 use polyeval_core::loading::TaskLoader;
-use polyeval_core::{Bench, Evaluator, Language, Task, TaskSet};
+use polyeval_core::{Bench, Language};
 
 /// The system message of the published IPC numbers: raw code only.
 const SYSTEM: &str = include_str!("../../prompts/crosspl-ipc-system.txt");
@@ -25,7 +27,7 @@ impl Benchmark for CrossplIpc {
     fn title(&self) -> &'static str {
         "CrossPL-IPC"
     }
-    fn loader(&self) -> &'static dyn TaskLoader {
+    fn loader(&self) -> &'static dyn TaskLoader<TaskMeta> {
         &super::loader::Loader
     }
     fn modes(&self) -> &'static [&'static str] {
@@ -75,7 +77,8 @@ impl Benchmark for CrossplIpc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use polyeval_core::{Language, TaskMeta};
+    use crate::{FfiMeta, TaskMeta};
+    use polyeval_core::Language;
 
     #[test]
     fn ipc_gets_the_system_message() {
@@ -87,9 +90,9 @@ mod tests {
             instruction: "Write a TCP server.".into(),
             canonical_solution: None,
             source_path: "test".into(),
-            meta: TaskMeta::Ffi {
+            meta: TaskMeta::Ffi(FfiMeta {
                 assert_test: String::new(),
-            },
+            }),
         };
         let m = CrossplIpc.messages(&task, PromptMode::FewShot);
         assert_eq!(m.len(), 2);

@@ -3,8 +3,9 @@
 //! (the FSM catalog included) and dropped when anything changes.
 
 use crate::loaders::{load_with, LoadOptions};
+use crate::{IpcMeta, Task, TaskMeta};
 use polyeval_core::loading::cache::{entry_path, entry_version, RACY_SECS};
-use polyeval_core::{Bench, Task, TaskMeta};
+use polyeval_core::Bench;
 use std::fs;
 use std::path::Path;
 use std::time::Duration;
@@ -133,7 +134,7 @@ fn entries_are_used_while_inputs_are_unchanged_and_dropped_when_they_change() {
     let recatalogued = load_with(Bench::CrossplIpc, &root, &options(cache.path(), true)).unwrap();
     assert!(matches!(
         &recatalogued.tasks[0].meta,
-        TaskMeta::Ipc { technique, .. } if technique == "UDP"
+        TaskMeta::Ipc(IpcMeta { technique, .. }) if technique == "UDP"
     ));
 }
 

@@ -50,7 +50,8 @@ pub fn scored_suffix(file: &Path, suffix: Option<&str>) -> anyhow::Result<String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use polyeval_core::{Bench, TaskMeta};
+    use crate::{IpcMeta, TaskMeta};
+    use polyeval_core::Bench;
     use polyeval_fsm::{catalog_path_in, Catalog, Engine};
 
     #[test]
@@ -68,7 +69,7 @@ mod tests {
         let data = polyeval_core::data::shared_test_data();
         let set = crate::loaders::load(Bench::CrossplIpc, &data).unwrap();
         let task = set.tasks.iter().find(|t| t.key == "java/17").unwrap();
-        let TaskMeta::Ipc { fsm_id, suffix, .. } = &task.meta else {
+        let TaskMeta::Ipc(IpcMeta { fsm_id, suffix, .. }) = &task.meta else {
             unreachable!()
         };
         let catalog = Catalog::load(&catalog_path_in(&data).unwrap()).unwrap();

@@ -3,8 +3,9 @@
 //! mode); anything else is a dataset defect and is listed.
 
 use crate::doctor::DoctorFindings;
+use crate::{IpcMeta, TaskMeta, TaskSet};
 use polyeval_core::loading::find_root;
-use polyeval_core::{TaskMeta, TaskSet};
+
 use polyeval_fsm::{catalog_path_in, Engine, Mode};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -45,7 +46,7 @@ pub fn check(tasks: &TaskSet) -> anyhow::Result<Findings> {
         .tasks
         .par_iter()
         .filter_map(|t| {
-            let TaskMeta::Ipc { suffix, fsm_id, .. } = &t.meta else {
+            let TaskMeta::Ipc(IpcMeta { suffix, fsm_id, .. }) = &t.meta else {
                 return None;
             };
             let defect = |problem: String| Defect {

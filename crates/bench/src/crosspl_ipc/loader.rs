@@ -1,9 +1,10 @@
 //! CrossPL-IPC: `PolyBench/IPC_Bench/<lang>_ipc/IPC_<n>.json` + `fsm/crosspl_fsms.json`.
 
+use crate::{IpcDriver, IpcMeta, Task, TaskMeta};
 use anyhow::{bail, Context};
 use polyeval_core::loading::{parse_json, Inputs, Record, TaskLoader};
 pub use polyeval_core::technique::technique_for_interface;
-use polyeval_core::{Bench, IpcDriver, Language, Task, TaskMeta};
+use polyeval_core::{Bench, Language};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -11,7 +12,7 @@ use std::path::{Path, PathBuf};
 /// The CrossPL-IPC loader.
 pub struct Loader;
 
-impl TaskLoader for Loader {
+impl TaskLoader<TaskMeta> for Loader {
     fn bench(&self) -> Bench {
         Bench::CrossplIpc
     }
@@ -191,7 +192,7 @@ fn load_file(
         instruction: rec.string("Instruction")?.to_string(),
         canonical_solution: Some(rec.string("Canonical_solution")?.to_string()),
         source_path: file.clone(),
-        meta: TaskMeta::Ipc {
+        meta: TaskMeta::Ipc(IpcMeta {
             suffix: rec.string("suffix")?.to_string(),
             fsm_id,
             interface,
@@ -204,7 +205,7 @@ fn load_file(
                 .unwrap_or_default()
                 .to_string(),
             driver,
-        },
+        }),
         task_id,
     })
 }

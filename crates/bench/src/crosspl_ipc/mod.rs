@@ -19,13 +19,15 @@ mod cache_tests;
 pub mod check;
 pub mod doctor;
 pub mod loader;
+pub mod meta;
 pub mod results;
 
 pub use benchmark::CrossplIpc;
+pub use meta::{IpcDriver, IpcMeta};
 
 use crate::EvalOptions;
-use polyeval_core::eval::EvalItem;
-use polyeval_core::{Bench, Evaluator, Status, Task, TaskMeta, Verdict};
+use crate::{EvalItem, Evaluator, Task, TaskMeta};
+use polyeval_core::{Bench, Status, Verdict};
 use polyeval_fsm::{catalog_path_for_task_file, Engine, Mode, Trace};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -132,7 +134,7 @@ impl IpcEvaluator {
 
     fn score(&self, item: &EvalItem<'_>, engine: &Result<Arc<Engine>, String>) -> Verdict {
         let task = item.task;
-        let TaskMeta::Ipc { suffix, fsm_id, .. } = &task.meta else {
+        let TaskMeta::Ipc(IpcMeta { suffix, fsm_id, .. }) = &task.meta else {
             return error_verdict(
                 "harness",
                 format!("task {} is not a CrossPL-IPC task", task.key),
@@ -329,7 +331,7 @@ mod tests {
     use super::*;
     use crate::loaders;
 
-    fn tasks() -> polyeval_core::TaskSet {
+    fn tasks() -> crate::TaskSet {
         loaders::load(Bench::CrossplIpc, &polyeval_core::data::shared_test_data())
             .expect("IPC tasks load")
     }

@@ -6,8 +6,9 @@
 //! Reading only: putting them into runs is the runner's `import crosspl-results`.
 
 use super::loader::language_of_dir;
+use crate::{IpcMeta, Task, TaskMeta};
 use anyhow::{bail, Context};
-use polyeval_core::{Language, Task, TaskMeta};
+use polyeval_core::Language;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -304,7 +305,7 @@ fn recorded_task<'a>(
         )
     })?;
     // A differing FSM id means the results were made from another version of the data.
-    if let (Some(recorded), TaskMeta::Ipc { fsm_id, .. }) =
+    if let (Some(recorded), TaskMeta::Ipc(IpcMeta { fsm_id, .. })) =
         (entry.fsm_id.as_ref().and_then(as_index), &task.meta)
     {
         if recorded != *fsm_id {

@@ -4,9 +4,10 @@ use crate::doctor::{DoctorFindings, DoctorOptions};
 use crate::prompts::PromptMode;
 use crate::Benchmark;
 use crate::EvalOptions;
+use crate::{Evaluator, Task, TaskMeta, TaskSet};
 use polyeval_core::chat::Message;
 use polyeval_core::loading::TaskLoader;
-use polyeval_core::{Bench, Evaluator, Language, Task, TaskSet};
+use polyeval_core::{Bench, Language};
 
 /// Executed CrossPL-IPC: the tasks `build ipc-exec` kept, each with a driver.
 pub struct CrossplIpcExec;
@@ -22,7 +23,7 @@ impl Benchmark for CrossplIpcExec {
     fn title(&self) -> &'static str {
         "CrossPL-IPC (executed)"
     }
-    fn loader(&self) -> &'static dyn TaskLoader {
+    fn loader(&self) -> &'static dyn TaskLoader<TaskMeta> {
         &super::loader::Loader
     }
     fn modes(&self) -> &'static [&'static str] {

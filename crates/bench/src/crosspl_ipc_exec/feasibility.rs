@@ -7,7 +7,8 @@
 //! solution's own runs decide the rest.
 
 use super::runtime::IpcRuntime;
-use polyeval_core::{Language, Task, TaskMeta};
+use crate::{IpcMeta, Task, TaskMeta};
+use polyeval_core::Language;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -72,7 +73,7 @@ pub fn check(task: &Task, runtime: &IpcRuntime) -> Result<Vec<String>, Infeasibl
             language: task.language.to_string(),
         });
     }
-    if let TaskMeta::Ipc { interface, .. } = &task.meta {
+    if let TaskMeta::Ipc(IpcMeta { interface, .. }) = &task.meta {
         let lower = interface.to_ascii_lowercase();
         if let Some((_, service)) = EXTERNAL_SERVICES.iter().find(|(w, _)| lower.contains(w)) {
             return Err(Infeasible::ExternalService {

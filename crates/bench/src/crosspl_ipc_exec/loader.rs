@@ -2,14 +2,15 @@
 //! CrossPL-IPC task, same id, plus `Driver` and `Driver_files`) and
 //! `fsm/crosspl_fsms.json`, as `polyeval build ipc-exec` writes them.
 
+use crate::{Task, TaskMeta};
 use polyeval_core::loading::{Inputs, TaskLoader};
-use polyeval_core::{Bench, Task};
+use polyeval_core::Bench;
 use std::path::Path;
 
 /// The executed CrossPL-IPC loader.
 pub struct Loader;
 
-impl TaskLoader for Loader {
+impl TaskLoader<TaskMeta> for Loader {
     fn bench(&self) -> Bench {
         Bench::CrossplIpcExec
     }

@@ -30,8 +30,8 @@ pub mod runtime;
 pub use benchmark::CrossplIpcExec;
 
 use crate::EvalOptions;
-use polyeval_core::eval::EvalItem;
-use polyeval_core::{Bench, Evaluator, IpcDriver, Language, Status, Task, TaskMeta, Verdict};
+use crate::{EvalItem, Evaluator, IpcDriver, IpcMeta, Task, TaskMeta};
+use polyeval_core::{Bench, Language, Status, Verdict};
 use polyeval_judge::ipc::Reference;
 use polyeval_judge::Judgement;
 use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, Outcome};
@@ -52,9 +52,9 @@ const TAIL_CHARS: usize = 2000;
 /// The task's driver, when it is an executed CrossPL-IPC task.
 pub fn driver_of(task: &Task) -> Option<&IpcDriver> {
     match &task.meta {
-        TaskMeta::Ipc {
+        TaskMeta::Ipc(IpcMeta {
             driver: Some(d), ..
-        } => Some(d),
+        }) => Some(d),
         _ => None,
     }
 }

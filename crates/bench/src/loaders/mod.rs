@@ -9,7 +9,8 @@ pub use polyeval_core::loading::{fingerprint, LoadOptions, CACHE_MAX_ENTRIES, CA
 pub use polyeval_core::technique::TECHNIQUES;
 
 use crate::benchmark;
-use polyeval_core::{Bench, TaskSet};
+use crate::TaskSet;
+use polyeval_core::Bench;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 

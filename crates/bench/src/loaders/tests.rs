@@ -1,6 +1,7 @@
 use super::*;
+use crate::{FfiMeta, IpcMeta, OopMeta, Task, TaskMeta};
 use polyeval_core::data::shared_test_data;
-use polyeval_core::{Language, Task, TaskMeta};
+use polyeval_core::Language;
 use std::collections::BTreeMap;
 use std::fs;
 
@@ -14,11 +15,11 @@ fn count_by<F: Fn(&Task) -> String>(ts: &TaskSet, f: F) -> BTreeMap<String, usiz
 
 fn ipc_field(t: &Task, which: &str) -> String {
     match &t.meta {
-        TaskMeta::Ipc {
+        TaskMeta::Ipc(IpcMeta {
             technique,
             code_level,
             ..
-        } => match which {
+        }) => match which {
             "technique" => technique.clone(),
             _ => code_level.clone(),
         },
@@ -134,7 +135,7 @@ fn ffi_real_data() {
     assert_eq!(ts.tasks.len(), 40);
     for t in &ts.tasks {
         assert_eq!(t.key, format!("python/{}", t.task_id));
-        let TaskMeta::Ffi { assert_test } = &t.meta else {
+        let TaskMeta::Ffi(FfiMeta { assert_test }) = &t.meta else {
             panic!()
         };
         assert!(
@@ -155,12 +156,12 @@ fn multioop_real_data() {
         assert_eq!(by_lang[lang], 267, "{lang}");
     }
     let t = ts.get("cpp/OOP/0").unwrap();
-    let TaskMeta::Oop {
+    let TaskMeta::Oop(OopMeta {
         test_list,
         keywords,
         entry_point,
         ..
-    } = &t.meta
+    }) = &t.meta
     else {
         panic!()
     };
@@ -172,7 +173,7 @@ fn multioop_real_data() {
     );
     // OOP/55 stores some test "lines" as lists of numbers: flattened, not fatal.
     let t = ts.get("java/OOP/55").unwrap();
-    let TaskMeta::Oop { test_list, .. } = &t.meta else {
+    let TaskMeta::Oop(OopMeta { test_list, .. }) = &t.meta else {
         panic!()
     };
     let i = test_list
@@ -181,7 +182,7 @@ fn multioop_real_data() {
         .expect("flattened number line");
     assert_eq!(&test_list[i..i + 4], ["1.5", "2.5", "0.5", "4.5"]);
     let t = ts.get("java/OOP/71").unwrap();
-    let TaskMeta::Oop { test_list, .. } = &t.meta else {
+    let TaskMeta::Oop(OopMeta { test_list, .. }) = &t.meta else {
         panic!()
     };
     assert!(test_list.iter().any(|l| l == "None"));
@@ -190,7 +191,9 @@ fn multioop_real_data() {
         .tasks
         .iter()
         .filter(|t| t.language == Language::Python)
-        .any(|t| matches!(&t.meta, TaskMeta::Oop { keywords, .. } if keywords.len() == 2)));
+        .any(
+            |t| matches!(&t.meta, TaskMeta::Oop(OopMeta { keywords, .. }) if keywords.len() == 2)
+        ));
 }
 
 #[test]
@@ -198,11 +201,11 @@ fn oop_real_data() {
     let ts = load(Bench::Oop, &shared_test_data()).unwrap();
     assert_eq!(ts.tasks.len(), 431);
     let t = ts.get("python/OOP/0").unwrap();
-    let TaskMeta::Oop {
+    let TaskMeta::Oop(OopMeta {
         keywords,
         test_list,
         ..
-    } = &t.meta
+    }) = &t.meta
     else {
         panic!()
     };
@@ -257,7 +260,9 @@ fn tiny_tree_loads_with_mixed_case_dir() {
     let ts = load(Bench::CrossplIpc, tmp.path()).unwrap();
     assert_eq!(ts.tasks.len(), 1);
     assert_eq!(ts.tasks[0].key, "java/1");
-    assert!(matches!(&ts.tasks[0].meta, TaskMeta::Ipc { technique, .. } if technique == "TCP"));
+    assert!(
+        matches!(&ts.tasks[0].meta, TaskMeta::Ipc(IpcMeta { technique, .. }) if technique == "TCP")
+    );
 }
 
 #[test]
@@ -364,11 +369,11 @@ fn multioop_bad_line_is_named() {
     // The first line alone is valid: Python-repr fields are parsed, nested lines flattened.
     fs::write(tmp.path().join("oop-python.jsonl"), format!("{good}\n")).unwrap();
     let ts = load(Bench::MultiOop, tmp.path()).unwrap();
-    let TaskMeta::Oop {
+    let TaskMeta::Oop(OopMeta {
         test_list,
         keywords,
         ..
-    } = &ts.tasks[0].meta
+    }) = &ts.tasks[0].meta
     else {
         panic!()
     };

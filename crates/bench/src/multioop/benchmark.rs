@@ -5,9 +5,10 @@ use crate::doctor::{DoctorFindings, DoctorOptions};
 use crate::prompts::PromptMode;
 use crate::Benchmark;
 use crate::EvalOptions;
+use crate::{Evaluator, Task, TaskMeta, TaskSet};
 use polyeval_core::chat::Message;
 use polyeval_core::loading::TaskLoader;
-use polyeval_core::{Bench, Evaluator, Language, Task, TaskSet};
+use polyeval_core::{Bench, Language};
 use std::path::Path;
 
 /// MultiOOP and the original OOP set (431 Python tasks,
@@ -16,7 +17,7 @@ use std::path::Path;
 pub struct OopFamily {
     bench: Bench,
     title: &'static str,
-    loader: &'static dyn TaskLoader,
+    loader: &'static dyn TaskLoader<TaskMeta>,
     languages: fn() -> &'static [Language],
     /// The OOP set: its references are also looked for beside the data
     /// (MultiOOP's), and the doctor checks it as the OOP set.
@@ -53,7 +54,7 @@ impl Benchmark for OopFamily {
     fn title(&self) -> &'static str {
         self.title
     }
-    fn loader(&self) -> &'static dyn TaskLoader {
+    fn loader(&self) -> &'static dyn TaskLoader<TaskMeta> {
         self.loader
     }
     fn modes(&self) -> &'static [&'static str] {

@@ -1,16 +1,17 @@
 //! MultiOOP (`oop-<lang>.jsonl`, 6 × 267 tasks) and the original OOP set
 //! (`oop_data_all.jsonl`, 431 Python tasks).
 
+use crate::{OopMeta, Task, TaskMeta};
 use anyhow::{bail, Context};
 use polyeval_core::loading::{json_kind, parse_json, Inputs, Record, TaskLoader};
-use polyeval_core::{pylit, Bench, Language, Task, TaskMeta};
+use polyeval_core::{pylit, Bench, Language};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// The MultiOOP loader (`oop-<lang>.jsonl`).
 pub struct MultiOopLoader;
 
-impl TaskLoader for MultiOopLoader {
+impl TaskLoader<TaskMeta> for MultiOopLoader {
     fn bench(&self) -> Bench {
         Bench::MultiOop
     }
@@ -34,7 +35,7 @@ impl TaskLoader for MultiOopLoader {
 /// The original OOP set's loader (`oop_data_all.jsonl`).
 pub struct OopLoader;
 
-impl TaskLoader for OopLoader {
+impl TaskLoader<TaskMeta> for OopLoader {
     fn bench(&self) -> Bench {
         Bench::Oop
     }
@@ -156,12 +157,12 @@ fn load_record(
         instruction: rec.string("question")?.to_string(),
         canonical_solution: None,
         source_path: file.to_string(),
-        meta: TaskMeta::Oop {
+        meta: TaskMeta::Oop(OopMeta {
             test_list,
             test_function: rec.string("test_function")?.to_string(),
             entry_point: rec.string("entry_point")?.to_string(),
             keywords,
-        },
+        }),
         task_id,
     })
 }

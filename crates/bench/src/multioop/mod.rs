@@ -34,17 +34,19 @@ pub mod doctor;
 pub mod keywords;
 pub mod lang;
 pub mod loader;
+pub mod meta;
 pub mod prompts;
 pub mod reference;
 pub mod taxonomy;
 
 pub use benchmark::{OopFamily, MULTIOOP, OOP};
+pub use meta::OopMeta;
 
 use crate::EvalOptions;
+use crate::{EvalItem, Evaluator, Task, TaskMeta};
 use assemble::{AssembleOptions, Program, TestSpec};
-use polyeval_core::eval::EvalItem;
 use polyeval_core::extract::extract_code;
-use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
+use polyeval_core::{Bench, Language, Status, Verdict};
 use polyeval_judge::scan::{scan, ScanContext};
 use polyeval_judge::split::{plan, Plan, SplitOptions};
 use polyeval_judge::verdict::{judge, Judgement, RunReport};
@@ -127,12 +129,12 @@ pub type OopFields<'a> = (&'a [String], &'a str, &'a str, &'a [Vec<String>]);
 /// The OOP fields of a task, or an explanation naming the task.
 pub fn oop_meta(task: &Task) -> Result<OopFields<'_>, String> {
     match &task.meta {
-        TaskMeta::Oop {
+        TaskMeta::Oop(OopMeta {
             test_list,
             test_function,
             entry_point,
             keywords,
-        } => Ok((test_list, test_function, entry_point, keywords)),
+        }) => Ok((test_list, test_function, entry_point, keywords)),
         _ => Err(format!(
             "task {} ({}) is not a MultiOOP/OOP task",
             task.key, task.source_path

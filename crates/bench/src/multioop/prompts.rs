@@ -4,8 +4,9 @@
 //! language's folder of `polyeval_lang`).
 
 use crate::prompts::{digest, parse_examples, Example, PromptMode};
+use crate::Task;
 use polyeval_core::chat::Message;
-use polyeval_core::{Language, Task};
+use polyeval_core::Language;
 
 const COT_SUFFIX: &str = include_str!("../../prompts/oop-cot-suffix.txt");
 
@@ -63,7 +64,8 @@ pub fn prompt_digest(mode: PromptMode) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use polyeval_core::{Bench, TaskMeta};
+    use crate::{FfiMeta, TaskMeta};
+    use polyeval_core::Bench;
 
     fn task(bench: Bench, lang: Language, instruction: &str) -> Task {
         Task {
@@ -74,9 +76,9 @@ mod tests {
             instruction: instruction.into(),
             canonical_solution: None,
             source_path: "test".into(),
-            meta: TaskMeta::Ffi {
+            meta: TaskMeta::Ffi(FfiMeta {
                 assert_test: String::new(),
-            },
+            }),
         }
     }
 

@@ -2,9 +2,10 @@
 #![allow(dead_code)]
 
 use polyeval_bench::crosspl_ffi::FfiEvaluator;
+use polyeval_bench::eval::EvalItem;
 use polyeval_bench::EvalOptions;
-use polyeval_core::eval::EvalItem;
-use polyeval_core::{Bench, Evaluator, Task, TaskSet, Verdict};
+use polyeval_bench::{Evaluator, Task, TaskSet};
+use polyeval_core::{Bench, Verdict};
 use std::path::PathBuf;
 
 /// The task fixtures written for these tests (upstream FFI JSON layout).

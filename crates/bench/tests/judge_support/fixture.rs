@@ -2,7 +2,8 @@
 //! `Acc.greet(name)`, with upstream-form test lines per language, and
 //! correct solutions (some with a `main` of their own).
 
-use polyeval_core::{Bench, Language, Task, TaskMeta};
+use polyeval_bench::{OopMeta, Task, TaskMeta};
+use polyeval_core::{Bench, Language};
 
 fn lines(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
@@ -127,14 +128,14 @@ pub fn task(lang: Language, shape: Shape) -> Task {
         instruction: "Write a class **Acc** with the public functions **add** and **greet**.".into(),
         canonical_solution: None,
         source_path: "tests/judge_support/fixture.rs".into(),
-        meta: TaskMeta::Oop {
+        meta: TaskMeta::Oop(OopMeta {
             test_list: lines(&test_list),
             test_function:
                 "def candidate(a, b=None):\n    return Acc().greet(a) if b is None else Acc().add(a, b)"
                     .into(),
             entry_point: "candidate".into(),
             keywords: vec![vec!["Acc".into()]],
-        },
+        }),
     }
 }
 
@@ -148,7 +149,7 @@ pub fn list_task() -> Task {
         instruction: "Write a class **Dbl** with a public function **run** that doubles each number of a list.".into(),
         canonical_solution: None,
         source_path: "tests/judge_support/fixture.rs".into(),
-        meta: TaskMeta::Oop {
+        meta: TaskMeta::Oop(OopMeta {
             test_list: lines(&[
                 "assert candidate([1, 2])==[2, 4]",
                 "assert candidate([])==[]",
@@ -157,7 +158,7 @@ pub fn list_task() -> Task {
             test_function: "def candidate(xs):\n    return Dbl().run(xs)".into(),
             entry_point: "candidate".into(),
             keywords: vec![vec!["Dbl".into()]],
-        },
+        }),
     }
 }
 

@@ -4,8 +4,9 @@
 pub mod cheats;
 pub mod fixture;
 
+use polyeval_bench::{FfiMeta, Task, TaskMeta};
 use polyeval_core::data::shared_test_data;
-use polyeval_core::{Bench, Task, TaskMeta};
+use polyeval_core::Bench;
 
 /// A real CrossPL-FFI task of the shared data (`FFI_<n>`).
 pub fn ffi_task(n: usize) -> Task {
@@ -19,7 +20,7 @@ pub fn ffi_task(n: usize) -> Task {
 
 pub fn assert_test(task: &Task) -> &str {
     match &task.meta {
-        TaskMeta::Ffi { assert_test } => assert_test,
+        TaskMeta::Ffi(FfiMeta { assert_test }) => assert_test,
         _ => panic!("{} is not an FFI task", task.key),
     }
 }

@@ -39,10 +39,11 @@ use crate::calls::CountedCaller;
 use anyhow::bail;
 use polyeval_bench::crosspl_ffi::{decode, doctor, FfiEvaluator, Prepared};
 use polyeval_bench::EvalOptions;
+use polyeval_bench::{FfiMeta, Task, TaskMeta};
 use polyeval_client::ClientOptions;
 use polyeval_client::Sampling;
 use polyeval_core::progress::{Phase, Progress};
-use polyeval_core::{Bench, Language, Status, Task, TaskMeta};
+use polyeval_core::{Bench, Language, Status};
 use polyeval_journal::{CallError, Journal, ModelAnswer, ModelCall, ModelCaller, WorkflowStage};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -608,9 +609,9 @@ impl Ctx {
             instruction: instruction.clone(),
             canonical_solution: Some(solution.to_string()),
             source_path: String::new(),
-            meta: TaskMeta::Ffi {
+            meta: TaskMeta::Ffi(FfiMeta {
                 assert_test: assert_test.clone(),
-            },
+            }),
         };
         let (candidate, stubbed) = doctor::vacuity_candidate(&task);
         let (_, probe) = self

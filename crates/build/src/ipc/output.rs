@@ -10,7 +10,8 @@ use super::snippet::normalised_tokens;
 use super::{ipc_dir, Built, HitOutcome, Level, Options};
 use crate::outdir::cell;
 use anyhow::Context;
-use polyeval_core::{Language, TaskMeta, TaskSet};
+use polyeval_bench::{IpcMeta, TaskMeta, TaskSet};
+use polyeval_core::Language;
 use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -113,7 +114,7 @@ fn deduplicate<'a>(b: &'a Build<'a>) -> (Vec<Task<'a>>, Vec<Duplicate<'a>>) {
             set.tasks
                 .iter()
                 .filter_map(|t| {
-                    let TaskMeta::Ipc { suffix, .. } = &t.meta else {
+                    let TaskMeta::Ipc(IpcMeta { suffix, .. }) = &t.meta else {
                         return None;
                     };
                     let code = t.canonical_solution.as_deref()?;

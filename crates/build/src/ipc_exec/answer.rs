@@ -2,7 +2,7 @@
 //! block with the info string `driver`), the files it starts (`file
 //! <name>`), or a refusal (`INFEASIBLE: <reason>`).
 
-use polyeval_core::IpcDriver;
+use polyeval_bench::IpcDriver;
 
 /// What an answer says.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -43,10 +43,12 @@ use polyeval_bench::crosspl_ipc_exec::{
 };
 use polyeval_bench::Benchmark;
 use polyeval_bench::EvalOptions;
+use polyeval_bench::IpcMeta;
+use polyeval_bench::{IpcDriver, Task, TaskMeta, TaskSet};
 use polyeval_client::ClientOptions;
 use polyeval_client::Sampling;
 use polyeval_core::progress::{Phase, Progress};
-use polyeval_core::{Bench, IpcDriver, Status, Task, TaskFilter, TaskMeta, TaskSet};
+use polyeval_core::{Bench, Status, TaskFilter};
 use polyeval_journal::{CallError, Journal, ModelAnswer, ModelCall, ModelCaller, WorkflowStage};
 use polyeval_judge::ipc::Reference;
 use polyeval_sandbox::{Job, Outcome};
@@ -354,11 +356,11 @@ struct Ctx {
 /// The task's technique and interface.
 fn technique_of(task: &Task) -> (&str, &str) {
     match &task.meta {
-        TaskMeta::Ipc {
+        TaskMeta::Ipc(IpcMeta {
             technique,
             interface,
             ..
-        } => (technique, interface),
+        }) => (technique, interface),
         _ => ("", ""),
     }
 }
@@ -964,7 +966,7 @@ impl Ctx {
 
     /// The lines of `code` where the task's state machine matched a step.
     fn protocol_lines(&self, task: &Task, code: &str) -> Vec<usize> {
-        let TaskMeta::Ipc { fsm_id, suffix, .. } = &task.meta else {
+        let TaskMeta::Ipc(IpcMeta { fsm_id, suffix, .. }) = &task.meta else {
             return Vec::new();
         };
         match self.fsm.machine(*fsm_id) {

@@ -12,7 +12,8 @@ use anyhow::Context;
 use polyeval_bench::crosspl_ipc_exec::feasibility::Infeasible;
 use polyeval_bench::crosspl_ipc_exec::runtime::IpcRuntime;
 use polyeval_bench::Benchmark;
-use polyeval_core::{Language, Task, TaskMeta};
+use polyeval_bench::{IpcMeta, Task, TaskMeta};
+use polyeval_core::Language;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -55,7 +56,7 @@ pub fn check_out_dir(out: &Path) -> anyhow::Result<()> {
 
 fn technique(task: &Task) -> &str {
     match &task.meta {
-        TaskMeta::Ipc { technique, .. } => technique,
+        TaskMeta::Ipc(IpcMeta { technique, .. }) => technique,
         _ => "",
     }
 }

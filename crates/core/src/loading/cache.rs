@@ -28,7 +28,7 @@ use super::TaskLoader;
 use crate::hash::{fnv1a, FNV_OFFSET};
 use crate::{Bench, Task};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::io::{Read, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -43,11 +43,11 @@ pub const RACY_SECS: u64 = 2;
 const MAGIC: &[u8; 8] = b"PEVTASK2";
 
 /// Version of the task model and of this cache's layout: bump it when
-/// [`Task`]/[`crate::TaskMeta`] or the entry format change.
+/// [`Task`], a benchmark's task metadata or the entry format change.
 pub const TASK_SCHEMA: u32 = 3;
 
 /// The version stamp of entries written for `loader`'s tasks.
-pub fn entry_version(loader: &dyn TaskLoader) -> u64 {
+pub fn entry_version<M>(loader: &dyn TaskLoader<M>) -> u64 {
     let mut h = fnv1a(env!("CARGO_PKG_VERSION").as_bytes(), FNV_OFFSET);
     h = fnv1a(&TASK_SCHEMA.to_le_bytes(), h);
     h = fnv1a(loader.bench().key().as_bytes(), h);
@@ -166,12 +166,12 @@ fn read_section(file: &mut std::fs::File) -> Option<Vec<u8>> {
 /// The cached tasks and fingerprint of `root`, if an entry exists and none of
 /// its inputs changed. Without `texts`, every task's `instruction` is empty and
 /// its `canonical_solution` is `None`.
-pub fn lookup(
+pub fn lookup<M: DeserializeOwned>(
     cache_dir: &Path,
-    loader: &dyn TaskLoader,
+    loader: &dyn TaskLoader<M>,
     root: &Path,
     texts: bool,
-) -> Option<(String, Vec<Task>)> {
+) -> Option<(String, Vec<Task<M>>)> {
     let bench = loader.bench();
     let path = entry_path(cache_dir, bench, root);
     let mut file = std::fs::File::open(&path).ok()?;
@@ -194,7 +194,7 @@ pub fn lookup(
     if !unchanged {
         return None;
     }
-    let mut tasks: Vec<Task> = rmp_serde::from_slice(&read_section(&mut file)?).ok()?;
+    let mut tasks: Vec<Task<M>> = rmp_serde::from_slice(&read_section(&mut file)?).ok()?;
     if texts {
         let texts: Vec<(String, Option<String>)> =
             rmp_serde::from_slice(&read_section(&mut file)?).ok()?;
@@ -213,13 +213,13 @@ pub fn lookup(
 
 /// Save a freshly loaded task set. Returns why it was not saved, if it was not
 /// (callers only log this: the cache is an optimisation).
-pub fn store(
+pub fn store<M: Serialize + Clone>(
     cache_dir: &Path,
-    loader: &dyn TaskLoader,
+    loader: &dyn TaskLoader<M>,
     root: &Path,
     inputs: Inputs,
     fingerprint: &str,
-    tasks: &[Task],
+    tasks: &[Task<M>],
 ) -> Result<(), String> {
     let bench = loader.bench();
     let now = SystemTime::now();
@@ -249,18 +249,18 @@ pub fn store(
     };
     let header = rmp_serde::to_vec(&header).map_err(|e| e.to_string())?;
     // The texts go last, in their own section, for readers that skip them.
-    let (index, texts): (Vec<Task>, Vec<(&str, Option<&str>)>) = tasks
+    let index: Vec<Task<M>> = tasks
         .iter()
-        .map(|t| {
-            let without_texts = Task {
-                instruction: String::new(),
-                canonical_solution: None,
-                ..t.clone()
-            };
-            let texts = (t.instruction.as_str(), t.canonical_solution.as_deref());
-            (without_texts, texts)
+        .map(|t| Task {
+            instruction: String::new(),
+            canonical_solution: None,
+            ..t.clone()
         })
-        .unzip();
+        .collect();
+    let texts: Vec<(&str, Option<&str>)> = tasks
+        .iter()
+        .map(|t| (t.instruction.as_str(), t.canonical_solution.as_deref()))
+        .collect();
     let index = rmp_serde::to_vec(&index).map_err(|e| e.to_string())?;
     let texts = rmp_serde::to_vec(&texts).map_err(|e| e.to_string())?;
 

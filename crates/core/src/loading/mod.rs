@@ -14,6 +14,7 @@ pub use cache::{Inputs, MAX_ENTRIES as CACHE_MAX_ENTRIES, RACY_SECS as CACHE_RAC
 
 use crate::{Bench, Task, TaskSet};
 use anyhow::{bail, Context};
+use serde::{de::DeserializeOwned, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -49,8 +50,9 @@ impl LoadOptions {
     }
 }
 
-/// One benchmark's reader of the upstream data layout.
-pub trait TaskLoader: Sync {
+/// One benchmark's reader of the upstream data layout, producing tasks with
+/// metadata `M`.
+pub trait TaskLoader<M>: Sync {
     fn bench(&self) -> Bench;
     /// Version of what [`parse`](Self::parse) produces. The task cache keys
     /// its entries on it: bump it whenever the parsed tasks would change.
@@ -64,16 +66,16 @@ pub trait TaskLoader: Sync {
     fn expected_layout(&self) -> &'static str;
     /// Every task under `root`, each file read through `inputs` (so the
     /// cache knows what to watch). Order does not matter.
-    fn parse(&self, root: &Path, inputs: &Inputs) -> anyhow::Result<Vec<Task>>;
+    fn parse(&self, root: &Path, inputs: &Inputs) -> anyhow::Result<Vec<Task<M>>>;
 }
 
 /// Load every task `loader` finds in `dir` (the benchmark root or its
 /// parent), through the parsed-task cache when one is configured.
-pub fn load_with(
-    loader: &dyn TaskLoader,
+pub fn load_with<M: Serialize + DeserializeOwned + Clone>(
+    loader: &dyn TaskLoader<M>,
     dir: &Path,
     options: &LoadOptions,
-) -> anyhow::Result<TaskSet> {
+) -> anyhow::Result<TaskSet<M>> {
     let bench = loader.bench();
     if !dir.exists() {
         bail!("data directory {} does not exist", dir.display());
@@ -147,7 +149,7 @@ pub fn load_with(
 
 /// The benchmark's root inside `dir`: `dir` itself when it holds the
 /// benchmark's layout, else the conventional sub-directory.
-pub fn find_root(loader: &dyn TaskLoader, dir: &Path) -> anyhow::Result<PathBuf> {
+pub fn find_root<M>(loader: &dyn TaskLoader<M>, dir: &Path) -> anyhow::Result<PathBuf> {
     if loader.is_root(dir) {
         return Ok(dir.to_path_buf());
     }
@@ -181,7 +183,7 @@ fn id_number(id: &str) -> u64 {
 
 /// SHA-256 over the canonical content of the tasks (not their file paths, so
 /// the same data in another directory has the same fingerprint).
-pub fn fingerprint(bench: Bench, tasks: &[Task]) -> String {
+pub fn fingerprint<M: Serialize>(bench: Bench, tasks: &[Task<M>]) -> String {
     let mut h = Sha256::new();
     let mut field = |bytes: &[u8]| {
         // Length-prefixed so field boundaries are unambiguous.

@@ -24,8 +24,9 @@ use polyeval_bench::crosspl_ipc::results::{
 pub use polyeval_bench::crosspl_ipc::results::{
     normalise_variant, similar_model_names, ModelDirs, RecordedSet,
 };
+use polyeval_bench::{Task, TaskSet};
 use polyeval_core::progress::Progress;
-use polyeval_core::{Bench, Language, Task, TaskSet};
+use polyeval_core::{Bench, Language};
 use polyeval_store::{NewSample, RunConfig};
 use rayon::prelude::*;
 use serde_json::Value;
@@ -491,8 +492,8 @@ fn import_model_samples(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use polyeval_bench::{IpcMeta, TaskMeta};
     use polyeval_core::data::shared_test_data;
-    use polyeval_core::TaskMeta;
     use polyeval_store::{RunStore, RECORDED_MODE};
     use std::collections::BTreeMap;
 
@@ -556,7 +557,7 @@ pub(crate) mod tests {
 
     fn technique(t: &Task) -> String {
         match &t.meta {
-            TaskMeta::Ipc { technique, .. } => technique.clone(),
+            TaskMeta::Ipc(IpcMeta { technique, .. }) => technique.clone(),
             _ => unreachable!(),
         }
     }

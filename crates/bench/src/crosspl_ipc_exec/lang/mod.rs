@@ -19,7 +19,8 @@ mod php;
 mod python;
 
 use super::runtime::IpcRuntime;
-use polyeval_core::{IpcDriver, Language};
+use crate::IpcDriver;
+use polyeval_core::Language;
 use std::path::PathBuf;
 
 pub use go::imports_rewritten as go_imports_rewritten;

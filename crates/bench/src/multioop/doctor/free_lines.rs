@@ -9,7 +9,8 @@ use super::names::{looks_like_task_class, test_calls, BIND_DECL, BIND_NEW};
 use super::patterns::{blank_literals, CHAR_LIT_ANYWHERE, PY_LITERAL};
 use crate::multioop::keywords::{contains_identifier, required_names};
 use crate::multioop::oop_meta;
-use polyeval_core::{Language, Task};
+use crate::Task;
+use polyeval_core::Language;
 use std::collections::HashSet;
 
 /// Identifiers that tie a test line to the solution: required names, class

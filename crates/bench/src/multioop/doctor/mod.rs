@@ -37,11 +37,12 @@ mod python;
 use super::assemble;
 pub use super::reference::{load_reference, strip_reference_checks};
 use super::{oop_meta, Prepared, Scorer, Scoring};
+use crate::Task;
 use free_lines::{first_error, free_line_class, free_program, solution_free_lines};
 use names::name_checks;
 use patterns::pattern_checks;
 use polyeval_core::progress::Progress;
-use polyeval_core::{Bench, Language, Status, Task};
+use polyeval_core::{Bench, Language, Status};
 use polyeval_sandbox::{Engine, Job};
 use python::python_checks;
 use regex::Regex;
@@ -512,7 +513,7 @@ fn summarise(
 /// of the default directory beside the data (`sibling`: also the MultiOOP
 /// directory beside it, for the OOP set).
 pub fn run(
-    tasks: &polyeval_core::TaskSet,
+    tasks: &crate::TaskSet,
     opts: &crate::doctor::DoctorOptions,
     sibling: bool,
 ) -> anyhow::Result<Box<dyn crate::doctor::DoctorFindings>> {
@@ -749,7 +750,7 @@ mod tests {
     use super::patterns::*;
     use super::python::*;
     use super::*;
-    use polyeval_core::TaskMeta;
+    use crate::{OopMeta, TaskMeta};
 
     fn task(lang: Language, question: &str, lines: &[&str], tf: &str, kw: &[&str]) -> Task {
         Task {
@@ -760,12 +761,12 @@ mod tests {
             instruction: question.into(),
             canonical_solution: None,
             source_path: "test".into(),
-            meta: TaskMeta::Oop {
+            meta: TaskMeta::Oop(OopMeta {
                 test_list: lines.iter().map(|s| s.to_string()).collect(),
                 test_function: tf.into(),
                 entry_point: "candidate".into(),
                 keywords: vec![kw.iter().map(|s| s.to_string()).collect()],
-            },
+            }),
         }
     }
 
@@ -839,7 +840,7 @@ mod tests {
             "def test_run(a,b,c):\n    return A().f(a,b,c)",
             &[],
         );
-        if let TaskMeta::Oop { entry_point, .. } = &mut t.meta {
+        if let TaskMeta::Oop(OopMeta { entry_point, .. }) = &mut t.meta {
             *entry_point = "test_run".into();
         }
         let d = python_defects(&t);

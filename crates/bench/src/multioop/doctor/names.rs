@@ -3,7 +3,7 @@
 
 use super::{defect, re, Defect};
 use crate::multioop::keywords::contains_identifier;
-use polyeval_core::Task;
+use crate::Task;
 use regex::Regex;
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;

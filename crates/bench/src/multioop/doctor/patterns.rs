@@ -6,7 +6,7 @@
 use super::names::{looks_like_task_class, MEMBER_CALL};
 use super::{defect, re, Defect};
 use crate::multioop::lang::PythonLiterals;
-use polyeval_core::Task;
+use crate::Task;
 use regex::Regex;
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;

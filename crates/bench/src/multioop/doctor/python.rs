@@ -6,7 +6,7 @@ use super::names::name_checks;
 use super::patterns::blank_literals;
 use super::{defect, re, Defect};
 use crate::multioop::oop_meta;
-use polyeval_core::Task;
+use crate::Task;
 use regex::Regex;
 use std::sync::LazyLock;
 
