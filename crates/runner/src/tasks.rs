@@ -97,7 +97,7 @@ pub fn task_text(t: &Task) -> String {
                 "technique:   {technique}\ninterface:   {interface}\nfsm id:      {fsm_id}\ncode level:  {code_level}\nsuffix:      {suffix}\nproject:     {github_project}\n"
             ));
         }
-        TaskMeta::Ffi(FfiMeta { .. }) => {}
+        TaskMeta::Ffi(_) => {}
         TaskMeta::Oop(OopMeta {
             test_list,
             entry_point,
@@ -140,7 +140,7 @@ pub fn task_text(t: &Task) -> String {
                 s.push_str(&format!("\n--- {name} ---\n{text}\n"));
             }
         }
-        TaskMeta::Ipc(IpcMeta { .. }) => {}
+        TaskMeta::Ipc(_) => {}
     }
     s
 }
