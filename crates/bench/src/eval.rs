@@ -11,7 +11,7 @@ pub use polyeval_core::eval::Settings;
 pub struct EvalItem<'a> {
     pub task: &'a Task,
     /// The completion as stored (the raw model answer, or imported text).
-    /// Evaluators extract the program themselves (`crate::extract`, or the
+    /// Evaluators extract the program themselves (`polyeval_core::extract`, or the
     /// FFI JSON decoder), so imported and generated samples are treated alike.
     pub code: &'a str,
 }
