@@ -2,7 +2,8 @@
 //! given candidate file) under a driver file, printing the outcome.
 //! `cargo run -p polyeval-bench --example ipc_try -- TASK.json DRIVER [CANDIDATE] [N]`
 use polyeval_bench::EvalOptions;
-use polyeval_core::{IpcDriver, Language};
+use polyeval_core::IpcDriver;
+use polyeval_lang::Language;
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();

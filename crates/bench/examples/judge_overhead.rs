@@ -26,7 +26,8 @@ use polyeval_bench::multioop::reference::load_reference;
 use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
 use polyeval_core::data::shared_test_data;
-use polyeval_core::{Bench, Language, Status, Task, Verdict};
+use polyeval_core::{Bench, Task, Verdict};
+use polyeval_lang::{status::Status, Language};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 

@@ -4,7 +4,8 @@ use crate::doctor::{DoctorFindings, DoctorOptions};
 use crate::prompts::PromptMode;
 use polyeval_core::chat::Message;
 use polyeval_core::loading::TaskLoader;
-use polyeval_core::{Bench, Evaluator, Language, Task, TaskSet};
+use polyeval_core::{Bench, Evaluator, Task, TaskSet};
+use polyeval_lang::Language;
 use std::path::Path;
 
 /// How to evaluate, as the user asked: options every evaluator may read,

@@ -20,7 +20,8 @@ use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
 use polyeval_core::data::shared_test_data;
 use polyeval_core::eval::EvalItem;
-use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
+use polyeval_core::{Bench, Evaluator, Task, TaskMeta, Verdict};
+use polyeval_lang::{status::Status, Language};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

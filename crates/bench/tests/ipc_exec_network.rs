@@ -8,8 +8,9 @@
 //! (`polyeval setup ipc-runtime`); fails, never skips, without it.
 
 use polyeval_bench::EvalOptions;
-use polyeval_core::{IpcDriver, Language};
-use polyeval_judge::value::Value;
+use polyeval_core::IpcDriver;
+use polyeval_lang::value::Value;
+use polyeval_lang::Language;
 use std::io::Read;
 use std::net::{IpAddr, Ipv4Addr, TcpListener, TcpStream, UdpSocket};
 use std::time::Duration;

@@ -27,7 +27,8 @@ use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
 use polyeval_core::data::shared_test_data;
 use polyeval_core::eval::EvalItem;
-use polyeval_core::{Bench, Evaluator, Language, Status, Task, Verdict};
+use polyeval_core::{Bench, Evaluator, Task, Verdict};
+use polyeval_lang::{status::Status, Language};
 
 const LANGUAGES: [Language; 7] = [
     Language::Python,

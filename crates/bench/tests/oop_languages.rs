@@ -7,7 +7,8 @@
 use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
 use polyeval_core::eval::EvalItem;
-use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
+use polyeval_core::{Bench, Evaluator, Task, TaskMeta, Verdict};
+use polyeval_lang::{status::Status, Language};
 
 fn task(lang: Language, test_list: &[&str], keywords: &[&str]) -> Task {
     Task {

@@ -10,7 +10,8 @@ use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
 use polyeval_core::data::shared_test_data;
 use polyeval_core::eval::EvalItem;
-use polyeval_core::{Bench, Evaluator, Language};
+use polyeval_core::{Bench, Evaluator};
+use polyeval_lang::Language;
 use std::collections::BTreeSet;
 
 #[test]

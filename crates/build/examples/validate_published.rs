@@ -11,8 +11,9 @@
 
 use polyeval_bench::crosspl_ipc::scored_text;
 use polyeval_build::ipc::{answers, snippet, Level};
-use polyeval_core::{Bench, Language, TaskMeta};
+use polyeval_core::{Bench, TaskMeta};
 use polyeval_fsm::Mode;
+use polyeval_lang::Language;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

@@ -20,7 +20,8 @@
 
 use anyhow::{bail, Context};
 use polyeval_bench::loaders::ipc_language_of_dir;
-use polyeval_core::{Language, Task, TaskSet};
+use polyeval_core::{Task, TaskSet};
+use polyeval_lang::Language;
 use polyeval_store::NewSample;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};

@@ -2,7 +2,8 @@
 //! MultiOOP papers report about their tasks.
 
 use polyeval_core::technique::TECHNIQUES;
-use polyeval_core::{Language, Task, TaskMeta, TaskSet};
+use polyeval_core::{Task, TaskMeta, TaskSet};
+use polyeval_lang::Language;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

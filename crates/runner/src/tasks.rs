@@ -4,7 +4,8 @@
 pub use polyeval_bench::loaders::TaskSets;
 
 use anyhow::bail;
-use polyeval_core::{Language, Task, TaskMeta, TaskSet};
+use polyeval_core::{Task, TaskMeta, TaskSet};
+use polyeval_lang::Language;
 
 /// A task by key, or by upstream id (+ language when the id repeats).
 pub fn find_task<'a>(

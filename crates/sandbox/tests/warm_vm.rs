@@ -7,8 +7,9 @@
 //! Outputs of ordinary programs (passing, failing, compile errors, exit
 //! codes) read as a cold run's.
 
-use polyeval_core::{Language, Status};
-use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, Outcome};
+use polyeval_lang::toolchain::{Job, Limits};
+use polyeval_lang::{status::Status, Language};
+use polyeval_sandbox::{Engine, EngineConfig, Outcome};
 use std::time::Duration;
 
 fn engine(warm: bool) -> Engine {

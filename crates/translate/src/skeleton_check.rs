@@ -9,7 +9,8 @@ use anyhow::bail;
 use polyeval_bench::multioop::{self, OopEvaluator};
 use polyeval_core::eval::EvalItem;
 use polyeval_core::progress::Progress;
-use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta};
+use polyeval_core::{Bench, Evaluator, Task, TaskMeta};
+use polyeval_lang::{status::Status, Language};
 use serde_json::json;
 use std::collections::BTreeMap;
 

@@ -3,7 +3,8 @@
 //! serves one with another's run).
 #![allow(dead_code)]
 
-use polyeval_core::{Bench, Language, Task, TaskMeta};
+use polyeval_core::{Bench, Task, TaskMeta};
+use polyeval_lang::Language;
 
 /// A task and a correct solution per language; `k` makes every sample distinct.
 pub fn sample(lang: Language, k: usize) -> (Task, String) {

@@ -6,7 +6,8 @@ use crate::Benchmark;
 use crate::EvalOptions;
 use polyeval_core::chat::Message;
 use polyeval_core::loading::TaskLoader;
-use polyeval_core::{Bench, Evaluator, Language, Task, TaskSet};
+use polyeval_core::{Bench, Evaluator, Task, TaskSet};
+use polyeval_lang::Language;
 use std::fmt::Write;
 
 /// CrossPL-FFI: Python programs calling GSL through ctypes, executed.

@@ -17,7 +17,8 @@
 use super::{assert_test_of, FfiEvaluator, Prepared};
 use crate::EvalOptions;
 use polyeval_core::progress::Progress;
-use polyeval_core::{pysrc, Status, Task, Verdict};
+use polyeval_core::{pysrc, Task, Verdict};
+use polyeval_lang::status::Status;
 use regex::Regex;
 use serde::Serialize;
 use std::collections::HashSet;

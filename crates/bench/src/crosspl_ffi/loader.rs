@@ -2,7 +2,8 @@
 
 use anyhow::{bail, Context};
 use polyeval_core::loading::{parse_json, Inputs, Record, TaskLoader};
-use polyeval_core::{Bench, Language, Task, TaskMeta};
+use polyeval_core::{Bench, Task, TaskMeta};
+use polyeval_lang::Language;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 

@@ -6,7 +6,8 @@ use crate::Benchmark;
 use crate::EvalOptions;
 use polyeval_core::chat::Message;
 use polyeval_core::loading::TaskLoader;
-use polyeval_core::{Bench, Evaluator, Language, Task, TaskSet};
+use polyeval_core::{Bench, Evaluator, Task, TaskSet};
+use polyeval_lang::Language;
 
 /// The system message of the published IPC numbers: raw code only.
 const SYSTEM: &str = include_str!("../../prompts/crosspl-ipc-system.txt");
@@ -75,7 +76,8 @@ impl Benchmark for CrossplIpc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use polyeval_core::{Language, TaskMeta};
+    use polyeval_core::TaskMeta;
+    use polyeval_lang::Language;
 
     #[test]
     fn ipc_gets_the_system_message() {

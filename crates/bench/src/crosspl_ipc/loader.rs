@@ -3,7 +3,8 @@
 use anyhow::{bail, Context};
 use polyeval_core::loading::{parse_json, Inputs, Record, TaskLoader};
 pub use polyeval_core::technique::technique_for_interface;
-use polyeval_core::{Bench, IpcDriver, Language, Task, TaskMeta};
+use polyeval_core::{Bench, IpcDriver, Task, TaskMeta};
+use polyeval_lang::Language;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -25,8 +25,9 @@ pub use benchmark::CrossplIpc;
 
 use crate::EvalOptions;
 use polyeval_core::eval::EvalItem;
-use polyeval_core::{Bench, Evaluator, Status, Task, TaskMeta, Verdict};
+use polyeval_core::{Bench, Evaluator, Task, TaskMeta, Verdict};
 use polyeval_fsm::{catalog_path_for_task_file, Engine, Mode, Trace};
+use polyeval_lang::status::Status;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

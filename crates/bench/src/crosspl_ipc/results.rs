@@ -7,7 +7,8 @@
 
 use super::loader::language_of_dir;
 use anyhow::{bail, Context};
-use polyeval_core::{Language, Task, TaskMeta};
+use polyeval_core::{Task, TaskMeta};
+use polyeval_lang::Language;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -413,7 +414,7 @@ fn string_list(
                 })
             })
             .collect(),
-        Some(Value::String(s)) => polyeval_core::pylit::parse_string_list(s)
+        Some(Value::String(s)) => polyeval_lang::python::pylit::parse_string_list(s)
             .map_err(|e| anyhow::anyhow!("{file}: entry {i}: field `{field}`: {e}")),
         Some(Value::Null) | None => Ok(Vec::new()),
         Some(_) => bail!("{file}: entry {i}: field `{field}`: expected a list of strings"),

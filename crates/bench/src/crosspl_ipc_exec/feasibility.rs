@@ -7,7 +7,8 @@
 //! solution's own runs decide the rest.
 
 use super::runtime::IpcRuntime;
-use polyeval_core::{Language, Task, TaskMeta};
+use polyeval_core::{Task, TaskMeta};
+use polyeval_lang::Language;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;

@@ -1,6 +1,7 @@
 use super::*;
 use polyeval_core::data::shared_test_data;
-use polyeval_core::{Language, Task, TaskMeta};
+use polyeval_core::{Task, TaskMeta};
+use polyeval_lang::Language;
 use std::collections::BTreeMap;
 use std::fs;
 

@@ -3,7 +3,8 @@
 
 use anyhow::{bail, Context};
 use polyeval_core::loading::{json_kind, parse_json, Inputs, Record, TaskLoader};
-use polyeval_core::{pylit, Bench, Language, Task, TaskMeta};
+use polyeval_core::{Bench, Task, TaskMeta};
+use polyeval_lang::{python::pylit, Language};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,8 @@
 //! `Acc.greet(name)`, with upstream-form test lines per language, and
 //! correct solutions (some with a `main` of their own).
 
-use polyeval_core::{Bench, Language, Task, TaskMeta};
+use polyeval_core::{Bench, Task, TaskMeta};
+use polyeval_lang::Language;
 
 fn lines(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()

@@ -12,7 +12,8 @@ use anyhow::Context;
 use polyeval_bench::crosspl_ipc_exec::feasibility::Infeasible;
 use polyeval_bench::crosspl_ipc_exec::runtime::IpcRuntime;
 use polyeval_bench::Benchmark;
-use polyeval_core::{Language, Task, TaskMeta};
+use polyeval_core::{Task, TaskMeta};
+use polyeval_lang::Language;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -217,7 +218,7 @@ struct Provenance<'a> {
     /// Runs of the canonical solution that agreed.
     canonical_runs: usize,
     /// The canonical solution's observations (the judge's wire format).
-    reference: &'a [polyeval_judge::Value],
+    reference: &'a [polyeval_lang::value::Value],
     mutants: Vec<MutantRow<'a>>,
 }
 

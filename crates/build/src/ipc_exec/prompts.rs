@@ -5,7 +5,8 @@
 use crate::ipc::prompts::render;
 use polyeval_client::Message;
 use polyeval_core::hash::{fnv1a, FNV_OFFSET};
-use polyeval_core::{IpcDriver, Language};
+use polyeval_core::IpcDriver;
+use polyeval_lang::Language;
 
 const DRIVER: &str = include_str!("../../prompts/build-ipc-exec/driver.txt");
 const REVISE: &str = include_str!("../../prompts/build-ipc-exec/revise.txt");

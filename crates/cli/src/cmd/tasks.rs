@@ -1,7 +1,8 @@
 //! `polyeval tasks stats|list|show`: inspect benchmark tasks.
 
 use clap::Subcommand;
-use polyeval_core::{Bench, Language, Task, TaskFilter, TaskSet};
+use polyeval_core::{Bench, Task, TaskFilter, TaskSet};
+use polyeval_lang::Language;
 use polyeval_runner::stats::stats;
 use polyeval_runner::tasks::{find_task, task_line, task_text};
 use std::io::Write;

@@ -25,7 +25,8 @@ pub use polyeval_bench::crosspl_ipc::results::{
     normalise_variant, similar_model_names, ModelDirs, RecordedSet,
 };
 use polyeval_core::progress::Progress;
-use polyeval_core::{Bench, Language, Task, TaskSet};
+use polyeval_core::{Bench, Task, TaskSet};
+use polyeval_lang::Language;
 use polyeval_store::{NewSample, RunConfig};
 use rayon::prelude::*;
 use serde_json::Value;

@@ -19,7 +19,8 @@ mod php;
 mod python;
 
 use super::runtime::IpcRuntime;
-use polyeval_core::{IpcDriver, Language};
+use polyeval_core::IpcDriver;
+use polyeval_lang::Language;
 use std::path::PathBuf;
 
 pub use go::imports_rewritten as go_imports_rewritten;
