@@ -41,7 +41,7 @@
 //! expect NaN from a literal in the real data.
 
 use polyeval_lang::value::Value;
-pub use polyeval_lang::value::{Equality, Semantics, Tolerance};
+use polyeval_lang::value::{Equality, Semantics, Tolerance};
 
 /// Whether `a` and `b` are equal under `s`.
 pub fn equal(a: &Value, b: &Value, s: &Semantics) -> bool {

@@ -3,7 +3,7 @@
 //! ([`line_span`]), whether it parses ([`syntax`]), and its normalised form
 //! for deduplication ([`normalised_tokens`]).
 
-use polyeval_fsm::strip::strip_comments;
+use polyeval_lang::lex::strip_comments;
 use polyeval_lang::{status::Status, Language};
 use polyeval_sandbox::Engine;
 use regex::Regex;
