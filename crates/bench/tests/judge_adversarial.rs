@@ -30,16 +30,6 @@ use polyeval_core::eval::EvalItem;
 use polyeval_core::{Bench, Evaluator, Task, Verdict};
 use polyeval_lang::{status::Status, Language};
 
-const LANGUAGES: [Language; 7] = [
-    Language::Python,
-    Language::Cpp,
-    Language::Java,
-    Language::CSharp,
-    Language::Php,
-    Language::JavaScript,
-    Language::Go,
-];
-
 fn options(mode: &str, cold: bool) -> EvalOptions {
     EvalOptions {
         mode: Some(mode.into()),
@@ -117,7 +107,7 @@ fn cases() -> Vec<Case> {
             });
         }
     }
-    for lang in LANGUAGES {
+    for lang in Language::ALL {
         let mut controls = vec![
             ("correct", correct(lang).to_string()),
             (
