@@ -19,6 +19,7 @@ import os, re, resource, subprocess, sys, tempfile, time
 n = int(sys.argv[1])
 root = os.getcwd()
 cpp_rs = open("crates/lang/src/cpp/toolchain.rs").read()
+judging_rs = open("crates/lang/src/cpp/judging.rs").read()
 prelude = open("crates/lang/src/cpp/observer.hpp").read()
 std_extern = open("crates/lang/src/cpp/cpp_std_extern.hpp").read()
 flags = re.search(r"const FLAGS: &\[&str\] = &\[(.*?)\];", cpp_rs).group(1)
@@ -26,6 +27,22 @@ flags = re.findall(r'"([^"]*)"', flags)
 headers = re.findall(r'"([^"]*)"', re.search(r"PCH_HEADERS: &\[&str\] = &\[(.*?)\];", cpp_rs, re.S).group(1))
 types = re.findall(r'"([^"]*)"', re.search(r"PRE_INSTANTIATED: &\[&str\] = &\[(.*?)\];", cpp_rs, re.S).group(1))
 gxx = ["g++"] + flags
+
+# The judged statements as the judge writes them (C++'s `Judging`): the
+# Rust format strings of the observe and finish statements.
+def rust_format(fn):
+    m = re.search(r"fn " + fn + r"\(.*?\"(.*?)\"", judging_rs, re.S)
+    if not m:
+        sys.exit(f"no {fn} in crates/lang/src/cpp/judging.rs")
+    return m.group(1)
+
+def statement(fmt, **values):
+    for name, value in values.items():
+        fmt = fmt.replace("{" + name + "}", value)
+    return fmt.replace("{{", "{").replace("}}", "}")
+
+OBSERVE = rust_format("observe_statement")
+FINISH = statement(rust_format("finish_statement"))
 
 def sh(argv, cwd):
     subprocess.run(argv, cwd=cwd, check=True)
@@ -69,6 +86,7 @@ OBSERVED = [
 
 def program(k):
     ret, _, expr = OBSERVED[k % len(OBSERVED)]
+    observe = statement(OBSERVE, t="0", lhs=f"q.twice({k})")
     extra = "#include <map>\n" if "map" in ret else ""
     return f"""#include <polyeval_judge.hpp>
 #include <stdlib.h>
@@ -92,10 +110,8 @@ public:
 
 int main() {{
     QTS q;
-    try {{ ::polyeval_judge::observe(0, (q.twice({k}))); }} catch (...) {{ ::polyeval_judge::raised(0); throw; }}
-    assert(q.twice({k}) == q.twice({k}));
-    ::polyeval_judge::ok(1);
-    ::polyeval_judge::finish(false);
+    {observe}
+    {FINISH}
     return 0;
 }}
 """

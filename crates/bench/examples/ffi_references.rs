@@ -10,11 +10,12 @@ use polyeval_bench::crosspl_ffi::FfiEvaluator;
 use polyeval_bench::EvalOptions;
 use polyeval_bench::{FfiMeta, TaskMeta};
 use polyeval_core::data::shared_test_data;
-use polyeval_core::{Bench, Language};
+use polyeval_core::Bench;
 use polyeval_judge::ffi::{evaluate_program, parse_evaluated, reported, Evaluation};
 use polyeval_judge::protocol::Leaf;
-use polyeval_judge::value::render;
-use polyeval_sandbox::Job;
+use polyeval_lang::toolchain::Job;
+use polyeval_lang::value::render;
+use polyeval_lang::Language;
 
 fn main() -> anyhow::Result<()> {
     let wanted: Vec<String> = std::env::args().skip(1).collect();

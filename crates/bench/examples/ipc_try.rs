@@ -3,7 +3,7 @@
 //! `cargo run -p polyeval-bench --example ipc_try -- TASK.json DRIVER [CANDIDATE] [N]`
 use polyeval_bench::EvalOptions;
 use polyeval_bench::IpcDriver;
-use polyeval_core::Language;
+use polyeval_lang::Language;
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();

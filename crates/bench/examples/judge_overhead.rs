@@ -27,7 +27,8 @@ use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
 use polyeval_bench::Task;
 use polyeval_core::data::shared_test_data;
-use polyeval_core::{Bench, Language, Status, Verdict};
+use polyeval_core::{Bench, Verdict};
+use polyeval_lang::{status::Status, Language};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 

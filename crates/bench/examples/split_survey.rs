@@ -7,7 +7,8 @@
 use polyeval_bench::{OopMeta, TaskMeta};
 use polyeval_core::data::shared_test_data;
 use polyeval_core::Bench;
-use polyeval_judge::split::{plan, LineKind, SplitOptions};
+use polyeval_judge::split::plan;
+use polyeval_lang::judging::plan::{LineKind, SplitOptions};
 use std::collections::BTreeMap;
 
 fn main() -> anyhow::Result<()> {

@@ -2,7 +2,7 @@
 //! options and the shape of its findings.
 
 use polyeval_core::progress::Progress;
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use std::path::PathBuf;
 
 /// Options of a benchmark check; each benchmark reads the fields that concern it.

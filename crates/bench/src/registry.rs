@@ -5,7 +5,8 @@ use crate::prompts::PromptMode;
 use crate::{Evaluator, Task, TaskMeta, TaskSet};
 use polyeval_core::chat::Message;
 use polyeval_core::loading::TaskLoader;
-use polyeval_core::{Bench, Language};
+use polyeval_core::Bench;
+use polyeval_lang::Language;
 use std::path::Path;
 
 /// How to evaluate, as the user asked: options every evaluator may read,

@@ -56,7 +56,8 @@ impl TestLines for TaskMeta {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use polyeval_core::{Bench, Language};
+    use polyeval_core::Bench;
+    use polyeval_lang::Language;
 
     fn task(bench: Bench, language: Language, meta: TaskMeta) -> Task {
         Task {

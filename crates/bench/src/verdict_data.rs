@@ -109,8 +109,8 @@ impl IpcExecData {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use polyeval_core::Status;
     use polyeval_fsm::engine::{Mode, Trace};
+    use polyeval_lang::status::Status;
 
     #[test]
     fn ipc_data_reads_back_what_the_ipc_verdict_writes() {

@@ -21,7 +21,8 @@ use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
 use polyeval_bench::{Evaluator, FfiMeta, OopMeta, Task, TaskMeta};
 use polyeval_core::data::shared_test_data;
-use polyeval_core::{Bench, Language, Status, Verdict};
+use polyeval_core::{Bench, Verdict};
+use polyeval_lang::{status::Status, Language};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

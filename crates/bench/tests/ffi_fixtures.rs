@@ -6,7 +6,7 @@ mod ffi_support;
 use ffi_support::*;
 use polyeval_bench::crosspl_ffi::doctor::{self, Defect, DoctorOptions};
 use polyeval_bench::crosspl_ffi::GslInstall;
-use polyeval_core::Status;
+use polyeval_lang::status::Status;
 
 #[test]
 fn doctor_finds_the_built_in_defects() {

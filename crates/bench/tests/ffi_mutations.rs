@@ -6,7 +6,7 @@
 mod ffi_support;
 
 use ffi_support::*;
-use polyeval_core::Status;
+use polyeval_lang::status::Status;
 
 fn mutate(src: &str, from: &str, to: &str) -> String {
     assert!(src.contains(from), "mutation anchor `{from}` not found");

@@ -8,7 +8,7 @@ use ffi_support::*;
 use polyeval_bench::crosspl_ffi::doctor::{self, Defect, DoctorOptions};
 use polyeval_bench::crosspl_ffi::GslInstall;
 use polyeval_bench::FfiMeta;
-use polyeval_core::Status;
+use polyeval_lang::status::Status;
 use std::collections::BTreeMap;
 
 /// With GSL 2.8 (polyeval's build, used by default), the release the

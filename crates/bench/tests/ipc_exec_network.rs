@@ -9,8 +9,8 @@
 
 use polyeval_bench::EvalOptions;
 use polyeval_bench::IpcDriver;
-use polyeval_core::Language;
-use polyeval_judge::value::Value;
+use polyeval_lang::value::Value;
+use polyeval_lang::Language;
 use std::io::Read;
 use std::net::{IpAddr, Ipv4Addr, TcpListener, TcpStream, UdpSocket};
 use std::time::Duration;

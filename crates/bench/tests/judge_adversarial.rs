@@ -28,17 +28,8 @@ use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
 use polyeval_bench::{Evaluator, Task};
 use polyeval_core::data::shared_test_data;
-use polyeval_core::{Bench, Language, Status, Verdict};
-
-const LANGUAGES: [Language; 7] = [
-    Language::Python,
-    Language::Cpp,
-    Language::Java,
-    Language::CSharp,
-    Language::Php,
-    Language::JavaScript,
-    Language::Go,
-];
+use polyeval_core::{Bench, Verdict};
+use polyeval_lang::{status::Status, Language};
 
 fn options(mode: &str, cold: bool) -> EvalOptions {
     EvalOptions {
@@ -117,7 +108,7 @@ fn cases() -> Vec<Case> {
             });
         }
     }
-    for lang in LANGUAGES {
+    for lang in Language::ALL {
         let mut controls = vec![
             ("correct", correct(lang).to_string()),
             (

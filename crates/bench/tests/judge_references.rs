@@ -22,7 +22,8 @@ use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
 use polyeval_bench::{Evaluator, OopMeta, Task, TaskMeta};
 use polyeval_core::data::shared_test_data;
-use polyeval_core::{Bench, Language, Status, Verdict};
+use polyeval_core::{Bench, Verdict};
+use polyeval_lang::{status::Status, Language};
 
 fn options(mode: &str) -> EvalOptions {
     EvalOptions {
@@ -239,7 +240,7 @@ fn doctor_lists_the_lines_that_cannot_be_judged() {
     assert_eq!(tasks.len(), 3);
     let engine = polyeval_sandbox::Engine::new(polyeval_sandbox::EngineConfig {
         jobs: 2,
-        limits: polyeval_sandbox::Limits::default(),
+        limits: polyeval_lang::toolchain::Limits::default(),
         cache: true,
     })
     .expect("engine");

@@ -8,7 +8,8 @@ use polyeval_bench::eval::EvalItem;
 use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
 use polyeval_bench::{Evaluator, OopMeta, Task, TaskMeta};
-use polyeval_core::{Bench, Language, Status, Verdict};
+use polyeval_core::{Bench, Verdict};
+use polyeval_lang::{status::Status, Language};
 
 fn task(lang: Language, test_list: &[&str], keywords: &[&str]) -> Task {
     Task {

@@ -11,7 +11,8 @@ use polyeval_bench::multioop::OopEvaluator;
 use polyeval_bench::EvalOptions;
 use polyeval_bench::Evaluator;
 use polyeval_core::data::shared_test_data;
-use polyeval_core::{Bench, Language};
+use polyeval_core::Bench;
+use polyeval_lang::Language;
 use std::collections::BTreeSet;
 
 #[test]

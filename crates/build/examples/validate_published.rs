@@ -12,8 +12,9 @@
 use polyeval_bench::crosspl_ipc::scored_text;
 use polyeval_bench::{IpcMeta, TaskMeta};
 use polyeval_build::ipc::{answers, snippet, Level};
-use polyeval_core::{Bench, Language};
+use polyeval_core::Bench;
 use polyeval_fsm::Mode;
+use polyeval_lang::Language;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

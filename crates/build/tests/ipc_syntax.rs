@@ -4,7 +4,7 @@
 //! ones fail.
 
 use polyeval_build::ipc::snippet::syntax;
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use polyeval_sandbox::{Engine, EngineConfig};
 
 fn engine() -> Engine {

@@ -150,7 +150,7 @@ fn every_way_a_hit_can_end_is_recorded_and_reported() {
     // ok.py and retry.py give the same solution: one is a duplicate.
     assert_eq!(
         summary.emitted,
-        [(polyeval_core::Language::Python, 1)],
+        [(polyeval_lang::Language::Python, 1)],
         "{report}"
     );
     assert_eq!((summary.dropped, summary.duplicates), (3, 1), "{report}");

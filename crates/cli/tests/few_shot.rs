@@ -2,7 +2,7 @@
 //! two answers, run in the sandbox with checks of their own.
 
 use polyeval_bench::multioop::prompts::few_shot_examples;
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use std::process::Command;
 
 fn code(answer: &str) -> String {

@@ -3,7 +3,7 @@
 //! commands that only score (`evaluate`) must still get it once the cache is
 //! warm, or every sample would fail as unjudgeable.
 
-use polyeval_core::Status;
+use polyeval_lang::status::Status;
 use polyeval_store::RunStore;
 use std::path::Path;
 use std::process::Command;

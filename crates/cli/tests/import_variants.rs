@@ -8,7 +8,8 @@
 use polyeval_bench::loaders;
 use polyeval_bench::{IpcMeta, TaskMeta};
 use polyeval_core::data::shared_test_data;
-use polyeval_core::{Bench, Language};
+use polyeval_core::Bench;
+use polyeval_lang::Language;
 use polyeval_store::RunStore;
 use serde_json::{json, Value};
 use std::path::Path;

@@ -5,7 +5,7 @@
 //! keeps them equal to the Rust definitions.
 
 use polyeval_core::task::Bench;
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -5,7 +5,8 @@
 
 use polyeval_bench::loaders;
 use polyeval_client::mock::{MockReply, MockRequest, MockServer};
-use polyeval_core::{Bench, Language, Status};
+use polyeval_core::Bench;
+use polyeval_lang::{status::Status, Language};
 use polyeval_store::RunStore;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};

@@ -13,7 +13,7 @@
 //!    snippet often precedes or follows the real solution; the solution
 //!    block is nearly always the longest one.
 
-use crate::Language;
+use polyeval_lang::Language;
 
 /// Opening/closing tag pairs of reasoning blocks emitted by reasoning models.
 const REASONING_TAGS: [(&str, &str); 2] = [("<think>", "</think>"), ("<thinking>", "</thinking>")];

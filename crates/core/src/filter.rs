@@ -4,7 +4,8 @@
 //! back from there.
 
 use crate::technique::{parse_code_level, parse_technique};
-use crate::{Language, Task, TaskSet};
+use crate::{Task, TaskSet};
+use polyeval_lang::Language;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
@@ -156,7 +157,8 @@ impl TaskFilter {
             ));
         }
         if let Some(per_lang) = self.limit_per_lang {
-            let mut taken: std::collections::HashMap<crate::Language, usize> = Default::default();
+            let mut taken: std::collections::HashMap<polyeval_lang::Language, usize> =
+                Default::default();
             out.retain(|&i| {
                 let n = taken.entry(set.tasks[i].language).or_default();
                 *n += 1;

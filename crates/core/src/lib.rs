@@ -1,5 +1,5 @@
 //! Core types shared by every polyeval crate: the task model (one for all
-//! benchmarks, generic over each benchmark's metadata), languages, task filters, verdicts, chat messages, the
+//! benchmarks, generic over each benchmark's metadata), task filters, verdicts, chat messages, the
 //! data-path convention, the task-loading machinery, progress events and the
 //! pass@k metrics.
 
@@ -19,12 +19,5 @@ pub mod technique;
 pub mod verdict;
 
 pub use filter::{TaskAttributes, TaskFilter};
-pub use polyeval_lang::lex;
-pub use polyeval_lang::python::pylit;
-pub use polyeval_lang::{Language, LanguageInfo};
-/// Languages and what polyeval knows about each (`polyeval-lang`).
-pub mod language {
-    pub use polyeval_lang::{Language, LanguageInfo};
-}
 pub use task::{Bench, Task, TaskSet};
-pub use verdict::{Status, Verdict};
+pub use verdict::Verdict;

@@ -1,6 +1,6 @@
 //! One task model for every benchmark.
 
-use crate::Language;
+use polyeval_lang::Language;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-pub use polyeval_lang::status::Status;
+use polyeval_lang::status::Status;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {

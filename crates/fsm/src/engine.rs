@@ -220,7 +220,7 @@ impl<'a> Iterator for SplitLines<'a> {
 pub fn prepare<'c>(code: &'c str, suffix: &str, mode: Mode) -> (Cow<'c, str>, SkipRule) {
     match (mode, strip::lexer_for_suffix(suffix)) {
         (Mode::Strict, Some(lang)) => (
-            Cow::Owned(strip::strip_comments(code, lang)),
+            Cow::Owned(polyeval_lang::lex::strip_comments(code, lang)),
             SkipRule::Never,
         ),
         _ => (Cow::Borrowed(code), SkipRule::for_suffix(suffix)),

@@ -1,15 +1,16 @@
 //! Properties of strict mode's comment removal on arbitrary input.
 
-use polyeval_fsm::strip::{strip_comments, Lang};
+use polyeval_lang::lex::strip_comments;
+use polyeval_lang::Language;
 use proptest::prelude::*;
 
-const LANGS: [Lang; 6] = [
-    Lang::Java,
-    Lang::Python,
-    Lang::Go,
-    Lang::JavaScript,
-    Lang::Php,
-    Lang::Cpp,
+const LANGS: [Language; 6] = [
+    Language::Java,
+    Language::Python,
+    Language::Go,
+    Language::JavaScript,
+    Language::Php,
+    Language::Cpp,
 ];
 
 proptest! {
@@ -38,7 +39,7 @@ proptest! {
     /// A line comment after code removes exactly the comment.
     #[test]
     fn trailing_line_comment_is_blanked(code in "[a-z_]{1,20}\\(\\);", comment in "[a-z ()./]{0,30}") {
-        for (lang, marker) in [(Lang::Java, "//"), (Lang::Go, "//"), (Lang::JavaScript, "//"), (Lang::Cpp, "//"), (Lang::Php, "#"), (Lang::Python, "#")] {
+        for (lang, marker) in [(Language::Java, "//"), (Language::Go, "//"), (Language::JavaScript, "//"), (Language::Cpp, "//"), (Language::Php, "#"), (Language::Python, "#")] {
             let out = strip_comments(&format!("{code} {marker}{comment}\nnext"), lang);
             prop_assert_eq!(out.lines().next().unwrap().trim_end(), code.as_str());
             prop_assert_eq!(out.lines().nth(1), Some("next"));

@@ -41,7 +41,7 @@
 //! expect NaN from a literal in the real data.
 
 use polyeval_lang::value::Value;
-pub use polyeval_lang::value::{Equality, Semantics, Tolerance};
+use polyeval_lang::value::{Equality, Semantics, Tolerance};
 
 /// Whether `a` and `b` are equal under `s`.
 pub fn equal(a: &Value, b: &Value, s: &Semantics) -> bool {
@@ -83,14 +83,14 @@ fn explain(o: &Value, e: &Value, s: &Semantics, path: String) -> String {
             };
             format!(
                 "observed {} where {} was expected{kinds}{at}",
-                crate::value::render(o, 200),
-                crate::value::render(e, 200)
+                polyeval_lang::value::render(o, 200),
+                polyeval_lang::value::render(e, 200)
             )
         }
     }
 }
 
-const MAX_DEPTH: usize = crate::value::MAX_DEPTH + 2;
+const MAX_DEPTH: usize = polyeval_lang::value::MAX_DEPTH + 2;
 
 /// A number as the languages' numeric comparisons see it.
 #[derive(Debug, Clone, Copy)]
@@ -484,7 +484,7 @@ fn php_number_text(v: &Value) -> String {
     match v {
         Value::Int(i) => i.to_string(),
         Value::BigInt(t) => t.clone(),
-        Value::Float(f) => crate::value::format_float(*f),
+        Value::Float(f) => polyeval_lang::value::format_float(*f),
         _ => String::new(),
     }
 }

@@ -1,7 +1,9 @@
 //! How much of a benchmark's upstream test lines the split covers.
 
-use crate::split::{plan, LineKind, NotJudgeableReason, SplitOptions};
-use polyeval_core::{Language, Task};
+use crate::split::plan;
+use polyeval_core::Task;
+use polyeval_lang::judging::plan::{LineKind, NotJudgeableReason, SplitOptions};
+use polyeval_lang::Language;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

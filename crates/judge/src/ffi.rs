@@ -29,14 +29,15 @@
 //! what the loader did, not on what the candidate printed); it decides no
 //! pass.
 
-use crate::compare::{equal, Semantics};
-use crate::nonce::NonceReport;
+use crate::compare::equal;
 use crate::protocol::{Leaf, Record};
 use crate::scan::Finding;
-use crate::value::render;
 use crate::verdict::{check_nonce, collect, Judgement, RunReport, TestFailure};
-use crate::Equality;
-use polyeval_core::Status;
+use polyeval_lang::status::Status;
+use polyeval_lang::value::render;
+use polyeval_lang::value::Equality;
+use polyeval_lang::value::Semantics;
+use polyeval_sandbox::nonce::NonceReport;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as J;
 

@@ -5,13 +5,13 @@
 //!
 //! | language | prelude | body ([`body`]) |
 //! |---|---|---|
-//! | Python | before the candidate's code ([`python_with_prelude`] keeps `from __future__` first) | inside `def check(<param>):` |
+//! | Python | before the candidate's code ([`with_prelude`](polyeval_lang::python::judging::with_prelude) keeps `from __future__` first) | inside `def check(<param>):` |
 //! | C++ | first in the file, before the candidate's code (no candidate macro can reach it) | inside `int main()` |
-//! | Java | after the candidate's code (a top-level class) | inside `Problem.main` — run `Problem` explicitly ([`JAVA_ENTRY_CLASS`]) |
-//! | C# | after the candidate's code; [`CSHARP_FIRST_LINE`] first in the file | inside `Program.Main` — compile with `-main:Program` ([`CSHARP_ENTRY_CLASS`]) |
+//! | Java | after the candidate's code (a top-level class) | inside `Problem.main` — run `Problem` explicitly ([`ENTRY_CLASS`](polyeval_lang::java::judging::ENTRY_CLASS)) |
+//! | C# | after the candidate's code; [`FIRST_LINE`](polyeval_lang::csharp::judging::FIRST_LINE) first in the file | inside `Program.Main` — compile with `-main:Program` ([`ENTRY_CLASS`](polyeval_lang::csharp::judging::ENTRY_CLASS)) |
 //! | PHP | after the candidate's code (functions are hoisted) | after the prelude |
 //! | JavaScript | before the candidate's code | after the code |
-//! | Go | [`go_program`] merges aliased imports and the body | inside `main` |
+//! | Go | [`program`](polyeval_lang::go::judging::program) merges aliased imports and the body | inside `main` |
 //!
 //! Every body ends with the `finish` call, which runs the prelude's runtime
 //! integrity checks (diagnostics) and writes the end record. The preludes
@@ -19,45 +19,8 @@
 //! `OBSERVER`, and `judging.rs` for the statements); this module puts them
 //! together.
 
-use crate::split::{LineKind, Plan};
-use polyeval_core::Language;
-
-pub const PYTHON_PRELUDE: &str = polyeval_lang::python::OBSERVER;
-pub const CPP_PRELUDE: &str = polyeval_lang::cpp::OBSERVER;
-pub const JAVA_PRELUDE: &str = polyeval_lang::java::OBSERVER;
-pub const CSHARP_PRELUDE: &str = polyeval_lang::csharp::OBSERVER;
-pub const PHP_PRELUDE: &str = polyeval_lang::php::OBSERVER;
-pub const JAVASCRIPT_PRELUDE: &str = polyeval_lang::javascript::OBSERVER;
-pub const GO_PRELUDE: &str = polyeval_lang::go::OBSERVER;
-
-pub use polyeval_lang::csharp::judging::{
-    ENTRY_CLASS as CSHARP_ENTRY_CLASS, FIRST_LINE as CSHARP_FIRST_LINE,
-};
-pub use polyeval_lang::go::judging::{program as go_program, ASSERT_EQUAL as GO_ASSERT_EQUAL};
-pub use polyeval_lang::java::judging::ENTRY_CLASS as JAVA_ENTRY_CLASS;
-pub use polyeval_lang::python::judging::{
-    builtins_used as python_builtins_used, with_prelude as python_with_prelude,
-};
-
-/// The observer prelude of `lang` (Go: see [`go_program`]).
-pub fn prelude(lang: Language) -> &'static str {
-    lang.dialect().observer()
-}
-
-/// The statement that observes `lhs` as test `t` (one line; exceptions are
-/// reported and re-raised).
-pub fn observe_statement(lang: Language, t: usize, lhs: &str) -> String {
-    lang.dialect().observe_statement(t, lhs)
-}
-
-/// The final statement: the runtime checks (diagnostics) and the end
-/// record. Python also takes whether to read the one-shot nonce (CrossPL-FFI,
-/// whose end record may carry the harness's failure report) and the builtin
-/// names the test code uses (`protected`: a module-level redefinition of one
-/// of them is noted).
-pub fn finish_statement(lang: Language, needs_nonce: bool, protected: &[String]) -> String {
-    lang.dialect().finish_statement(needs_nonce, protected)
-}
+use polyeval_lang::judging::plan::{LineKind, Plan};
+use polyeval_lang::Language;
 
 /// The test body for `plan`, each statement on its own line prefixed with
 /// `indent`, ending with the finish statement. Setup lines run as upstream
@@ -101,18 +64,21 @@ pub fn body(plan: &Plan, indent: &str) -> String {
 /// that calls it and then finishes (the end record with the nonce). Run it
 /// with the nonce bound.
 pub fn ffi_program(candidate: &str, instrumented_test: &str, test_code: &str) -> String {
-    let protected = python_builtins_used(test_code);
+    let protected = polyeval_lang::python::judging::builtins_used(test_code);
     format!(
         "{}\n{instrumented_test}\n\nif __name__ == \"__main__\":\n    assert_test()\n    {}\n",
         polyeval_lang::python::judging::with_prelude_then(candidate, "__polyeval_ffi_guard()\n"),
-        finish_statement(Language::Python, true, &protected)
+        Language::Python
+            .dialect()
+            .finish_statement(true, &protected)
     )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::split::{plan, SplitOptions};
+    use crate::split::plan;
+    use polyeval_lang::judging::plan::SplitOptions;
 
     #[test]
     fn body_observes_checks_keeps_setup_lines_and_runs_no_assertion() {
@@ -145,7 +111,9 @@ mod tests {
 
     #[test]
     fn python_future_imports_stay_first() {
-        let p = python_with_prelude("from __future__ import annotations\nx = 1\n");
+        let p = polyeval_lang::python::judging::with_prelude(
+            "from __future__ import annotations\nx = 1\n",
+        );
         assert!(p.starts_with("from __future__ import annotations\n"));
         assert!(p.contains("__polyeval_observe, __polyeval_check"));
     }
@@ -170,7 +138,7 @@ mod tests {
 
     #[test]
     fn go_program_merges_imports() {
-        let g = go_program(
+        let g = polyeval_lang::go::judging::program(
             "package main\n\nimport \"fmt\"\n\nfunc F() int { fmt.Print(); return 1 }\n",
             "\tpolyevalFinish()\n",
         );
@@ -184,11 +152,13 @@ mod tests {
     #[test]
     fn finish_lists_protected_builtins() {
         assert_eq!(
-            finish_statement(Language::Python, true, &["abs".into()]),
+            Language::Python
+                .dialect()
+                .finish_statement(true, &["abs".into()]),
             "__polyeval_finish(True, (\"abs\",))"
         );
         assert_eq!(
-            python_builtins_used(
+            polyeval_lang::python::judging::builtins_used(
                 "def assert_test():\n    assert abs(f() - 1) < 1e-9 and len(x) == 2 # sum\n"
             ),
             vec!["abs".to_string(), "len".to_string()]

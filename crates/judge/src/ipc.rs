@@ -13,11 +13,11 @@
 //! with every rule the other benchmarks use (records in order, one per
 //! check, the end record, tampering evidence, the run's own status).
 
-use crate::compare::{Semantics, Tolerance};
 use crate::protocol::{parse_records, Record};
-use crate::split::{Check, LineKind, Plan, PlannedLine};
-use crate::value::{render, Value};
-use polyeval_core::Language;
+use polyeval_lang::judging::plan::{Check, LineKind, Plan, PlannedLine};
+use polyeval_lang::value::{render, Value};
+use polyeval_lang::value::{Semantics, Tolerance};
+use polyeval_lang::Language;
 use serde::{Deserialize, Serialize};
 
 /// What the canonical solution's run observed, in order.
@@ -144,7 +144,7 @@ mod tests {
     use super::*;
     use crate::protocol::record_line;
     use crate::verdict::{judge, RunReport};
-    use polyeval_core::Status;
+    use polyeval_lang::status::Status;
 
     fn out(lines: &[&str]) -> String {
         lines.iter().map(|l| record_line(l)).collect()

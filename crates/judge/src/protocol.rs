@@ -6,7 +6,7 @@
 //! the candidate printed a partial line). JSON shapes:
 //!
 //! - `{"t":3,"v":<value>}` — check 3 evaluated its expression to `<value>`
-//!   (see [`crate::value`] for the value format);
+//!   (see [`polyeval_lang::value`] for the value format);
 //! - `{"t":3,"raised":{"type":"ValueError","message":"…"}}` — evaluating it
 //!   raised (the observer then re-raises, so the run fails as it would have);
 //! - `{"c":2,"l":[<value>, {"raised":{…}}, …]}` — CrossPL-FFI: assertion 2
@@ -17,7 +17,7 @@
 //! - `{"tamper":"sys.gettrace() is set"}` — a runtime integrity check of the
 //!   prelude noticed something (a diagnostic, never a verdict);
 //! - `{"end":"<nonce>"}` / `{"end":null}` — the harness reached its end
-//!   (CrossPL-FFI: with the one-shot nonce, see [`crate::nonce`]);
+//!   (CrossPL-FFI: with the one-shot nonce, see [`polyeval_sandbox::nonce`]);
 //! - `{"end":"<nonce>","failure":{"type":"AttributeError","message":"…","symbol":"gsl_x"}}`
 //!   — the harness's own report of the uncaught exception that ended the
 //!   program (CrossPL-FFI, see [`crate::harness::ffi_program`]): its type,
@@ -34,7 +34,7 @@
 //! candidate that closes or floods stdout only fails itself. Candidate output
 //! stays visible in the verdict (records are removed from it).
 
-use crate::value::Value;
+use polyeval_lang::value::Value;
 use serde_json::Value as J;
 
 /// Start of every record line.

@@ -37,9 +37,9 @@
 //! the 421 Python reference solutions of MultiOOP/OOP and the 40 CrossPL-FFI
 //! canonical solutions (a test checks this).
 
-use crate::split::mask;
-use polyeval_core::Language;
 use polyeval_lang::judging::scan_rules::{common_rules, ScanRule, ScanTarget};
+use polyeval_lang::lex::mask;
+use polyeval_lang::Language;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;

@@ -9,7 +9,8 @@
 //!   `Debug.Assert(lhs == rhs)`, `if (lhs !== rhs) { throw … }`,
 //!   `assert.deepEqual(lhs, rhs)` …) whose `rhs` is a literal of the
 //!   language: the program only *observes* `lhs`, the expected value is
-//!   parsed here ([`crate::literal`]) and compared outside ([`crate::compare`]);
+//!   parsed here (each language's
+//!   [`LiteralSyntax`](polyeval_lang::literal::LiteralSyntax)) and compared outside ([`crate::compare`]);
 //! - **not judgeable** — an assertion that cannot be turned into an
 //!   observation compared outside (its right-hand side is not a literal, is
 //!   not valid in the language, or the condition is compound). Its
@@ -28,21 +29,17 @@
 //! another language (Python's `True` in C++, a `[…]` list in Java) makes the
 //! line not judgeable (upstream's program failed to compile there).
 
-use crate::literal::{self, LiteralError};
-use polyeval_core::Language;
-use polyeval_lang::judging::plan::plan_with;
+use polyeval_lang::judging::plan::{plan_with, NotJudgeableReason, Plan, SplitOptions};
 use polyeval_lang::judging::Unreadable;
-
-pub use polyeval_lang::judging::plan::{
-    Check, LineKind, NotJudgeable, NotJudgeableReason, Plan, PlannedLine, SplitOptions,
-};
-pub use polyeval_lang::lex::{mask, Masked};
+use polyeval_lang::literal::LiteralError;
+use polyeval_lang::Language;
 
 /// Split a test list: each line's language recognises its check forms
-/// (`lang.dialect().split_check`), expected sides are read by [`literal`].
+/// (`lang.dialect().split_check`), expected sides are read by its literal reader
+/// (`lang.dialect().parse_literal`).
 pub fn plan(lang: Language, test_list: &[String], opts: SplitOptions) -> Plan {
     let read = |text: &str| {
-        literal::parse(lang, text).map_err(|e| match e {
+        lang.dialect().parse_literal(text).map_err(|e| match e {
             LiteralError::Invalid(detail) => Unreadable {
                 reason: NotJudgeableReason::LiteralInvalidInLanguage,
                 detail,
@@ -59,8 +56,10 @@ pub fn plan(lang: Language, test_list: &[String], opts: SplitOptions) -> Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::Equality;
-    use crate::value::Value;
+    use polyeval_lang::judging::plan::LineKind;
+    use polyeval_lang::lex::mask;
+    use polyeval_lang::value::Equality;
+    use polyeval_lang::value::Value;
     use Value::*;
 
     fn one(lang: Language, line: &str) -> LineKind {

@@ -25,12 +25,12 @@
 //! only by producing the right values, and those are never in the sandbox.
 
 use crate::compare::difference;
-use crate::nonce::NonceReport;
 use crate::protocol::{parse_records, HarnessFailure, Record, RecordLine};
 use crate::scan::Finding;
-use crate::split::{LineKind, NotJudgeableReason, Plan};
-use crate::value::{render, Value};
-use polyeval_core::Status;
+use polyeval_lang::judging::plan::{LineKind, NotJudgeableReason, Plan};
+use polyeval_lang::status::Status;
+use polyeval_lang::value::{render, Value};
+use polyeval_sandbox::nonce::NonceReport;
 use serde::{Deserialize, Serialize};
 
 /// What the engine reported about the run.
@@ -373,7 +373,7 @@ pub(crate) fn check_nonce(
 enum Expect<'a> {
     Value {
         expected: &'a Value,
-        semantics: &'a crate::compare::Semantics,
+        semantics: &'a polyeval_lang::value::Semantics,
     },
     /// A not-judgeable line whose expression is reported, never compared.
     Unjudged,
@@ -656,8 +656,9 @@ fn failure(spec: &TestSpec<'_>, reason: impl Into<String>) -> TestFailure {
 mod tests {
     use super::*;
     use crate::protocol::record_line;
-    use crate::split::{plan, SplitOptions};
-    use polyeval_core::Language;
+    use crate::split::plan;
+    use polyeval_lang::judging::plan::SplitOptions;
+    use polyeval_lang::Language;
 
     fn cpp_plan() -> Plan {
         plan(

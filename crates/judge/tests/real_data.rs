@@ -4,10 +4,12 @@
 
 use polyeval_bench::{FfiMeta, OopMeta, TaskMeta};
 use polyeval_core::data::shared_test_data;
-use polyeval_core::{Bench, Language};
+use polyeval_core::Bench;
 use polyeval_judge::coverage::{coverage, markdown};
 use polyeval_judge::scan::{scan, ScanContext};
-use polyeval_judge::split::{plan, LineKind, SplitOptions};
+use polyeval_judge::split::plan;
+use polyeval_lang::judging::plan::{LineKind, SplitOptions};
+use polyeval_lang::Language;
 
 #[test]
 fn split_covers_the_real_test_lines_and_never_panics() {
@@ -67,7 +69,7 @@ fn split_covers_the_real_test_lines_and_never_panics() {
         let p = plan(task.language, test_list, SplitOptions::default());
         for l in &p.lines {
             if let LineKind::Check(c) = &l.kind {
-                let stmt = polyeval_judge::harness::observe_statement(task.language, c.t, &c.lhs);
+                let stmt = task.language.dialect().observe_statement(c.t, &c.lhs);
                 assert!(
                     !stmt.ends_with(&c.rhs) && c.lhs.trim() != c.rhs.trim(),
                     "{}: {}",

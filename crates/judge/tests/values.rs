@@ -9,12 +9,11 @@
 mod common;
 
 use common::*;
-use polyeval_core::{Language, Status};
-use polyeval_judge::harness::{self, finish_statement, observe_statement};
 use polyeval_judge::protocol::{parse_records, Record};
-use polyeval_judge::Value;
-use polyeval_judge::Value::*;
-use polyeval_sandbox::Job;
+use polyeval_lang::toolchain::Job;
+use polyeval_lang::value::Value;
+use polyeval_lang::value::Value::*;
+use polyeval_lang::{status::Status, Language};
 
 fn s(t: &str) -> Value {
     Str(t.into())
@@ -29,7 +28,7 @@ fn cases() -> Vec<(Language, String, Vec<Value>, Option<usize>)> {
         exprs
             .iter()
             .enumerate()
-            .map(|(t, e)| format!("{}\n", observe_statement(l, t, e)))
+            .map(|(t, e)| format!("{}\n", l.dialect().observe_statement(t, e)))
             .collect()
     };
     let mut out = Vec::new();
@@ -47,7 +46,7 @@ fn cases() -> Vec<(Language, String, Vec<Value>, Option<usize>)> {
     );
     out.push((
         l,
-        harness::python_with_prelude(&format!("import numpy\n{body}")),
+        polyeval_lang::python::judging::with_prelude(&format!("import numpy\n{body}")),
         vec![
             List(vec![
                 Int(1),
@@ -86,8 +85,8 @@ fn cases() -> Vec<(Language, String, Vec<Value>, Option<usize>)> {
         l,
         format!(
             "{}\n#include <map>\n#include <set>\n#include <vector>\n#include <stdexcept>\nstruct Opaque {{ int x = 1; }};\nint main() {{\n{body}{}\n}}\n",
-            polyeval_sandbox::toolchain::cpp::JUDGE_INCLUDE,
-            finish_statement(l, false, &[])
+            polyeval_lang::cpp::toolchain::JUDGE_INCLUDE,
+            l.dialect().finish_statement(false, &[])
         ),
         vec![
             List(vec![Tuple(vec![Int(1), s("a")])]),
@@ -117,7 +116,7 @@ fn cases() -> Vec<(Language, String, Vec<Value>, Option<usize>)> {
         l,
         format!(
             "class Opaque {{}}\npublic class Problem {{\n    public static void main(String[] args) throws Exception {{\n{body}{}\n    }}\n}}\n",
-            finish_statement(l, false, &[])
+            l.dialect().finish_statement(false, &[])
         ),
         vec![
             List(vec![Int(1), Float(2.5), s("x"), Null, Bool(true), Char(99)]),
@@ -145,8 +144,8 @@ fn cases() -> Vec<(Language, String, Vec<Value>, Option<usize>)> {
         l,
         format!(
             "{}\nclass Opaque {{}}\nclass Program {{\n    static void Main(string[] args) {{\n{body}{}\n    }}\n}}\n",
-            harness::CSHARP_FIRST_LINE,
-            finish_statement(l, false, &[])
+            polyeval_lang::csharp::judging::FIRST_LINE,
+            l.dialect().finish_statement(false, &[])
         ),
         vec![
             List(vec![Int(1), Float(2.5), s("x"), Null, Bool(true), Char(99)]),
@@ -172,8 +171,8 @@ fn cases() -> Vec<(Language, String, Vec<Value>, Option<usize>)> {
         l,
         format!(
             "<?php\n{}\nclass Opaque {{}}\n{body}{}\n",
-            harness::PHP_PRELUDE,
-            finish_statement(l, false, &[])
+            polyeval_lang::php::OBSERVER,
+            l.dialect().finish_statement(false, &[])
         ),
         vec![
             List(vec![Int(1), Float(2.0), s("x"), Null, Bool(true)]),
@@ -195,8 +194,8 @@ fn cases() -> Vec<(Language, String, Vec<Value>, Option<usize>)> {
         l,
         format!(
             "{}\n{body}{}\n",
-            harness::JAVASCRIPT_PRELUDE,
-            finish_statement(l, false, &[])
+            polyeval_lang::javascript::OBSERVER,
+            l.dialect().finish_statement(false, &[])
         ),
         vec![
             List(vec![
@@ -230,9 +229,9 @@ fn cases() -> Vec<(Language, String, Vec<Value>, Option<usize>)> {
     );
     out.push((
         l,
-        harness::go_program(
+        polyeval_lang::go::judging::program(
             "package main\n\nimport \"os\"\n\ntype point struct{ X int }\n",
-            &format!("{body}{}\n", finish_statement(l, false, &[])),
+            &format!("{body}{}\n", l.dialect().finish_statement(false, &[])),
         ),
         vec![
             List(vec![Int(1), Float(2.5), s("x"), Null, Bool(true)]),

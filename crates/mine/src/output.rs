@@ -10,9 +10,9 @@
 use crate::miner::{Comparison, Hit, Kind, RepoOutcome};
 use crate::repo::Repo;
 use anyhow::{bail, Context};
-use polyeval_core::pylit::repr_str;
 use polyeval_core::technique::technique_for_interface;
 use polyeval_fsm::Mode;
+use polyeval_lang::python::pylit::repr_str;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};

@@ -374,7 +374,7 @@ mod tests {
             "matched":[{"step":1,"line":3},{"step":2,"line":9}],
             "first_unreached":{"step":3,"description":"open the socket"}});
         let v = polyeval_core::Verdict {
-            status: polyeval_core::Status::Failed,
+            status: polyeval_lang::status::Status::Failed,
             category: None,
             detail: String::new(),
             pass_o: None,

@@ -2,7 +2,8 @@
 //! independent of the run store so reports can be built (and tested) from
 //! any source; `crate::load` fills it from a run directory.
 
-use polyeval_core::{Bench, Language, Verdict};
+use polyeval_core::{Bench, Verdict};
+use polyeval_lang::Language;
 use serde::{Deserialize, Serialize};
 
 /// Which verdicts decide pass/fail.
@@ -188,7 +189,7 @@ fn count(outcomes: impl Iterator<Item = bool>) -> (u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use polyeval_core::Status;
+    use polyeval_lang::status::Status;
 
     fn verdict(pass: bool) -> Verdict {
         Verdict {

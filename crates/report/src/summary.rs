@@ -5,7 +5,8 @@
 use crate::model::{Criterion, RunData, TaskRecord, VerdictSource};
 use polyeval_bench::verdict_data::{IpcData, IpcExecData};
 use polyeval_core::metrics::{self, Estimate};
-use polyeval_core::{Bench, Language};
+use polyeval_core::Bench;
+use polyeval_lang::Language;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -251,7 +252,7 @@ fn static_vs_executed(run: &RunData) -> Option<StaticVsExecuted> {
             let Some(static_passed) = IpcExecData::of(v).static_verdict.map(|s| s.passed) else {
                 continue;
             };
-            if v.status == polyeval_core::Status::Error {
+            if v.status == polyeval_lang::status::Status::Error {
                 out.not_judged += 1;
                 continue;
             }
@@ -508,7 +509,7 @@ pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
     for t in &run.tasks {
         for s in &t.samples {
             if let Some(v) = &s.verdict {
-                if v.status == polyeval_core::Status::Tampering {
+                if v.status == polyeval_lang::status::Status::Tampering {
                     tampering.push(TamperedSample {
                         task: t.key.clone(),
                         sample: s.index,

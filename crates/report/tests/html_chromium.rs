@@ -39,7 +39,7 @@ fn html_report_renders_in_chromium_and_model_output_stays_text() {
     let with_go = |mut run: polyeval_report::RunData| {
         for (i, t) in run.tasks.iter_mut().enumerate() {
             if i % 6 == 5 {
-                t.language = polyeval_core::Language::Go;
+                t.language = polyeval_lang::Language::Go;
                 t.key = format!("go/{}", t.task_id);
                 t.technique = Some("UDP".into());
             }

@@ -2,7 +2,8 @@
 //! their difference (paper Table IV layout), the sound subset beside all
 //! tasks, and error-type distributions.
 
-use polyeval_core::{Bench, Language, Status, Verdict};
+use polyeval_core::{Bench, Verdict};
+use polyeval_lang::{status::Status, Language};
 use polyeval_report::{
     build_report, plots, render, Format, ReportOptions, RunData, SampleRecord, TaskRecord,
     VerdictSource,

@@ -4,8 +4,9 @@
 //! (`--bench`) are each benchmark's own (`Benchmark::doctor`).
 
 use polyeval_core::progress::Progress;
-use polyeval_core::{Language, Status};
-use polyeval_sandbox::{toolchain_for, Engine, EngineConfig, Job};
+use polyeval_lang::toolchain::Job;
+use polyeval_lang::{status::Status, Language};
+use polyeval_sandbox::{Engine, EngineConfig};
 use serde::Serialize;
 use std::path::Path;
 
@@ -160,7 +161,7 @@ fn toolchains(engine: &Engine, checks: &mut Vec<Check>, progress: &Progress) -> 
         .iter()
         .copied()
         .filter(|&l| {
-            let tc = toolchain_for(l);
+            let tc = l.dialect();
             let missing: Vec<&str> = tc
                 .binaries()
                 .iter()
@@ -182,7 +183,7 @@ fn toolchains(engine: &Engine, checks: &mut Vec<Check>, progress: &Progress) -> 
     let jobs: Vec<Job> = runnable
         .iter()
         .map(|&l| {
-            let mut job = Job::new(l, toolchain_for(l).hello_world(engine.marker()));
+            let mut job = Job::new(l, l.dialect().hello_world(engine.marker()));
             job.require_marker = true;
             job
         })
@@ -192,7 +193,7 @@ fn toolchains(engine: &Engine, checks: &mut Vec<Check>, progress: &Progress) -> 
     drop(phase);
     let mut sandbox_ok = false;
     for (l, o) in runnable.iter().zip(&outcomes) {
-        let tc = toolchain_for(*l);
+        let tc = l.dialect();
         let info = engine.toolchain_info(*l);
         let version = info
             .as_ref()
@@ -277,7 +278,7 @@ fn warm_workers(working: &[Language], progress: &Progress) -> Check {
     let mut failed = Vec::new();
     for &l in &langs {
         let before = engine.warm_stats().warm_samples;
-        let mut job = Job::new(l, toolchain_for(l).hello_world(engine.marker()));
+        let mut job = Job::new(l, l.dialect().hello_world(engine.marker()));
         job.require_marker = true;
         let outcome = engine.run_all(&[job], &|| phase.inc(1)).remove(0);
         if outcome.status != Status::Passed || engine.warm_stats().warm_samples == before {

@@ -613,7 +613,7 @@ mod tests {
         ) -> Vec<polyeval_core::Verdict> {
             let mut verdicts = vec![
                 polyeval_core::Verdict {
-                    status: polyeval_core::Status::Passed,
+                    status: polyeval_lang::status::Status::Passed,
                     category: None,
                     detail: String::new(),
                     pass_o: None,

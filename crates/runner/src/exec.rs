@@ -2,8 +2,9 @@
 //! and its outcome described for a person or as JSON.
 
 use anyhow::Context;
-use polyeval_core::{Language, Status};
-use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, Outcome};
+use polyeval_lang::toolchain::{Job, Limits};
+use polyeval_lang::{status::Status, Language};
+use polyeval_sandbox::{Engine, EngineConfig, Outcome};
 use std::path::PathBuf;
 use std::time::Duration;
 

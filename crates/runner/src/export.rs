@@ -2,7 +2,8 @@
 //! results with their own tools. Needs no benchmark data: the language and
 //! task id come from the sample's task key.
 
-use polyeval_core::{Language, Verdict};
+use polyeval_core::Verdict;
+use polyeval_lang::Language;
 use polyeval_store::{RunStore, SampleRow};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -113,11 +114,11 @@ fn record(s: SampleRow, mode: Option<&str>, verdicts: &HashMap<String, Verdict>)
 /// a compile error, else the program's standard error (as the verdict keeps
 /// them), bounded.
 fn failure_output(v: &Verdict) -> Option<String> {
-    if v.status == polyeval_core::Status::Passed {
+    if v.status == polyeval_lang::status::Status::Passed {
         return None;
     }
     let data = polyeval_bench::verdict_data::ExecutedData::of(v);
-    let text = data.failure_output(v.status == polyeval_core::Status::CompileError)?;
+    let text = data.failure_output(v.status == polyeval_lang::status::Status::CompileError)?;
     Some(polyeval_sandbox::tail(text, FAILURE_OUTPUT_CHARS))
 }
 
@@ -163,7 +164,8 @@ pub fn write_records(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use polyeval_core::{Bench, Status};
+    use polyeval_core::Bench;
+    use polyeval_lang::status::Status;
     use polyeval_store::{NewSample, RunConfig};
 
     fn store(dir: &std::path::Path) -> RunStore {

@@ -21,7 +21,7 @@
 use anyhow::{bail, Context};
 use polyeval_bench::loaders::ipc_language_of_dir;
 use polyeval_bench::{Task, TaskSet};
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use polyeval_store::NewSample;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};

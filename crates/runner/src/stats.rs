@@ -3,7 +3,7 @@
 
 use polyeval_bench::{IpcMeta, OopMeta, Task, TaskMeta, TaskSet};
 use polyeval_core::technique::TECHNIQUES;
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

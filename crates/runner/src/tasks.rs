@@ -5,7 +5,7 @@ pub use polyeval_bench::loaders::TaskSets;
 
 use anyhow::bail;
 use polyeval_bench::{FfiMeta, IpcMeta, OopMeta, Task, TaskMeta, TaskSet};
-use polyeval_core::Language;
+use polyeval_lang::Language;
 
 /// A task by key, or by upstream id (+ language when the id repeats).
 pub fn find_task<'a>(

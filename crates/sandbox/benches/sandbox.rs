@@ -12,8 +12,9 @@
 //! stops after part 1; POLYEVAL_SANDBOX_NO_CGROUP=1 measures the RLIMIT_DATA
 //! fallback instead of per-job cgroups.
 
-use polyeval_core::Language;
-use polyeval_sandbox::{Engine, EngineConfig, Job, Limits};
+use polyeval_lang::toolchain::{Job, Limits};
+use polyeval_lang::Language;
+use polyeval_sandbox::{Engine, EngineConfig};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -123,7 +124,7 @@ fn main() {
     let mut run_ms = 0u64;
     for job in &jobs {
         let outcome = engine.run(job);
-        assert!(outcome.status == polyeval_core::Status::Passed);
+        assert!(outcome.status == polyeval_lang::status::Status::Passed);
         run_ms += outcome.run_ms;
     }
     let engine_py = mean_ms(start.elapsed(), n);
@@ -158,14 +159,14 @@ fn main() {
         let secs = start.elapsed().as_secs_f64();
         let passed = outs
             .iter()
-            .filter(|o| o.status == polyeval_core::Status::Passed)
+            .filter(|o| o.status == polyeval_lang::status::Status::Passed)
             .count();
         assert_eq!(
             passed,
             n,
             "{language}: {:?}",
             outs.iter()
-                .find(|o| o.status != polyeval_core::Status::Passed)
+                .find(|o| o.status != polyeval_lang::status::Status::Passed)
         );
         let compile = outs.iter().map(|o| o.compile_ms).sum::<u64>() as f64 / n as f64;
         let run = outs.iter().map(|o| o.run_ms).sum::<u64>() as f64 / n as f64;
@@ -187,7 +188,7 @@ fn main() {
         let outs = engine.run_all(&jobs, &|| {});
         assert!(outs
             .iter()
-            .all(|o| o.status == polyeval_core::Status::Passed));
+            .all(|o| o.status == polyeval_lang::status::Status::Passed));
         let compile = outs.iter().map(|o| o.compile_ms).sum::<u64>() as f64 / n as f64;
         (n as f64 / start.elapsed().as_secs_f64(), compile)
     };
@@ -208,7 +209,7 @@ fn main() {
         let outs = engine.run_all(&jobs, &|| {});
         assert!(outs
             .iter()
-            .all(|o| o.status == polyeval_core::Status::Passed));
+            .all(|o| o.status == polyeval_lang::status::Status::Passed));
         let compile = outs.iter().map(|o| o.compile_ms).sum::<u64>() as f64 / n as f64;
         (n as f64 / start.elapsed().as_secs_f64(), compile)
     };

@@ -13,7 +13,7 @@
 //! without delegation) the engine falls back to RLIMIT_DATA
 //! ([`MemoryMechanism::Rlimit`]).
 
-use crate::Limits;
+use polyeval_lang::toolchain::Limits;
 use std::fmt;
 use std::fs::File;
 use std::os::fd::{AsRawFd, RawFd};

@@ -26,11 +26,13 @@ mod cgroup;
 mod process;
 mod sandbox;
 pub mod seccomp;
-pub mod toolchain;
+mod toolchain;
 mod warm;
 mod workdir;
 
-use polyeval_core::{Language, Status};
+use polyeval_lang::status::Status;
+use polyeval_lang::toolchain::{Job, Limits, ToolchainInfo};
+use polyeval_lang::Language;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -40,9 +42,7 @@ use std::time::Duration;
 pub use cgroup::{memory_mechanism, MemoryMechanism};
 pub mod nonce;
 pub use nonce::{NonceReport, NONCE_PATH};
-pub use polyeval_lang::toolchain::{Job, Limits};
 pub use sandbox::SandboxPaths;
-pub use toolchain::{toolchain_for, Toolchain, ToolchainInfo};
 pub use warm::{WarmStats, WORKER_TAG};
 
 /// Whether `language` runs in warm workers ([`Engine::with_warm_workers`]);

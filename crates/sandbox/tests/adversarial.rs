@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use polyeval_core::{Language, Status};
+use polyeval_lang::{status::Status, Language};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -33,7 +33,7 @@ fn fork_bomb_is_contained() {
         "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n",
     );
     job.file_name = Some(format!("{name}.py"));
-    job.limits = Some(polyeval_sandbox::Limits {
+    job.limits = Some(polyeval_lang::toolchain::Limits {
         max_processes: 64,
         ..limits(3)
     });
@@ -70,7 +70,7 @@ fn cpu_limit_stops_a_busy_program_before_the_wall_clock() {
         Language::Cpp,
         "int main() { volatile unsigned long x = 0; for (;;) x++; }\n",
     );
-    job.limits = Some(polyeval_sandbox::Limits {
+    job.limits = Some(polyeval_lang::toolchain::Limits {
         cpu_secs: 1,
         ..limits(20)
     });
@@ -90,7 +90,7 @@ fn a_sigxcpu_sent_before_the_cpu_limit_is_not_a_timeout() {
         Language::Python,
         "import os, signal, time\nwhile time.process_time() < 0.4:\n    pass\nos.kill(os.getpid(), signal.SIGXCPU)\n",
     );
-    job.limits = Some(polyeval_sandbox::Limits {
+    job.limits = Some(polyeval_lang::toolchain::Limits {
         cpu_secs: 1,
         ..limits(20)
     });
@@ -109,7 +109,7 @@ fn memory_hogs_are_memory_exceeded() {
     ];
     for (language, src) in cases {
         let mut job = job(language, src);
-        job.limits = Some(polyeval_sandbox::Limits {
+        job.limits = Some(polyeval_lang::toolchain::Limits {
             memory_mb: 512,
             ..limits(20)
         });
@@ -232,7 +232,7 @@ fn gigabyte_of_output_is_cut_off_fast() {
     assert!(o.stdout_truncated);
     assert_eq!(
         o.stdout.len(),
-        polyeval_sandbox::Limits::default().output_bytes
+        polyeval_lang::toolchain::Limits::default().output_bytes
     );
     assert!(
         start.elapsed() < Duration::from_secs(5),
@@ -258,7 +258,7 @@ fn big_files_hit_the_file_size_limit() {
     // C++ gets SIGXFSZ ...
     let src = "#include <cstdio>\n#include <vector>\nint main() { std::vector<char> mb(1 << 20, 'x'); FILE *f = fopen(\"/sandbox/big\", \"wb\"); for (int i = 0; i < 200; i++) fwrite(mb.data(), 1, mb.size(), f); fclose(f); }\n";
     let mut job = job(Language::Cpp, src);
-    job.limits = Some(polyeval_sandbox::Limits {
+    job.limits = Some(polyeval_lang::toolchain::Limits {
         file_size_mb: 8,
         ..limits(20)
     });
@@ -268,7 +268,7 @@ fn big_files_hit_the_file_size_limit() {
     // ... Python ignores SIGXFSZ and sees EFBIG instead.
     let src = "with open('/sandbox/big', 'wb') as f:\n    for _ in range(200):\n        f.write(b'x' * (1 << 20))\nprint('{M}')\n";
     let mut job = common::job(Language::Python, src);
-    job.limits = Some(polyeval_sandbox::Limits {
+    job.limits = Some(polyeval_lang::toolchain::Limits {
         file_size_mb: 8,
         ..limits(20)
     });
@@ -376,7 +376,7 @@ fn inner_checks() {
         "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n",
     );
     job.file_name = Some(format!("{name}.py"));
-    job.limits = Some(polyeval_sandbox::Limits {
+    job.limits = Some(polyeval_lang::toolchain::Limits {
         max_processes: 64,
         ..limits(2)
     });
@@ -443,7 +443,7 @@ fn touching_memory_hogs_stop_at_the_limit() {
     ];
     for (language, src) in cases {
         let mut job = job(language, src);
-        job.limits = Some(polyeval_sandbox::Limits {
+        job.limits = Some(polyeval_lang::toolchain::Limits {
             memory_mb: 256,
             ..limits(20)
         });
@@ -476,7 +476,7 @@ fn untouched_reservations_pass_with_a_cgroup() {
     ];
     for (language, src) in cases {
         let mut job = job(language, src);
-        job.limits = Some(polyeval_sandbox::Limits {
+        job.limits = Some(polyeval_lang::toolchain::Limits {
             memory_mb: 512,
             ..limits(20)
         });
@@ -545,7 +545,7 @@ fn inner_cgroup_cleanup() {
     ];
     for (src, expected) in cases {
         let mut job = job(Language::Python, src);
-        job.limits = Some(polyeval_sandbox::Limits {
+        job.limits = Some(polyeval_lang::toolchain::Limits {
             memory_mb: 256,
             max_processes: 64,
             ..limits(2)
@@ -599,7 +599,7 @@ fn inner_rlimit_mechanism() {
     let src = "#include <cstdio>\n#include <cstdlib>\nint main() { return std::malloc(16ul << 30) ? 0 : 7; }\n";
     let mut job = job(Language::Cpp, src);
     job.require_marker = false;
-    job.limits = Some(polyeval_sandbox::Limits {
+    job.limits = Some(polyeval_lang::toolchain::Limits {
         memory_mb: 512,
         ..limits(20)
     });

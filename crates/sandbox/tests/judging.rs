@@ -6,8 +6,9 @@
 mod common;
 
 use common::engine;
-use polyeval_core::{Language, Status};
-use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, NONCE_PATH};
+use polyeval_lang::toolchain::{Job, Limits};
+use polyeval_lang::{status::Status, Language};
+use polyeval_sandbox::{Engine, EngineConfig, NONCE_PATH};
 
 /// Reads the nonce like the harness does (one line) and prints it.
 const READ_NONCE: &str =

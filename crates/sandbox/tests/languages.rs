@@ -4,7 +4,7 @@
 
 mod common;
 use common::*;
-use polyeval_core::{Language, Status};
+use polyeval_lang::{status::Status, Language};
 
 struct Programs {
     language: Language,
@@ -205,7 +205,7 @@ fn identical_jobs_run_once_with_cache() {
         "import random\nprint(random.random())\nprint('{}')\n",
         engine.marker()
     );
-    let mut job = polyeval_sandbox::Job::new(Language::Python, src);
+    let mut job = polyeval_lang::toolchain::Job::new(Language::Python, src);
     job.require_marker = true;
     let jobs = vec![job.clone(), job.clone(), job];
     let count = std::sync::atomic::AtomicUsize::new(0);

@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use polyeval_core::{Language, Status};
+use polyeval_lang::{status::Status, Language};
 use std::os::unix::fs::PermissionsExt;
 
 #[test]

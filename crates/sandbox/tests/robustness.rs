@@ -4,7 +4,7 @@
 
 mod common;
 use common::*;
-use polyeval_core::{Language, Status};
+use polyeval_lang::{status::Status, Language};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -44,7 +44,7 @@ fn wrote_mb(o: &polyeval_sandbox::Outcome, dir: &str) -> u64 {
 #[test]
 fn work_dir_is_size_capped() {
     let mut job = job(Language::Python, &filler("/sandbox", 8, 512));
-    job.limits = Some(polyeval_sandbox::Limits {
+    job.limits = Some(polyeval_lang::toolchain::Limits {
         memory_mb: 256,
         ..limits(30)
     });
@@ -90,7 +90,7 @@ fn assert_scratch_space_capped() {
     let dirs = ["/sandbox", "/tmp", "/dev/shm"];
     let src: String = dirs.iter().map(|d| filler(d, 8, 512)).collect();
     let mut job = job(Language::Python, &src);
-    job.limits = Some(polyeval_sandbox::Limits {
+    job.limits = Some(polyeval_lang::toolchain::Limits {
         memory_mb: 256,
         ..limits(30)
     });
@@ -506,7 +506,7 @@ fn cpu_limit_is_a_timeout_even_when_sigxcpu_is_ignored() {
     let src =
         "import signal\nsignal.signal(signal.SIGXCPU, signal.SIG_IGN)\nwhile True:\n    pass\n";
     let mut job = job(Language::Python, src);
-    job.limits = Some(polyeval_sandbox::Limits {
+    job.limits = Some(polyeval_lang::toolchain::Limits {
         cpu_secs: 1,
         ..limits(20)
     });

@@ -4,7 +4,7 @@
 
 mod common;
 use common::*;
-use polyeval_core::{Language, Status};
+use polyeval_lang::{status::Status, Language};
 
 struct Case {
     language: Language,

@@ -3,8 +3,9 @@
 //! by a correct and a wrong sample, and the verdicts are those of the cold
 //! path; killing the worker from outside re-runs its in-flight sample.
 
-use polyeval_core::{Language, Status};
-use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, Outcome};
+use polyeval_lang::toolchain::{Job, Limits};
+use polyeval_lang::{status::Status, Language};
+use polyeval_sandbox::{Engine, EngineConfig, Outcome};
 use std::time::Duration;
 
 fn engine(jobs: usize, warm: bool) -> Engine {

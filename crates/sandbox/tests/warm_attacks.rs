@@ -12,8 +12,9 @@
 //! sample), the wrong one fails, and every verdict equals the cold one. An
 //! attack prints `BREACH` when it reaches what it aimed at; none may.
 
-use polyeval_core::{Language, Status};
-use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, Outcome, WarmStats};
+use polyeval_lang::toolchain::{Job, Limits};
+use polyeval_lang::{status::Status, Language};
+use polyeval_sandbox::{Engine, EngineConfig, Outcome, WarmStats};
 use std::time::Duration;
 
 fn engine(warm: bool) -> Engine {

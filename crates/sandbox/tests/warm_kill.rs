@@ -2,8 +2,9 @@
 //! re-run cold and answered once, and the worker is replaced.
 //! (A test binary of its own: it kills workers among its own descendants.)
 
-use polyeval_core::{Language, Status};
-use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, WORKER_TAG};
+use polyeval_lang::toolchain::{Job, Limits};
+use polyeval_lang::{status::Status, Language};
+use polyeval_sandbox::{Engine, EngineConfig, WORKER_TAG};
 use std::time::{Duration, Instant};
 
 fn parent_of(pid: u32) -> Option<u32> {

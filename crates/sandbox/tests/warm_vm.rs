@@ -7,8 +7,9 @@
 //! Outputs of ordinary programs (passing, failing, compile errors, exit
 //! codes) read as a cold run's.
 
-use polyeval_core::{Language, Status};
-use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, Outcome};
+use polyeval_lang::toolchain::{Job, Limits};
+use polyeval_lang::{status::Status, Language};
+use polyeval_sandbox::{Engine, EngineConfig, Outcome, WarmStats};
 use std::time::Duration;
 
 fn engine(warm: bool) -> Engine {
@@ -43,6 +44,30 @@ fn jobs(engine: &Engine, language: Language, sources: &[&str]) -> Vec<Job> {
             job
         })
         .collect()
+}
+
+/// Runs `sources` warm and cold (one engine each): every warm outcome's
+/// status, exit code, stderr and compiler output equal the cold one's.
+/// Returns the warm outcomes and the warm engine's stats.
+fn assert_warm_compile_reads_like_cold(
+    language: Language,
+    sources: &[String],
+) -> (Vec<Outcome>, WarmStats) {
+    let warm = engine(true);
+    let cold = engine(false);
+    let sources: Vec<&str> = sources.iter().map(String::as_str).collect();
+    let w = warm.run_all(&jobs(&warm, language, &sources), &|| {});
+    let c = cold.run_all(&jobs(&cold, language, &sources), &|| {});
+    for (w, c) in w.iter().zip(&c) {
+        assert_eq!(
+            (w.status, w.exit_code, &w.stderr, &w.compile_output),
+            (c.status, c.exit_code, &c.stderr, &c.compile_output),
+            "warm {}\ncold {}",
+            dump(w),
+            dump(c)
+        );
+    }
+    (w, warm.warm_stats())
 }
 
 /// Runs `spoilers`, each followed by `correct` and `wrong`, warm and cold:
@@ -203,28 +228,15 @@ fn csharp_samples_cannot_spoil_the_compiler_or_later_runs() {
 
 #[test]
 fn a_warm_csharp_compile_reads_like_a_cold_one() {
-    let warm = engine(true);
-    let cold = engine(false);
     let sources = [
         csharp("int x = \"s\"; undefined();"),
         csharp("int unused = 1;\nConsole.WriteLine(\"{M}\");"),
         csharp("Console.Error.WriteLine(\"err\");\nEnvironment.Exit(3);"),
         csharp("throw new InvalidOperationException(\"boom\");"),
     ];
-    let sources: Vec<&str> = sources.iter().map(String::as_str).collect();
-    let w = warm.run_all(&jobs(&warm, Language::CSharp, &sources), &|| {});
-    let c = cold.run_all(&jobs(&cold, Language::CSharp, &sources), &|| {});
-    for (w, c) in w.iter().zip(&c) {
-        assert_eq!(
-            (w.status, w.exit_code, &w.stderr, &w.compile_output),
-            (c.status, c.exit_code, &c.stderr, &c.compile_output),
-            "warm {}\ncold {}",
-            dump(w),
-            dump(c)
-        );
-    }
+    let (w, stats) = assert_warm_compile_reads_like_cold(Language::CSharp, &sources);
     assert_eq!(w[0].status, Status::CompileError);
-    assert_eq!(warm.warm_stats().warm_samples, 4);
+    assert_eq!(stats.warm_samples, 4);
 }
 
 #[test]
@@ -336,8 +348,6 @@ fn typescript_samples_cannot_spoil_the_compiler_or_later_runs() {
 
 #[test]
 fn a_warm_typescript_compile_reads_like_a_cold_one() {
-    let warm = engine(true);
-    let cold = engine(false);
     let sources = [
         typescript("const x: number = 'one';\nlet y: string = twice(1);"),
         typescript("class A {\n  f(: number) {}\n}"),
@@ -345,18 +355,7 @@ fn a_warm_typescript_compile_reads_like_a_cold_one() {
         typescript("throw new RangeError('boom ' + twice(2));"),
         typescript("console.log('{M}');"),
     ];
-    let sources: Vec<&str> = sources.iter().map(String::as_str).collect();
-    let w = warm.run_all(&jobs(&warm, Language::TypeScript, &sources), &|| {});
-    let c = cold.run_all(&jobs(&cold, Language::TypeScript, &sources), &|| {});
-    for (w, c) in w.iter().zip(&c) {
-        assert_eq!(
-            (w.status, w.exit_code, &w.stderr, &w.compile_output),
-            (c.status, c.exit_code, &c.stderr, &c.compile_output),
-            "warm {}\ncold {}",
-            dump(w),
-            dump(c)
-        );
-    }
+    let (w, stats) = assert_warm_compile_reads_like_cold(Language::TypeScript, &sources);
     assert_eq!(w[0].status, Status::CompileError);
     assert!(
         w[0].compile_output.contains("error TS2322"),
@@ -371,5 +370,5 @@ fn a_warm_typescript_compile_reads_like_a_cold_one() {
         dump(&w[3])
     );
     assert_eq!(w[4].status, Status::Passed);
-    assert_eq!(warm.warm_stats().warm_samples, 5);
+    assert_eq!(stats.warm_samples, 5);
 }

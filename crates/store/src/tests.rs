@@ -1,5 +1,6 @@
 use super::*;
-use polyeval_core::{Bench, Status, Task, TaskSet, Verdict};
+use polyeval_core::{Bench, Task, TaskSet, Verdict};
+use polyeval_lang::status::Status;
 
 fn config() -> RunConfig {
     RunConfig {
@@ -202,7 +203,7 @@ fn fingerprint_check() {
         bench: Bench::CrossplFfi,
         key: "python/1".into(),
         task_id: "1".into(),
-        language: polyeval_core::Language::Python,
+        language: polyeval_lang::Language::Python,
         instruction: "i".into(),
         canonical_solution: None,
         source_path: "f".into(),

@@ -4,7 +4,8 @@
 use crate::samples::{warn_repaired, Text};
 use crate::{utc_timestamp, RunStore, RECORDED_MODE};
 use anyhow::{bail, Context};
-use polyeval_core::{Status, Verdict};
+use polyeval_core::Verdict;
+use polyeval_lang::status::Status;
 use rayon::prelude::*;
 use rusqlite::{params, OptionalExtension};
 use std::collections::HashMap;

@@ -1,7 +1,8 @@
 //! Sharded runs through the public API, as a shard process and `merge` use it.
 
 use polyeval_core::progress::{Progress, Recorder};
-use polyeval_core::{Bench, Status, Verdict};
+use polyeval_core::{Bench, Verdict};
+use polyeval_lang::status::Status;
 use polyeval_store::shard::{checkpoint, config_for_shard, shard_stores, SHARDS_DIR};
 use polyeval_store::{merge_shards, sample_id, NewSample, RunConfig, RunStore, Shard, ShardStore};
 use std::collections::HashMap;

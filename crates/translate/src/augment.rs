@@ -13,7 +13,6 @@
 //! [`crate::TranslateOptions::extra_inputs`], so `OUT` is a drop-in `--data`.
 
 use crate::suite::{self, Suite, TestInput};
-use crate::types::Ty;
 use crate::{data, trace, TranslateOptions};
 use anyhow::{bail, Context};
 use polyeval_bench::multioop::{self, OopEvaluator};
@@ -21,9 +20,11 @@ use polyeval_bench::EvalOptions;
 use polyeval_client::ClientOptions;
 use polyeval_client::{Message, Sampling};
 use polyeval_core::progress::Progress;
-use polyeval_core::{Bench, Language, Status};
+use polyeval_core::Bench;
 use polyeval_journal::{Journal, ModelAnswer, ModelCall, ModelCaller, WorkflowStage};
-use polyeval_judge::Value;
+use polyeval_lang::ty::Ty;
+use polyeval_lang::value::Value;
+use polyeval_lang::{status::Status, Language};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sha2::{Digest, Sha256};

@@ -3,7 +3,7 @@
 //! changes only what the translation replaces.
 
 use anyhow::{bail, Context};
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -50,14 +50,16 @@ impl Record {
                 flatten(items, &mut out);
                 Ok(out)
             }
-            Some(Value::String(s)) => polyeval_core::pylit::parse_string_list(s).map_err(|e| {
-                anyhow::anyhow!(
-                    "{}:{}: task {}: field `test_list`: {e}",
-                    file.display(),
-                    self.line,
-                    self.task_id
-                )
-            }),
+            Some(Value::String(s)) => {
+                polyeval_lang::python::pylit::parse_string_list(s).map_err(|e| {
+                    anyhow::anyhow!(
+                        "{}:{}: task {}: field `test_list`: {e}",
+                        file.display(),
+                        self.line,
+                        self.task_id
+                    )
+                })
+            }
             _ => bail!(
                 "{}:{}: task {}: field `test_list` is missing or not a list",
                 file.display(),
@@ -79,7 +81,7 @@ impl Record {
         };
         let value = match self.fields.get("test_match_function") {
             Some(Value::String(s)) => {
-                let v = polyeval_core::pylit::parse(s).map_err(|_| bad())?;
+                let v = polyeval_lang::python::pylit::parse(s).map_err(|_| bad())?;
                 let lists = v.as_seq().ok_or_else(bad)?;
                 return lists
                     .iter()

@@ -4,11 +4,11 @@
 //! error naming what was found; the translator then drops the test (it never
 //! emits a line it could not read).
 //!
-//! Strings and numbers are read by `polyeval_core::pylit` (prefixes, escapes,
+//! Strings and numbers are read by `polyeval_lang::python::pylit` (prefixes, escapes,
 //! adjacent-literal concatenation, underscores, radix prefixes).
 
-use polyeval_core::pylit::{self, PyValue};
-use polyeval_judge::Value;
+use polyeval_lang::python::pylit::{self, PyValue};
+use polyeval_lang::value::Value;
 use std::fmt;
 
 /// A parsed expression.

@@ -30,33 +30,33 @@
 
 pub mod augment;
 pub mod data;
-pub mod emit;
 pub mod expr;
 pub mod journal;
 pub mod report;
 mod skeleton_check;
 pub mod suite;
 mod target_record;
+mod targets;
 pub mod trace;
 mod trace_references;
-pub mod types;
 mod typing;
 mod write;
 
 use anyhow::{bail, Context};
-use emit::Typed;
 use journal::Journal;
 use polyeval_bench::multioop::{self, OopEvaluator};
 use polyeval_bench::EvalOptions;
 use polyeval_core::progress::Progress;
-use polyeval_core::{Bench, Language};
+use polyeval_core::Bench;
+use polyeval_lang::emit::Typed;
+use polyeval_lang::Language;
 use report::{TaskExclusion, TaskNote, TestDrop, TranslationReport};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use suite::{Suite, TestInput};
 
-pub use emit::TARGETS;
+pub use targets::TARGETS;
 pub(crate) use typing::fragile_float;
 
 /// What to translate and where.

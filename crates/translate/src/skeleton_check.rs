@@ -10,7 +10,8 @@ use polyeval_bench::eval::EvalItem;
 use polyeval_bench::multioop::{self, OopEvaluator};
 use polyeval_bench::{Evaluator, OopMeta, Task, TaskMeta};
 use polyeval_core::progress::Progress;
-use polyeval_core::{Bench, Language, Status};
+use polyeval_core::Bench;
+use polyeval_lang::{status::Status, Language};
 use serde_json::json;
 use std::collections::BTreeMap;
 

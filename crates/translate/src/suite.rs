@@ -3,7 +3,8 @@
 //! as concrete inputs.
 
 use crate::expr::{self, Expr};
-use polyeval_judge::Value;
+use polyeval_lang::emit::Origin;
+use polyeval_lang::value::Value;
 use regex::Regex;
 use serde::Serialize;
 use std::sync::LazyLock;
@@ -15,8 +16,6 @@ pub struct TestInput {
     pub ctor: Vec<Value>,
     pub args: Vec<Value>,
 }
-
-pub use polyeval_lang::emit::Origin;
 
 /// A test ready to trace.
 #[derive(Debug, Clone)]

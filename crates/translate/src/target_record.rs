@@ -3,13 +3,14 @@
 //! each test kept only if the judge reads it as one observed check of the
 //! traced value.
 
-use crate::emit::{Style, Typed};
 use crate::report::{TaskExclusion, TestDrop, TranslationReport};
-use crate::types::Ty;
 use crate::{data, suite, Emitted, Work};
-use polyeval_core::Language;
-use polyeval_judge::split::{plan, LineKind, SplitOptions};
-use polyeval_judge::{Semantics, Tolerance, Value};
+use polyeval_judge::split::plan;
+use polyeval_lang::emit::{Style, Typed};
+use polyeval_lang::judging::plan::{LineKind, SplitOptions};
+use polyeval_lang::ty::Ty;
+use polyeval_lang::value::{Semantics, Tolerance, Value};
+use polyeval_lang::Language;
 use serde_json::json;
 use std::collections::BTreeMap;
 
@@ -165,8 +166,8 @@ fn observed(lang: Language, lines: &[String], expected: &Value) -> Result<(), St
                 if !polyeval_judge::equal(&c.expected, expected, &exact) {
                     return Err(format!(
                         "the judge reads the expected value as {}, not {}",
-                        polyeval_judge::value::render(&c.expected, 80),
-                        polyeval_judge::value::render(expected, 80)
+                        polyeval_lang::value::render(&c.expected, 80),
+                        polyeval_lang::value::render(expected, 80)
                     ));
                 }
             }

@@ -10,8 +10,8 @@
 use crate::expr::python_literal;
 use crate::suite::TestInput;
 use polyeval_judge::protocol::{parse_records, Record};
-use polyeval_judge::Value;
-use polyeval_sandbox::{Job, Limits};
+use polyeval_lang::toolchain::{Job, Limits};
+use polyeval_lang::value::Value;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -124,7 +124,7 @@ def __pe_test(t, thunk):
 pub fn program(req: &Request<'_>) -> Result<String, String> {
     let mut s = String::with_capacity(req.reference.len() + 4096);
     s.push_str(HEADER);
-    s.push_str(&polyeval_judge::harness::python_with_prelude(req.reference));
+    s.push_str(&polyeval_lang::python::judging::with_prelude(req.reference));
     s.push('\n');
     s.push_str(&TRACER.replace("__PE_LIMIT", &format!("{TEST_SECONDS:?}")));
     for (t, input) in req.inputs.iter().enumerate() {
@@ -160,7 +160,7 @@ pub fn job(source: String, tests: usize) -> Job {
     Job {
         file_name: Some("main.py".into()),
         limits: Some(limits),
-        ..Job::new(polyeval_core::Language::Python, source)
+        ..Job::new(polyeval_lang::Language::Python, source)
     }
 }
 

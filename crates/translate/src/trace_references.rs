@@ -8,7 +8,7 @@ use crate::{trace, Work, BATCH};
 use anyhow::bail;
 use polyeval_bench::multioop::OopEvaluator;
 use polyeval_core::progress::Progress;
-use polyeval_core::Status;
+use polyeval_lang::status::Status;
 use serde_json::json;
 
 /// Trace every task with a suite; `None` for tasks without one.
@@ -48,7 +48,7 @@ pub(crate) fn trace_all(
         "tasks",
     );
     for batch in todo.chunks(BATCH) {
-        let jobs: Vec<polyeval_sandbox::Job> = batch
+        let jobs: Vec<polyeval_lang::toolchain::Job> = batch
             .iter()
             .map(|&i| {
                 let (p, n) = programs[i].as_ref().expect("selected");

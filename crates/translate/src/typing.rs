@@ -2,12 +2,12 @@
 //! the types of every position unified, the keyword names derived), and the
 //! signature the report shows for it.
 
-use crate::emit::{self, KwMethod, Typed, TypedTest};
 use crate::report::{self, TaskNote, TestDrop, TranslationReport};
 use crate::suite::{self, Suite};
-use crate::types::Ty;
 use crate::{data, trace};
-use polyeval_judge::{Semantics, Tolerance, Value};
+use polyeval_lang::emit::{self, KwMethod, Typed, TypedTest};
+use polyeval_lang::ty::Ty;
+use polyeval_lang::value::{Semantics, Tolerance, Value};
 use std::path::Path;
 
 /// Significant digits of a float result beyond which an exact check is fragile.
@@ -63,7 +63,7 @@ pub(crate) fn type_suite(
     let mut tests = Vec::new();
     let mut disagreements = 0usize;
     let python_eq = Semantics {
-        equality: polyeval_judge::Equality::Python,
+        equality: polyeval_lang::value::Equality::Python,
         tolerance: Tolerance::EXACT,
     };
     for (test, outcome) in suite.tests.iter().zip(&tr.outcomes) {

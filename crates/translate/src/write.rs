@@ -3,8 +3,9 @@
 
 use crate::report::{self, LanguageReport, TranslationReport};
 use crate::{data, Work};
-use polyeval_core::Language;
-use polyeval_judge::split::{plan, SplitOptions};
+use polyeval_judge::split::plan;
+use polyeval_lang::judging::plan::SplitOptions;
+use polyeval_lang::Language;
 use std::collections::BTreeMap;
 use std::path::Path;
 

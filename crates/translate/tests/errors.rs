@@ -3,7 +3,7 @@
 
 use polyeval_core::data::shared_test_data;
 use polyeval_core::progress::Progress;
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use polyeval_translate::{translate, TranslateOptions};
 
 fn error(opts: TranslateOptions) -> String {

@@ -15,7 +15,8 @@ use polyeval_bench::EvalOptions;
 use polyeval_bench::{Evaluator, Task};
 use polyeval_core::data::shared_test_data;
 use polyeval_core::progress::Progress;
-use polyeval_core::{Bench, Language, Status};
+use polyeval_core::Bench;
+use polyeval_lang::{status::Status, Language};
 use polyeval_translate::{translate, TranslateOptions};
 
 /// Task id, the method the tests call, and whether it returns a number

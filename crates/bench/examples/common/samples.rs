@@ -4,7 +4,8 @@
 #![allow(dead_code)]
 
 use polyeval_bench::{OopMeta, Task, TaskMeta};
-use polyeval_core::{Bench, Language};
+use polyeval_core::Bench;
+use polyeval_lang::Language;
 
 /// A task and a correct solution per language; `k` makes every sample distinct.
 pub fn sample(lang: Language, k: usize) -> (Task, String) {

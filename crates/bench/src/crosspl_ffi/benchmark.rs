@@ -7,7 +7,8 @@ use crate::EvalOptions;
 use crate::{Evaluator, Task, TaskMeta, TaskSet};
 use polyeval_core::chat::Message;
 use polyeval_core::loading::TaskLoader;
-use polyeval_core::{Bench, Language};
+use polyeval_core::Bench;
+use polyeval_lang::Language;
 use std::fmt::Write;
 
 /// CrossPL-FFI: Python programs calling GSL through ctypes, executed.

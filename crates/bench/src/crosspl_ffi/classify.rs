@@ -10,8 +10,8 @@
 //! carries the one-shot nonce. A candidate printing "undefined symbol: …"
 //! on stderr gets at most `symbol_resolution`, a failure like any other.
 
-use polyeval_core::Status;
 use polyeval_judge::protocol::HarnessFailure;
+use polyeval_lang::status::Status;
 use regex::Regex;
 use std::sync::OnceLock;
 

@@ -17,7 +17,7 @@
 //! Every step works on `&str` with checked slicing, so the decoder never panics.
 
 use polyeval_core::extract::{extract_code, strip_reasoning};
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use serde_json::Value;
 
 /// The field name the CrossPL prompt asks for.

@@ -16,14 +16,15 @@
 //! evaluated on plain values.
 
 use super::{judged_program, Against, GslInstall, Prepared};
-use polyeval_core::{Language, Status};
 use polyeval_judge::ffi::{
     self, evaluate_program, instrument_program, judge_ffi, judge_self, parse_evaluated,
     parse_instrumented, Evaluation, FfiPlan, Outcome, Reference, Reported,
 };
 use polyeval_judge::scan::{scan, ScanContext};
 use polyeval_judge::verdict::{Judgement, RunReport};
-use polyeval_sandbox::{Engine, Job, Limits, Outcome as RunOutcome};
+use polyeval_lang::toolchain::{Job, Limits};
+use polyeval_lang::{status::Status, Language};
+use polyeval_sandbox::{Engine, Outcome as RunOutcome};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

@@ -3,7 +3,8 @@
 use crate::{FfiMeta, Task, TaskMeta};
 use anyhow::{bail, Context};
 use polyeval_core::loading::{parse_json, Inputs, Record, TaskLoader};
-use polyeval_core::{Bench, Language};
+use polyeval_core::Bench;
+use polyeval_lang::Language;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 

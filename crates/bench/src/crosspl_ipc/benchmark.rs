@@ -8,7 +8,8 @@ use crate::TaskMeta;
 use crate::{Evaluator, Task, TaskSet};
 use polyeval_core::chat::Message;
 use polyeval_core::loading::TaskLoader;
-use polyeval_core::{Bench, Language};
+use polyeval_core::Bench;
+use polyeval_lang::Language;
 
 /// The system message of the published IPC numbers: raw code only.
 const SYSTEM: &str = include_str!("../../prompts/crosspl-ipc-system.txt");
@@ -78,7 +79,7 @@ impl Benchmark for CrossplIpc {
 mod tests {
     use super::*;
     use crate::{FfiMeta, TaskMeta};
-    use polyeval_core::Language;
+    use polyeval_lang::Language;
 
     #[test]
     fn ipc_gets_the_system_message() {

@@ -27,8 +27,9 @@ pub use meta::{IpcDriver, IpcMeta};
 
 use crate::EvalOptions;
 use crate::{EvalItem, Evaluator, Task, TaskMeta};
-use polyeval_core::{Bench, Status, Verdict};
+use polyeval_core::{Bench, Verdict};
 use polyeval_fsm::{catalog_path_for_task_file, Engine, Mode, Trace};
+use polyeval_lang::status::Status;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -8,7 +8,7 @@
 use super::loader::language_of_dir;
 use crate::{IpcMeta, Task, TaskMeta};
 use anyhow::{bail, Context};
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -414,7 +414,7 @@ fn string_list(
                 })
             })
             .collect(),
-        Some(Value::String(s)) => polyeval_core::pylit::parse_string_list(s)
+        Some(Value::String(s)) => polyeval_lang::python::pylit::parse_string_list(s)
             .map_err(|e| anyhow::anyhow!("{file}: entry {i}: field `{field}`: {e}")),
         Some(Value::Null) | None => Ok(Vec::new()),
         Some(_) => bail!("{file}: entry {i}: field `{field}`: expected a list of strings"),

@@ -5,8 +5,8 @@
 //! driver waited; `Timeout`: a call did not return), so a class never rests
 //! on the candidate's output alone.
 
-use polyeval_core::Status;
 use polyeval_judge::Judgement;
+use polyeval_lang::status::Status;
 
 /// The code does not compile or parse.
 pub const COMPILE_ERROR: &str = "compile_error";

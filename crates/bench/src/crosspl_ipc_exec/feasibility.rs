@@ -8,7 +8,7 @@
 
 use super::runtime::IpcRuntime;
 use crate::{IpcMeta, Task, TaskMeta};
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;

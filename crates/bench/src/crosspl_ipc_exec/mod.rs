@@ -31,10 +31,12 @@ pub use benchmark::CrossplIpcExec;
 
 use crate::EvalOptions;
 use crate::{EvalItem, Evaluator, IpcDriver, IpcMeta, Task, TaskMeta};
-use polyeval_core::{Bench, Language, Status, Verdict};
+use polyeval_core::{Bench, Verdict};
 use polyeval_judge::ipc::Reference;
 use polyeval_judge::Judgement;
-use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, Outcome};
+use polyeval_lang::toolchain::{Job, Limits};
+use polyeval_lang::{status::Status, Language};
+use polyeval_sandbox::{Engine, EngineConfig, Outcome};
 use runtime::IpcRuntime;
 use std::collections::HashMap;
 use std::path::Path;

@@ -8,7 +8,7 @@
 //! the manifest saying what is installed ([`Manifest`]).
 
 use anyhow::{bail, Context};
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -208,7 +208,7 @@ impl IpcRuntime {
                 format!("/tmp/gopath:{GOCODE}:{}", Self::inside(&p.gopath)),
             ),
             (
-                polyeval_sandbox::toolchain::GOCACHE_SEED_ENV.into(),
+                polyeval_lang::go::toolchain::GOCACHE_SEED_ENV.into(),
                 Self::inside(&p.gocache_seed),
             ),
         ]

@@ -1,7 +1,7 @@
 use super::*;
 use crate::{FfiMeta, IpcMeta, OopMeta, Task, TaskMeta};
 use polyeval_core::data::shared_test_data;
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use std::collections::BTreeMap;
 use std::fs;
 

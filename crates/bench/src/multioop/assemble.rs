@@ -23,13 +23,9 @@
 //! - PHP: a closing `?>` at the end of the code is removed so the tests that
 //!   follow are executed rather than echoed.
 
-use super::lang;
-use polyeval_core::Language;
-use polyeval_judge::split::Plan;
-
-pub use lang::js_strict_line;
-#[cfg(test)]
-use lang::quoted;
+use polyeval_lang::judging::plan::Plan;
+use polyeval_lang::oop::{AssembleOptions, TestSpec};
+use polyeval_lang::Language;
 
 /// A program ready for the sandbox.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,13 +38,11 @@ pub struct Program {
     pub entry_class: Option<String>,
 }
 
-pub use polyeval_lang::oop::{AssembleOptions, TestSpec};
-
 /// The file name of a language's test program.
 pub fn file_name(lang: Language) -> String {
-    match lang::language(lang) {
+    match lang.dialect().multioop() {
         Some(l) => l.file_name().to_string(),
-        None => polyeval_sandbox::toolchain_for(lang).default_file_name(""),
+        None => lang.dialect().default_file_name(""),
     }
 }
 
@@ -62,7 +56,7 @@ pub fn assemble(
     marker: &str,
     opts: AssembleOptions,
 ) -> Program {
-    let source = match lang::language(lang) {
+    let source = match lang.dialect().multioop() {
         Some(l) => l.assemble(code, spec, marker, opts),
         // No MultiOOP harness for this language: run the code as-is so a stray task fails visibly.
         None => code.to_string(),
@@ -80,7 +74,10 @@ pub fn assemble_judged(
     opts: AssembleOptions,
 ) -> Option<Program> {
     let statements = |indent: &str| polyeval_judge::harness::body(plan, indent);
-    let source = lang::language(lang)?.assemble_judged(code, spec, &statements, opts);
+    let source = lang
+        .dialect()
+        .multioop()?
+        .assemble_judged(code, spec, &statements, opts);
     Some(program(lang, source))
 }
 
@@ -89,7 +86,9 @@ fn program(lang: Language, source: String) -> Program {
         language: lang,
         source,
         file_name: file_name(lang),
-        entry_class: lang::language(lang)
+        entry_class: lang
+            .dialect()
+            .multioop()
             .and_then(|l| l.entry_class())
             .map(str::to_string),
     }
@@ -285,13 +284,59 @@ mod tests {
         );
         assert!(strict.source.contains("assert.deepStrictEqual("));
         assert_eq!(
-            js_strict_line("assert.equal(a, 1); assert.notEqual(b, 2)"),
+            polyeval_lang::javascript::oop::strict_line(
+                "assert.equal(a, 1); assert.notEqual(b, 2)"
+            ),
             "assert.strictEqual(a, 1); assert.notStrictEqual(b, 2)"
         );
     }
 
     #[test]
     fn marker_is_escaped() {
-        assert_eq!(quoted("a\"b$c\\"), "\"a\\\"b$c\\\\\"");
+        assert_eq!(polyeval_lang::oop::quoted("a\"b$c\\"), "\"a\\\"b$c\\\\\"");
+    }
+
+    #[test]
+    fn the_precompiled_header_holds_every_harness_header() {
+        let pch = polyeval_lang::cpp::toolchain::PCH_HEADERS;
+        for h in polyeval_lang::cpp::oop::HEADERS {
+            assert!(
+                pch.contains(&h),
+                "<{h}> is added by the harness but not precompiled by the sandbox"
+            );
+        }
+    }
+
+    #[test]
+    fn go_judged_program_reports_values_and_runs_no_assertion() {
+        let lines = [
+            "a := NewA(2)".to_string(),
+            "polyevalAssertEqual(a.F(), 4)".to_string(),
+            "polyevalAssertEqual(a.G(), g())".to_string(),
+        ];
+        let plan = polyeval_judge::plan(Language::Go, &lines, Default::default());
+        let spec = TestSpec {
+            test_list: &lines,
+            test_function: "",
+            entry_point: "",
+        };
+        let p = assemble_judged(
+            Language::Go,
+            "package shapes\n\nfunc main() {}\n",
+            &spec,
+            &plan,
+            AssembleOptions::default(),
+        )
+        .expect("Go has a MultiOOP layer")
+        .source;
+        assert!(p.starts_with("package main\n"));
+        assert!(p.contains("\ta := NewA(2); _ = a\n"), "{p}");
+        assert!(p.contains("polyevalObserve(0, func() interface{} { return a.F() })"));
+        assert!(
+            !p.contains("polyevalAssertEqual"),
+            "no assertion runs in the program: {p}"
+        );
+        assert!(!p.contains(", 4)"), "the expected value stays outside: {p}");
+        assert!(p.contains("polyevalFinish()"));
     }
 }

@@ -8,8 +8,10 @@ use crate::EvalOptions;
 use crate::{Evaluator, Task, TaskMeta, TaskSet};
 use polyeval_core::chat::Message;
 use polyeval_core::loading::TaskLoader;
-use polyeval_core::{Bench, Language};
+use polyeval_core::Bench;
+use polyeval_lang::Language;
 use std::path::Path;
+use std::sync::LazyLock;
 
 /// MultiOOP and the original OOP set (431 Python tasks,
 /// `oop_data_all.jsonl`): one harness, evaluator, prompts and doctor; they
@@ -29,10 +31,21 @@ pub const MULTIOOP: OopFamily = OopFamily {
     bench: Bench::MultiOop,
     title: "MultiOOP",
     loader: &super::loader::MultiOopLoader,
-    // The languages of the MultiOOP layer, in its registry's (the papers') order.
-    languages: super::lang::order,
+    languages: multioop_languages,
     oop_set: false,
 };
+
+/// The languages with a MultiOOP layer, in the registry's (the papers')
+/// column order.
+fn multioop_languages() -> &'static [Language] {
+    static ORDER: LazyLock<Vec<Language>> = LazyLock::new(|| {
+        Language::ALL
+            .into_iter()
+            .filter(|l| l.dialect().multioop().is_some())
+            .collect()
+    });
+    &ORDER
+}
 
 /// The original OOP benchmark: MultiOOP's Python harness on the larger set.
 pub const OOP: OopFamily = OopFamily {

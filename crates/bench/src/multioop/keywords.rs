@@ -5,7 +5,7 @@
 //! interpolate `$this`; the check itself is plain substring containment,
 //! which is what we do here.
 
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use serde::Serialize;
 
 /// Result of checking a task's keyword lists against a code text.
@@ -26,7 +26,10 @@ pub fn check(lang: Language, keyword_lists: &[Vec<String>], code: &str) -> Keywo
             .cloned()
             .collect()
     };
-    let any_list = super::lang::language(lang).is_some_and(|l| l.any_keyword_list());
+    let any_list = lang
+        .dialect()
+        .multioop()
+        .is_some_and(|l| l.any_keyword_list());
     let candidates: Vec<&Vec<String>> = if any_list {
         keyword_lists.iter().collect()
     } else {

@@ -4,7 +4,8 @@
 use crate::{OopMeta, Task, TaskMeta};
 use anyhow::{bail, Context};
 use polyeval_core::loading::{json_kind, parse_json, Inputs, Record, TaskLoader};
-use polyeval_core::{pylit, Bench, Language};
+use polyeval_core::Bench;
+use polyeval_lang::{python::pylit, Language};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

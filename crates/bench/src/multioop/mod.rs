@@ -32,7 +32,6 @@ pub mod assemble;
 mod benchmark;
 pub mod doctor;
 pub mod keywords;
-pub mod lang;
 pub mod loader;
 pub mod meta;
 pub mod prompts;
@@ -44,13 +43,17 @@ pub use meta::OopMeta;
 
 use crate::EvalOptions;
 use crate::{EvalItem, Evaluator, Task, TaskMeta};
-use assemble::{AssembleOptions, Program, TestSpec};
+use assemble::Program;
 use polyeval_core::extract::extract_code;
-use polyeval_core::{Bench, Language, Status, Verdict};
+use polyeval_core::{Bench, Verdict};
 use polyeval_judge::scan::{scan, ScanContext};
-use polyeval_judge::split::{plan, Plan, SplitOptions};
+use polyeval_judge::split::plan;
 use polyeval_judge::verdict::{judge, Judgement, RunReport};
-use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, Outcome};
+use polyeval_lang::judging::plan::{Plan, SplitOptions};
+use polyeval_lang::oop::{AssembleOptions, RunFacts, TestSpec};
+use polyeval_lang::toolchain::{Job, Limits};
+use polyeval_lang::{status::Status, Language};
+use polyeval_sandbox::{Engine, EngineConfig, Outcome};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -312,7 +315,7 @@ pub fn judged_verdict(
         (Some(c), _) if !names_absent => Some(c.clone()),
         _ => taxonomy::classify(
             task.language,
-            &taxonomy::RunFacts {
+            &RunFacts {
                 status: judgement.status,
                 exit_code: outcome.exit_code,
                 signal: outcome.signal,
@@ -364,7 +367,7 @@ pub fn verdict_for(task: &Task, code: &str, outcome: &Outcome, js_strict: bool) 
     let keyword_lists = oop_meta(task).map(|m| m.3).unwrap_or(&[]);
     let kw = keywords::check(task.language, keyword_lists, code);
     let names_absent = !kw.satisfied && !keywords::absent_names(keyword_lists, code).is_empty();
-    let facts = taxonomy::RunFacts {
+    let facts = RunFacts {
         status: outcome.status,
         exit_code: outcome.exit_code,
         signal: outcome.signal,

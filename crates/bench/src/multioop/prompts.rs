@@ -6,14 +6,14 @@
 use crate::prompts::{digest, parse_examples, Example, PromptMode};
 use crate::Task;
 use polyeval_core::chat::Message;
-use polyeval_core::Language;
+use polyeval_lang::Language;
 
 const COT_SUFFIX: &str = include_str!("../../prompts/oop-cot-suffix.txt");
 
 /// The few-shot file of a MultiOOP language (in the language's folder of
 /// `polyeval_lang`).
 fn few_shot_source(lang: Language) -> Option<&'static str> {
-    super::lang::language(lang).map(|l| l.few_shot())
+    lang.dialect().multioop().map(|l| l.few_shot())
 }
 
 /// The project's worked examples for a language (empty for languages without any).

@@ -24,9 +24,9 @@
 //! The language-specific messages (compiler diagnostics, exception names)
 //! are each language's, in its folder of `polyeval_lang` (`oop.rs`).
 
-use polyeval_core::{Language, Status};
+use polyeval_lang::{status::Status, Language};
 
-pub use polyeval_lang::oop::RunFacts;
+use polyeval_lang::oop::RunFacts;
 
 /// The failure class of a failed run; `None` for a passed one.
 /// `names_absent` is true when the keyword check failed and a required
@@ -43,8 +43,10 @@ pub fn classify(lang: Language, facts: &RunFacts<'_>, names_absent: bool) -> Opt
         return Some("missing_class_or_method".into());
     }
     // The language's own messages first (its `oop.rs`).
-    let class =
-        super::lang::language(lang).and_then(|l| l.classify(facts.status, &l.failure_text(facts)));
+    let class = lang
+        .dialect()
+        .multioop()
+        .and_then(|l| l.classify(facts.status, &l.failure_text(facts)));
     if let Some(c) = class {
         return Some(c);
     }

@@ -10,7 +10,7 @@
 //! candidate's own operators, assertions disarmed past the scan, comparator
 //! slack).
 
-use polyeval_core::Language;
+use polyeval_lang::Language;
 
 /// Finds the marker in a text; the program's own source is read at import
 /// (`__file__` is gone by the time exit hooks run).

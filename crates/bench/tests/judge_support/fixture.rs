@@ -3,7 +3,8 @@
 //! correct solutions (some with a `main` of their own).
 
 use polyeval_bench::{OopMeta, Task, TaskMeta};
-use polyeval_core::{Bench, Language};
+use polyeval_core::Bench;
+use polyeval_lang::Language;
 
 fn lines(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()

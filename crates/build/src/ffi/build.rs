@@ -43,8 +43,9 @@ use polyeval_bench::{FfiMeta, Task, TaskMeta};
 use polyeval_client::ClientOptions;
 use polyeval_client::Sampling;
 use polyeval_core::progress::{Phase, Progress};
-use polyeval_core::{Bench, Language, Status};
+use polyeval_core::Bench;
 use polyeval_journal::{CallError, Journal, ModelAnswer, ModelCall, ModelCaller, WorkflowStage};
+use polyeval_lang::{status::Status, Language};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -575,7 +576,7 @@ impl Ctx {
         // The names, from the syntax tree (in the sandbox: the code is the model's).
         let literal = serde_json::to_string(solution).unwrap_or_default();
         let reader = format!("SOURCE = {literal}\n{}", prompts::SIGNATURES_PY);
-        let job = polyeval_sandbox::Job::new(Language::Python, reader);
+        let job = polyeval_lang::toolchain::Job::new(Language::Python, reader);
         let engine_run = {
             let _slot = self.sandbox_slots.acquire().await;
             let evaluator = self.evaluator.clone();

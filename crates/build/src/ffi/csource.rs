@@ -87,11 +87,11 @@ fn logical_line_end(b: &[u8], start: usize) -> usize {
 /// comment disappears up to (not including) its newline. An unterminated
 /// block comment runs to the end of the text.
 pub fn strip_comments(src: &str) -> String {
-    use polyeval_core::lex::{regions, RegionKind};
+    use polyeval_lang::lex::{regions, RegionKind};
     let b = src.as_bytes();
     let mut out: Vec<u8> = Vec::with_capacity(b.len());
     // C is read with C++'s lexer (the same comments and literals).
-    for r in regions(polyeval_core::Language::Cpp, src) {
+    for r in regions(polyeval_lang::Language::Cpp, src) {
         let text = &b[r.start..r.end];
         match r.kind {
             RegionKind::Comment => {

@@ -1,7 +1,7 @@
 //! Reading the judge's and the instructor's answers.
 
 use super::Level;
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use serde::{Deserialize, Serialize};
 
 /// What the judge said.

@@ -5,7 +5,7 @@
 //! `Mode`). Columns are found by name.
 
 use anyhow::{bail, Context};
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -132,7 +132,7 @@ pub fn read(path: &Path) -> anyhow::Result<HitsFile> {
                 format!("\"{}\" is not a machine number", field("Classfier_ID")),
             )
         })?;
-        let steps = polyeval_core::pylit::parse_string_list(field("Status_description"))
+        let steps = polyeval_lang::python::pylit::parse_string_list(field("Status_description"))
             .map_err(|e| at("Status_description", format!("not a list of strings: {e}")))?;
         // The machine's language first (its classifier, e.g. `JavaScript*`,
         // also covers `.ts` files), then the file's.

@@ -43,11 +43,11 @@ use polyeval_bench::crosspl_ipc::scored_text;
 use polyeval_client::ClientOptions;
 use polyeval_client::Sampling;
 use polyeval_core::progress::{Phase, Progress};
-use polyeval_core::Language;
 use polyeval_fsm::Mode;
 use polyeval_journal::{
     CallError, Journal, ModelAnswer, ModelCall, ModelCaller, WorkflowStage, JOURNAL_FILE,
 };
+use polyeval_lang::Language;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use snippet::{LineSpan, SyntaxCheck};

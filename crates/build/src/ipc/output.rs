@@ -11,7 +11,7 @@ use super::{ipc_dir, Built, HitOutcome, Level, Options};
 use crate::outdir::cell;
 use anyhow::Context;
 use polyeval_bench::{IpcMeta, TaskMeta, TaskSet};
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};

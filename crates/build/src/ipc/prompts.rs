@@ -6,7 +6,7 @@ use super::hits::Hit;
 use super::Level;
 use polyeval_client::Message;
 use polyeval_core::hash::{fnv1a, FNV_OFFSET};
-use polyeval_core::Language;
+use polyeval_lang::Language;
 
 const JUDGE: &str = include_str!("../../prompts/build-ipc/judge.txt");
 const EXTRACT_FUNCTION: &str = include_str!("../../prompts/build-ipc/extract-function.txt");

@@ -3,8 +3,8 @@
 //! ([`line_span`]), whether it parses ([`syntax`]), and its normalised form
 //! for deduplication ([`normalised_tokens`]).
 
-use polyeval_core::{Language, Status};
-use polyeval_fsm::strip::strip_comments;
+use polyeval_lang::lex::strip_comments;
+use polyeval_lang::{status::Status, Language};
 use polyeval_sandbox::Engine;
 use regex::Regex;
 use serde::{Deserialize, Serialize};

@@ -48,10 +48,12 @@ use polyeval_bench::{IpcDriver, Task, TaskMeta, TaskSet};
 use polyeval_client::ClientOptions;
 use polyeval_client::Sampling;
 use polyeval_core::progress::{Phase, Progress};
-use polyeval_core::{Bench, Status, TaskFilter};
+use polyeval_core::{Bench, TaskFilter};
 use polyeval_journal::{CallError, Journal, ModelAnswer, ModelCall, ModelCaller, WorkflowStage};
 use polyeval_judge::ipc::Reference;
-use polyeval_sandbox::{Job, Outcome};
+use polyeval_lang::status::Status;
+use polyeval_lang::toolchain::Job;
+use polyeval_sandbox::Outcome;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::path::PathBuf;
@@ -413,10 +415,10 @@ fn config(
 /// A digest of what runs a driver: the harness files of every language.
 fn kits_version() -> String {
     let texts = [
-        polyeval_judge::harness::PYTHON_PRELUDE,
-        polyeval_judge::harness::JAVASCRIPT_PRELUDE,
-        polyeval_judge::harness::GO_PRELUDE,
-        polyeval_judge::harness::PHP_PRELUDE,
+        polyeval_lang::python::OBSERVER,
+        polyeval_lang::javascript::OBSERVER,
+        polyeval_lang::go::OBSERVER,
+        polyeval_lang::php::OBSERVER,
         polyeval_bench::crosspl_ipc_exec::lang::KITS,
     ];
     let hash = texts.iter().fold(polyeval_core::hash::FNV_OFFSET, |h, t| {

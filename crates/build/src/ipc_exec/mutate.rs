@@ -19,7 +19,7 @@
 //! message, a dead `main`) survives any driver, which is why sensitivity is
 //! a share of the mutants, not all of them.
 
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use serde::{Deserialize, Serialize};
 
 /// What a mutant changes.

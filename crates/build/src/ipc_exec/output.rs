@@ -13,7 +13,7 @@ use polyeval_bench::crosspl_ipc_exec::feasibility::Infeasible;
 use polyeval_bench::crosspl_ipc_exec::runtime::IpcRuntime;
 use polyeval_bench::Benchmark;
 use polyeval_bench::{IpcMeta, Task, TaskMeta};
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -218,7 +218,7 @@ struct Provenance<'a> {
     /// Runs of the canonical solution that agreed.
     canonical_runs: usize,
     /// The canonical solution's observations (the judge's wire format).
-    reference: &'a [polyeval_judge::Value],
+    reference: &'a [polyeval_lang::value::Value],
     mutants: Vec<MutantRow<'a>>,
 }
 

@@ -6,7 +6,7 @@ use crate::ipc::prompts::render;
 use polyeval_bench::IpcDriver;
 use polyeval_client::Message;
 use polyeval_core::hash::{fnv1a, FNV_OFFSET};
-use polyeval_core::Language;
+use polyeval_lang::Language;
 
 const DRIVER: &str = include_str!("../../prompts/build-ipc-exec/driver.txt");
 const REVISE: &str = include_str!("../../prompts/build-ipc-exec/revise.txt");

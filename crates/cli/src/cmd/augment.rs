@@ -21,7 +21,7 @@ pub struct Args {
     /// Target languages, comma-separated (default: every target language; an
     /// unknown name lists them).
     #[arg(long, value_delimiter = ',', value_name = "LANG,...")]
-    lang: Vec<polyeval_core::Language>,
+    lang: Vec<polyeval_lang::Language>,
     /// Answer every model call from this journal (an augment OUT or its build.sqlite), no network.
     #[arg(long, value_name = "JOURNAL")]
     replay: Option<PathBuf>,

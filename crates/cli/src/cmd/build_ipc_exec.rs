@@ -1,7 +1,8 @@
 //! `polyeval build ipc-exec` (the work is in `polyeval_build::ipc_exec::build`).
 
 use super::args::ClientArgs;
-use polyeval_core::{Language, TaskFilter};
+use polyeval_core::TaskFilter;
+use polyeval_lang::Language;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]

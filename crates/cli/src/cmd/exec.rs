@@ -1,9 +1,9 @@
 //! `polyeval exec`: run one program in the sandbox and print the verdict
 //! (the work is in `polyeval_runner::exec`).
 
-use polyeval_core::{Language, Status};
+use polyeval_lang::toolchain::Limits;
+use polyeval_lang::{status::Status, Language};
 use polyeval_runner::exec::{self, ExecSpec};
-use polyeval_sandbox::Limits;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]

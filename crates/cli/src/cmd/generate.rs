@@ -4,7 +4,8 @@
 use super::args::ClientArgs;
 use polyeval_bench::prompts::PromptMode;
 use polyeval_client::Sampling;
-use polyeval_core::{Bench, Language, TaskFilter};
+use polyeval_core::{Bench, TaskFilter};
+use polyeval_lang::Language;
 use polyeval_runner::shard::Shard;
 use polyeval_runner::{GenerateOutcome, GenerateSpec, ModelSource};
 use std::path::PathBuf;

@@ -203,7 +203,7 @@ fn crosspl_results(a: CrossplArgs) -> anyhow::Result<()> {
     let (runs, one_run) = crosspl::plan(&spec)?;
     if a.all_models {
         for ((a, a_langs), (b, b_langs)) in crosspl::similar_model_names(&spec.results_dir)? {
-            let langs = |l: &[polyeval_core::Language]| {
+            let langs = |l: &[polyeval_lang::Language]| {
                 l.iter()
                     .map(|l| l.display_name())
                     .collect::<Vec<_>>()

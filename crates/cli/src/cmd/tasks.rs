@@ -2,7 +2,8 @@
 
 use clap::Subcommand;
 use polyeval_bench::{Task, TaskSet};
-use polyeval_core::{Bench, Language, TaskFilter};
+use polyeval_core::{Bench, TaskFilter};
+use polyeval_lang::Language;
 use polyeval_runner::stats::stats;
 use polyeval_runner::tasks::{find_task, task_line, task_text};
 use std::io::Write;

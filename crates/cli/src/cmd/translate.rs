@@ -1,7 +1,7 @@
 //! `polyeval translate`: MultiOOP's tests regenerated from the Python tests
 //! and a traced run of the Python references (`polyeval_translate`).
 
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]

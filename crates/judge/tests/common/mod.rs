@@ -1,8 +1,9 @@
 //! The sandbox engine for the end-to-end tests of the preludes.
 #![allow(dead_code)]
 
-use polyeval_core::Language;
-use polyeval_sandbox::{Engine, EngineConfig, Limits};
+use polyeval_lang::toolchain::Limits;
+use polyeval_lang::Language;
+use polyeval_sandbox::{Engine, EngineConfig};
 use std::sync::OnceLock;
 use std::time::Duration;
 

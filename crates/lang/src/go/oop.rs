@@ -2,7 +2,7 @@
 //! own (`polyeval translate`; upstream has no Go). The code's package clause
 //! becomes `package main` and a `func main` of its own is renamed (kept, so
 //! the imports it uses stay used), then the judge's Go prelude (aliased
-//! imports, `harness::go_program`) and `func main()` with the test lines:
+//! imports, `judging::program`) and `func main()` with the test lines:
 //! judged, each check reports its value (`harness::body`); in-process (mode
 //! `inprocess`), each line runs as a statement with `polyevalAssertEqual`.
 

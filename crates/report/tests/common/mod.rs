@@ -1,7 +1,8 @@
 //! Small hand-made runs for report tests (no benchmark data copied).
 #![allow(dead_code)]
 
-use polyeval_core::{Bench, Language, Status, Verdict};
+use polyeval_core::{Bench, Verdict};
+use polyeval_lang::{status::Status, Language};
 use polyeval_report::{RunData, SampleRecord, TaskRecord, VerdictSource};
 
 pub const EVIL: &str = "print('hi')\n<script>document.title='PWNED';var d=document.createElement('div');d.id='pwned';document.body.appendChild(d);</script>\n<img src=x onerror=\"document.body.setAttribute('data-pwned','1')\">";

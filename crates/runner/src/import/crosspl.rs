@@ -26,7 +26,8 @@ pub use polyeval_bench::crosspl_ipc::results::{
 };
 use polyeval_bench::{Task, TaskSet};
 use polyeval_core::progress::Progress;
-use polyeval_core::{Bench, Language};
+use polyeval_core::Bench;
+use polyeval_lang::Language;
 use polyeval_store::{NewSample, RunConfig};
 use rayon::prelude::*;
 use serde_json::Value;

@@ -154,12 +154,12 @@ pub fn import_run(spec: &RunImport, sets: &TaskSets) -> anyhow::Result<RunImport
     // The run holds the languages of the samples carried, not every language
     // of the new data (`polyeval translate` adds Go): its filter says so,
     // and reports name and count those languages only.
-    let carried: std::collections::BTreeSet<polyeval_core::Language> = samples
+    let carried: std::collections::BTreeSet<polyeval_lang::Language> = samples
         .iter()
         .filter_map(|s| tasks.tasks.iter().find(|t| t.key == s.task_key))
         .map(|t| t.language)
         .collect();
-    let in_data: std::collections::BTreeSet<polyeval_core::Language> =
+    let in_data: std::collections::BTreeSet<polyeval_lang::Language> =
         tasks.tasks.iter().map(|t| t.language).collect();
     if carried != in_data {
         let mut filter = match params.get("filters") {

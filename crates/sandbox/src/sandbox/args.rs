@@ -3,8 +3,8 @@
 //! copied-in files, the extra read-only binds, seccomp.
 
 use super::scratch::{ScratchContent, ScratchEntry};
-use super::WORK_DIR;
-use crate::{seccomp, Limits};
+use crate::seccomp;
+use polyeval_lang::toolchain::{Limits, WORK_DIR};
 use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::os::fd::RawFd;
@@ -26,7 +26,7 @@ static ETC_ENTRIES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock
         "/etc/ld.so.conf",
         "/etc/ld.so.conf.d",
     ];
-    for language in polyeval_core::Language::ALL {
+    for language in polyeval_lang::Language::ALL {
         entries.extend(language.dialect().system_config());
     }
     entries.push("/etc/localtime");

@@ -5,12 +5,14 @@ use super::args::{base_env, Spec, WorkMount};
 use super::command::{run_sandboxed, setup_failure, Ending};
 use super::paths::bind_source;
 use super::scratch::{memory_file, scratch_entries, ScratchContent, ScratchEntry};
-use super::{SandboxPaths, WORK_DIR};
-use crate::toolchain::{classify_failure, ToolchainInfo};
+use super::SandboxPaths;
+use crate::toolchain::classify_failure;
 use crate::workdir::JobDir;
-use crate::{Job, Limits, Outcome};
+use crate::Outcome;
 use anyhow::Context;
-use polyeval_core::Status;
+use polyeval_lang::status::Status;
+use polyeval_lang::toolchain::ToolchainInfo;
+use polyeval_lang::toolchain::{Job, Limits, WORK_DIR};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 

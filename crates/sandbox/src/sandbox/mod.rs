@@ -14,10 +14,6 @@ mod paths;
 mod scratch;
 mod uids;
 
-/// The program's private writable work dir as seen inside the sandbox
-/// (where the toolchains' commands name the job's files).
-pub use polyeval_lang::toolchain::WORK_DIR;
-
 pub(crate) use args::{base_env, scratch_mounts, Spec, WorkMount};
 pub(crate) use command::{launch, run_raw};
 pub(crate) use job::{check_syntax, execute, validate_file_name};

@@ -154,25 +154,12 @@ pub(crate) fn bind_source(paths: &SandboxPaths, host: &Path) -> anyhow::Result<P
         return Ok(host.to_path_buf());
     }
     let meta = std::fs::metadata(host).with_context(|| format!("reading {}", host.display()))?;
-    use sha2::Digest;
-    let mut h = sha2::Sha256::new();
-    h.update(host.as_os_str().as_encoded_bytes());
-    h.update(meta.len().to_le_bytes());
-    h.update(meta.mtime().to_le_bytes());
-    h.update(meta.mtime_nsec().to_le_bytes());
-    let key = hex::encode(&h.finalize()[..8]);
-    let name = host
-        .file_name()
-        .context("bind source without a file name")?;
-    let dir = paths.cache_dir.join("binds").join(key);
-    let staged = dir.join(name);
+    // A file is known by its size and modification time.
+    let (dir, staged) = staging_place(paths, host, &meta, meta.len())?;
     if staged.is_file() {
         return Ok(staged);
     }
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    for d in [dir.as_path(), dir.parent().unwrap_or(&dir)] {
-        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755))?;
-    }
+    create_staging_dir(&dir)?;
     // Copy under a temporary name and rename: concurrent jobs never see half a file.
     let partial = tempfile::NamedTempFile::new_in(&dir)?;
     std::fs::copy(host, partial.path())
@@ -184,17 +171,19 @@ pub(crate) fn bind_source(paths: &SandboxPaths, host: &Path) -> anyhow::Result<P
     Ok(staged)
 }
 
-/// A directory a sandbox uid can bind in place of `host`, which lies under
-/// a private directory (an installed runtime in `/root/.cache`): a tree of
-/// hard links to its files (a copy where links cannot be made) in the
-/// world-readable sandbox cache, made once per version of the directory
-/// (its path, inode and modification time). The directory must be one
-/// that is never changed in place, only replaced (a versioned install).
-fn staged_dir(paths: &SandboxPaths, host: &Path) -> anyhow::Result<PathBuf> {
-    let meta = std::fs::metadata(host).with_context(|| format!("reading {}", host.display()))?;
+/// Where the staged copy of `host` goes: `binds/<key>/<name>` in the
+/// sandbox cache (the directory and the copy's path), keyed by the host
+/// path, `version` (what tells one version of `host` from the next besides
+/// its modification time) and the modification time.
+fn staging_place(
+    paths: &SandboxPaths,
+    host: &Path,
+    meta: &std::fs::Metadata,
+    version: u64,
+) -> anyhow::Result<(PathBuf, PathBuf)> {
     let mut h = sha2::Sha256::new();
     h.update(host.as_os_str().as_encoded_bytes());
-    h.update(meta.ino().to_le_bytes());
+    h.update(version.to_le_bytes());
     h.update(meta.mtime().to_le_bytes());
     h.update(meta.mtime_nsec().to_le_bytes());
     let key = hex::encode(&h.finalize()[..8]);
@@ -203,13 +192,36 @@ fn staged_dir(paths: &SandboxPaths, host: &Path) -> anyhow::Result<PathBuf> {
         .context("bind source without a file name")?;
     let dir = paths.cache_dir.join("binds").join(key);
     let staged = dir.join(name);
+    Ok((dir, staged))
+}
+
+/// Creates a staging directory and makes it and `binds/` traversable by
+/// the sandbox uids.
+fn create_staging_dir(dir: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    for d in [dir, dir.parent().unwrap_or(dir)] {
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755))?;
+    }
+    Ok(())
+}
+
+/// A directory a sandbox uid can bind in place of `host`, which lies under
+/// a private directory (an installed runtime in `/root/.cache`): a tree of
+/// hard links to its files (a copy where links cannot be made) in the
+/// world-readable sandbox cache, made once per version of the directory
+/// (its path, inode and modification time). The directory must be one
+/// that is never changed in place, only replaced (a versioned install).
+fn staged_dir(paths: &SandboxPaths, host: &Path) -> anyhow::Result<PathBuf> {
+    let meta = std::fs::metadata(host).with_context(|| format!("reading {}", host.display()))?;
+    // A replaced directory is a new inode.
+    let (dir, staged) = staging_place(paths, host, &meta, meta.ino())?;
     if staged.is_dir() {
         return Ok(staged);
     }
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    for d in [dir.as_path(), dir.parent().unwrap_or(&dir)] {
-        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755))?;
-    }
+    create_staging_dir(&dir)?;
+    let name = staged
+        .file_name()
+        .context("bind source without a file name")?;
     // Made under a temporary name and renamed: concurrent jobs never see half a tree.
     let partial = tempfile::Builder::new()
         .prefix(".staging-")

@@ -3,19 +3,8 @@
 //! `language.dialect()`). What stays here is what the sandbox makes of
 //! their answers: a failed run's [`Status`].
 
-use polyeval_core::{Language, Status};
-pub use polyeval_lang::toolchain::{Toolchain, ToolchainInfo, WarmRuntime};
-
-/// Paths the language folders used to be reached at.
-pub mod cpp {
-    pub use polyeval_lang::cpp::toolchain::{JUDGE_INCLUDE, PCH_HEADERS, PRE_INSTANTIATED};
-}
-pub use polyeval_lang::go::toolchain::GOCACHE_SEED_ENV;
-
-/// The toolchain of a language.
-pub fn toolchain_for(language: Language) -> &'static dyn Toolchain {
-    language.dialect()
-}
+use polyeval_lang::status::Status;
+use polyeval_lang::toolchain::Toolchain;
 
 /// Classify a finished run that did not exit 0 and was not killed by us.
 pub(crate) fn classify_failure(tc: &dyn Toolchain, stderr: &str, signal: Option<i32>) -> Status {

@@ -43,12 +43,14 @@
 use crate::cgroup::JobCgroup;
 use crate::process::{decode_wait_status, spawn_limited, Capture};
 use crate::sandbox::{base_env, launch, Spec, WorkMount};
-use crate::toolchain::{classify_failure, ToolchainInfo, WarmRuntime};
-use crate::{Job, Limits, Outcome, SandboxPaths, NONCE_PATH};
+use crate::toolchain::classify_failure;
+use crate::{Outcome, SandboxPaths, NONCE_PATH};
 use anyhow::Context;
-use polyeval_core::{Language, Status};
 use polyeval_lang::toolchain::prepare::{binary_stamp, build_asset_dir, host_command, short_hash};
 use polyeval_lang::toolchain::WarmMode;
+use polyeval_lang::toolchain::{Job, Limits};
+use polyeval_lang::toolchain::{ToolchainInfo, WarmRuntime};
+use polyeval_lang::{status::Status, Language};
 use std::io::{BufRead, Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
@@ -414,7 +416,7 @@ impl Worker {
         let mut header = serde_json::json!({
             "len": job.source.len(),
             // Where a cold run has it (the dir is wiped between samples).
-            "dir": crate::sandbox::WORK_DIR,
+            "dir": polyeval_lang::toolchain::WORK_DIR,
             "file": file,
             "cpu": limits.cpu_secs.max(1),
             "timeout": limits.timeout.as_secs_f64(),

@@ -11,9 +11,9 @@
 //! system calls on memory prepared beforehand.
 
 use crate::sandbox::scratch_mounts;
-use crate::Limits;
 use anyhow::Context;
 use nix::libc;
+use polyeval_lang::toolchain::Limits;
 use std::ffi::CString;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 

@@ -1,8 +1,9 @@
 //! Shared helpers for the sandbox integration tests (real toolchains, real bwrap).
 #![allow(dead_code)]
 
-use polyeval_core::Language;
-use polyeval_sandbox::{Engine, EngineConfig, Job, Limits, Outcome};
+use polyeval_lang::toolchain::{Job, Limits};
+use polyeval_lang::Language;
+use polyeval_sandbox::{Engine, EngineConfig, Outcome};
 use std::sync::OnceLock;
 use std::time::Duration;
 

@@ -77,7 +77,7 @@ pub(super) fn program(candidate: &str, driver: &str) -> Program {
         files: vec![
             (
                 "polyeval_judge.go".into(),
-                format!("package main\n\n{}", polyeval_judge::harness::GO_PRELUDE),
+                format!("package main\n\n{}", polyeval_lang::go::OBSERVER),
             ),
             ("solution.go".into(), solution_file(candidate)),
             ("driver.go".into(), in_package_main(driver)),

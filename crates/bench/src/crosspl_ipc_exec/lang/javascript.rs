@@ -9,7 +9,7 @@ const KIT: &str = include_str!("../kits/polyeval_ipc.js");
 pub(super) fn program(candidate: &str, driver: &str) -> Program {
     let main = format!(
         "{}\nrequire('./polyeval_ipc.js').main(__polyeval);\n",
-        polyeval_judge::harness::JAVASCRIPT_PRELUDE
+        polyeval_lang::javascript::OBSERVER
     );
     Program {
         main: ("main.js".into(), main),

@@ -20,7 +20,7 @@ mod python;
 
 use super::runtime::IpcRuntime;
 use crate::IpcDriver;
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use std::path::PathBuf;
 
 pub use go::imports_rewritten as go_imports_rewritten;

@@ -23,7 +23,7 @@ fn php_file(code: &str) -> String {
 pub(super) fn program(candidate: &str, driver: &str, runtime: &IpcRuntime) -> Program {
     let main = format!(
         "<?php\n{}\nrequire_once '{}';\nrequire_once __DIR__ . '/polyeval_ipc.php';\nipc_main(__DIR__ . '/driver.php');\n",
-        polyeval_judge::harness::PHP_PRELUDE,
+        polyeval_lang::php::OBSERVER,
         runtime.php_autoload()
     );
     let vendor = runtime.dir.join(

@@ -12,7 +12,7 @@ pub(super) fn program(candidate: &str, driver: &str) -> Program {
     Program {
         main: (
             "main.py".into(),
-            polyeval_judge::harness::python_with_prelude(RUN_DRIVER),
+            polyeval_lang::python::judging::with_prelude(RUN_DRIVER),
         ),
         files: vec![
             ("solution.py".into(), candidate.to_string()),

@@ -3,14 +3,14 @@
 //! there cannot be the solution's fault (`char_literal_for_string`,
 //! `pair_vector_from_ints`, `python_literal`, `test_syntax_error`,
 //! `literal_type_mismatch` …). Each language writes the program
-//! (`lang::OopLanguage::free_program`) and reads its first error.
+//! (`OopLanguage::free_program` in `polyeval_lang::oop`) and reads its first error.
 
 use super::names::{looks_like_task_class, test_calls, BIND_DECL, BIND_NEW};
 use super::patterns::{blank_literals, CHAR_LIT_ANYWHERE, PY_LITERAL};
 use crate::multioop::keywords::{contains_identifier, required_names};
 use crate::multioop::oop_meta;
 use crate::Task;
-use polyeval_core::Language;
+use polyeval_lang::Language;
 use std::collections::HashSet;
 
 /// Identifiers that tie a test line to the solution: required names, class
@@ -57,12 +57,12 @@ pub(super) fn free_program(
     lines: &[&String],
     marker: &str,
 ) -> Option<(String, usize)> {
-    crate::multioop::lang::language(lang)?.free_program(lines, marker)
+    lang.dialect().multioop()?.free_program(lines, marker)
 }
 
 /// The first error of a solution-free program as (source line, message).
 pub(super) fn first_error(lang: Language, text: &str) -> Option<(usize, String)> {
-    crate::multioop::lang::language(lang)?.first_error(text)
+    lang.dialect().multioop()?.first_error(text)
 }
 
 pub(super) fn free_line_class(line: &str, message: &str) -> &'static str {

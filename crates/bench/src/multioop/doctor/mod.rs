@@ -42,8 +42,10 @@ use free_lines::{first_error, free_line_class, free_program, solution_free_lines
 use names::name_checks;
 use patterns::pattern_checks;
 use polyeval_core::progress::Progress;
-use polyeval_core::{Bench, Language, Status};
-use polyeval_sandbox::{Engine, Job};
+use polyeval_core::Bench;
+use polyeval_lang::toolchain::Job;
+use polyeval_lang::{status::Status, Language};
+use polyeval_sandbox::Engine;
 use python::python_checks;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -290,7 +292,7 @@ pub fn scan_with_progress(
             .lines
             .iter()
             .filter(|l| {
-                matches!(&l.kind, polyeval_judge::split::LineKind::Check(c) if c.repaired.is_some())
+                matches!(&l.kind, polyeval_lang::judging::plan::LineKind::Check(c) if c.repaired.is_some())
             })
             .map(|l| l.text.trim())
             .collect();

@@ -1,12 +1,13 @@
 //! Check 3, the other languages: test-line patterns no correct solution
 //! can pass — Python literals, bare `{…}` arguments, a char literal where
 //! the same argument is a string elsewhere, undeclared test variables, Java
-//! `==` on strings. What each language forbids is its `lang::TestLineChecks`.
+//! `==` on strings. What each language forbids is its
+//! `polyeval_lang::oop::TestLineChecks`.
 
 use super::names::{looks_like_task_class, MEMBER_CALL};
 use super::{defect, re, Defect};
-use crate::multioop::lang::PythonLiterals;
 use crate::Task;
+use polyeval_lang::oop::PythonLiterals;
 use regex::Regex;
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
@@ -117,7 +118,7 @@ pub(super) fn pattern_checks(task: &Task, lines: &[String], out: &mut Vec<Defect
     // char literal vs string literal at the same argument position of the same method
     let mut arg_kinds: HashMap<(String, usize), (bool, bool)> = HashMap::new();
     let mut char_sites: Vec<(String, usize, String)> = Vec::new();
-    let Some(checks) = crate::multioop::lang::language(lang).map(|l| l.test_line_checks()) else {
+    let Some(checks) = lang.dialect().multioop().map(|l| l.test_line_checks()) else {
         return;
     };
     for line in lines {

@@ -4,7 +4,8 @@
 //! entry (`Benchmark::doctor`); this module prints them.
 
 use polyeval_bench::doctor::DoctorOptions;
-use polyeval_core::{Bench, Language};
+use polyeval_core::Bench;
+use polyeval_lang::Language;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]

@@ -1,11 +1,9 @@
-//! Typed suites written out per target language: each language's emitter
-//! lives in its folder of `polyeval_lang` (its `Target`, reached through
-//! `lang.dialect().target()`); the targets are the languages that have one.
+//! The translator's target languages. Each language's emitter lives in its
+//! folder of `polyeval_lang` (its [`Target`](polyeval_lang::emit::Target),
+//! reached through `lang.dialect().target()`); the targets are the languages
+//! that have one.
 
-use polyeval_core::Language;
-pub use polyeval_lang::emit::{
-    param_name, single_representation, KwMethod, Style, Target, Typed, TypedTest,
-};
+use polyeval_lang::Language;
 use std::sync::LazyLock;
 
 /// The target languages: every language with an emitter, in registry
