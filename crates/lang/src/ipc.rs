@@ -29,15 +29,21 @@ pub struct ClassWords {
     pub unit: &'static str,
     /// Capitalised, in a heading: `Class`, `Struct`.
     pub heading: &'static str,
+    /// The heading describing it: `Class Description`, `Struct Description`.
+    pub description: &'static str,
     /// The members' heading: `Attributes`, `Fields`.
     pub members: &'static str,
+    /// One member in running text: `attribute`, `field`.
+    pub member: &'static str,
 }
 
 /// The words of languages with classes.
 pub const CLASS: ClassWords = ClassWords {
     unit: "class",
     heading: "Class",
+    description: "Class Description",
     members: "Attributes",
+    member: "attribute",
 };
 
 /// One language's CrossPL-IPC layer.
@@ -176,4 +182,74 @@ pub fn after_semicolon_or_brace(prev_end: Option<char>) -> bool {
 /// A static regex.
 pub(crate) fn re(pattern: &str) -> Regex {
     Regex::new(pattern).expect("static regex")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Language;
+
+    fn covered() -> Vec<(Language, &'static dyn IpcLanguage)> {
+        Language::ALL
+            .into_iter()
+            .filter_map(|l| l.dialect().crosspl_ipc().map(|ipc| (l, ipc)))
+            .collect()
+    }
+
+    #[test]
+    fn columns_and_digest_ranks_are_each_a_sequence_without_gaps() {
+        let mut columns: Vec<usize> = covered().iter().map(|(_, ipc)| ipc.column()).collect();
+        columns.sort();
+        assert_eq!(columns, (0..columns.len()).collect::<Vec<_>>());
+        let mut ranks: Vec<usize> = covered()
+            .iter()
+            .filter_map(|(_, ipc)| ipc.executed())
+            .map(|e| e.digest_rank())
+            .collect();
+        ranks.sort();
+        assert_eq!(ranks, (0..ranks.len()).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_data_directory_names_its_language() {
+        for (language, ipc) in covered() {
+            assert_eq!(Language::parse(ipc.data_dir()), Some(language));
+        }
+    }
+
+    #[test]
+    fn an_executed_program_holds_the_candidate_the_driver_and_the_kit() {
+        let runtime = IpcRuntimeLayout {
+            php_autoload: "/runtime/php/autoload.php".into(),
+            php_vendor: PathBuf::from("/host/runtime/php"),
+        };
+        for (language, ipc) in covered() {
+            let Some(exec) = ipc.executed() else { continue };
+            let program = exec.program("CANDIDATE", "DRIVER", &runtime);
+            let file = |name: &str| {
+                std::iter::once(&program.main)
+                    .chain(&program.files)
+                    .find(|(n, _)| n == name)
+                    .map(|(_, text)| text.clone())
+                    .unwrap_or_else(|| panic!("{language}: no {name}"))
+            };
+            assert!(
+                file(exec.solution_file()).contains("CANDIDATE"),
+                "{language}"
+            );
+            assert!(file(exec.driver_file()).contains("DRIVER"), "{language}");
+            assert!(
+                std::iter::once(&program.main)
+                    .chain(&program.files)
+                    .any(|(_, text)| text == exec.kit()),
+                "{language}: the kit is a file of its own"
+            );
+            assert!(
+                std::iter::once(&program.main)
+                    .chain(&program.files)
+                    .any(|(_, text)| text.contains(language.dialect().observer())),
+                "{language}: the judge's observer is a part of the program"
+            );
+        }
+    }
 }

@@ -85,7 +85,9 @@ impl IpcLanguage for Go {
         ClassWords {
             unit: "struct",
             heading: "Struct",
+            description: "Struct Description",
             members: "Fields",
+            member: "field",
         }
     }
     fn executed(&self) -> Option<&'static dyn IpcExecLanguage> {
