@@ -6,12 +6,16 @@
 //! executed program (its driver kit `polyeval_ipc.<ext>` in the folder, the
 //! candidate's and the driver's files), the kit's prompt text
 //! (`ipc-exec-kit.txt`, ours) and the mutation rules that show a driver
-//! notices wrong communication ([`MutationRules`]).
+//! notices wrong communication ([`MutationRules`]); and how an extracted
+//! snippet is made a file its syntax checker takes ([`snippet`]).
 //!
 //! The shared machinery (building tasks, running programs, the mutation
 //! scanner) stays in the construction and benchmark crates and asks these.
 
+pub mod snippet;
+
 use regex::Regex;
+use snippet::{SyntaxCheck, SyntaxChecker};
 use std::path::PathBuf;
 
 /// Whether a language is one CrossPL-IPC covers.
@@ -55,6 +59,9 @@ pub trait IpcLanguage: Sync {
     fn data_dir(&self) -> &'static str;
     /// How its class-level instructions name the unit asked for.
     fn class_words(&self) -> ClassWords;
+    /// Whether an extracted snippet parses: the snippet made a file its
+    /// checker takes, checked by `check` (in the sandbox).
+    fn check_snippet(&self, code: &str, check: &mut SyntaxChecker<'_>) -> SyntaxCheck;
     /// Its executed layer; `None` when its tasks are not executed.
     fn executed(&self) -> Option<&'static dyn IpcExecLanguage>;
 }

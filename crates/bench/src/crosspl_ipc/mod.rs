@@ -22,6 +22,7 @@ pub mod loader;
 pub mod results;
 
 pub use benchmark::CrossplIpc;
+pub use polyeval_lang::ipc::snippet::{SyntaxCheck, SyntaxRun};
 pub use polyeval_lang::ipc::{ClassWords, IpcLanguage, CLASS};
 
 use crate::EvalOptions;

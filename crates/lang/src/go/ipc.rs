@@ -14,6 +14,7 @@
 
 use crate::ipc::{ClassWords, CrossPlIpc, IpcExecLanguage, IpcLanguage, IpcProgram};
 use crate::ipc::{IpcRuntimeLayout, MutationRules, MutationSyntax};
+use crate::ipc::snippet::{checked, has_line_starting, SyntaxCheck, SyntaxChecker};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -89,6 +90,15 @@ impl IpcLanguage for Go {
             members: "Fields",
             member: "field",
         }
+    }
+    /// A snippet without a package clause gets one.
+    fn check_snippet(&self, code: &str, check: &mut SyntaxChecker<'_>) -> SyntaxCheck {
+        let file = if has_line_starting(code, "package ") {
+            code.to_string()
+        } else {
+            format!("package snippet\n{code}\n")
+        };
+        checked(check, "snippet.go", &file, "gofmt -e")
     }
     fn executed(&self) -> Option<&'static dyn IpcExecLanguage> {
         Some(&Go)

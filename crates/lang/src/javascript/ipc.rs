@@ -7,6 +7,7 @@
 use crate::ipc::{after_semicolon_or_brace, opens_catch_block, semicolon_statement_removable};
 use crate::ipc::{re, ClassWords, CrossPlIpc, IpcExecLanguage, IpcLanguage, IpcProgram};
 use crate::ipc::{IpcRuntimeLayout, MutationRules, MutationSyntax, CLASS};
+use crate::ipc::snippet::{checked, has_line_starting, SyntaxCheck, SyntaxChecker};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -33,6 +34,18 @@ impl IpcLanguage for JavaScript {
     }
     fn class_words(&self) -> ClassWords {
         CLASS
+    }
+    /// Tried as a module when it uses `import`/`export` and does not parse
+    /// as a script.
+    fn check_snippet(&self, code: &str, check: &mut SyntaxChecker<'_>) -> SyntaxCheck {
+        let first = checked(check, "snippet.js", code, "node --check");
+        if first.parses == Some(false)
+            && (has_line_starting(code, "import ") || has_line_starting(code, "export "))
+        {
+            checked(check, "snippet.mjs", code, "node --check (module)")
+        } else {
+            first
+        }
     }
     fn executed(&self) -> Option<&'static dyn IpcExecLanguage> {
         Some(&JavaScript)

@@ -8,6 +8,7 @@
 use crate::ipc::{after_semicolon_or_brace, opens_catch_block, semicolon_statement_removable};
 use crate::ipc::{re, ClassWords, CrossPlIpc, IpcExecLanguage, IpcLanguage, IpcProgram};
 use crate::ipc::{IpcRuntimeLayout, MutationRules, MutationSyntax, CLASS};
+use crate::ipc::snippet::{checked, SyntaxCheck, SyntaxChecker};
 use regex::Regex;
 use std::path::PathBuf;
 use std::sync::LazyLock;
@@ -17,6 +18,12 @@ use super::Php;
 static FUNCTIONS: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^function\s+&?\s*([A-Za-z_]\w*)"));
 static CLASSES: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?m)^(?:abstract\s+|final\s+)?class\s+([A-Za-z_]\w*)"));
+
+/// A `use` import (of a class, function or constant) alone on a line.
+static USE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^\s*use\s+(function\s+|const\s+)?\\?[A-Za-z_][\w\\]*(\s+as\s+\w+)?(\s*,\s*\\?[A-Za-z_][\w\\]*(\s+as\s+\w+)?)*\s*;\s*$")
+});
+static NAMESPACE: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*namespace\s+[\w\\]+\s*;\s*$"));
 
 /// `code` as a PHP file: with an opening tag when it has none.
 fn php_file(code: &str) -> String {
@@ -43,6 +50,33 @@ impl IpcLanguage for Php {
     }
     fn class_words(&self) -> ClassWords {
         CLASS
+    }
+    /// With its `<?php` opener, its namespace declaration and imports
+    /// (`use A\B;`, which snippets put at the top of the function they
+    /// belong to) moved to file scope.
+    fn check_snippet(&self, code: &str, check: &mut SyntaxChecker<'_>) -> SyntaxCheck {
+        let body = code.trim_start().strip_prefix("<?php").unwrap_or(code);
+        // The namespace declaration first, then the imports, then the rest.
+        let (head, rest): (Vec<&str>, Vec<&str>) = body
+            .lines()
+            .partition(|l| NAMESPACE.is_match(l) || USE.is_match(l));
+        let (namespaces, imports): (Vec<&str>, Vec<&str>) =
+            head.into_iter().partition(|l| NAMESPACE.is_match(l));
+        let file = format!(
+            "<?php\n{}\n{}\n{}\n",
+            namespaces.join("\n"),
+            imports.join("\n"),
+            rest.join("\n")
+        );
+        let what = if imports.is_empty() {
+            "php -l".to_string()
+        } else {
+            format!(
+                "php -l (with {} `use` import(s) at file scope)",
+                imports.len()
+            )
+        };
+        checked(check, "snippet.php", &file, &what)
     }
     fn executed(&self) -> Option<&'static dyn IpcExecLanguage> {
         Some(&Php)

@@ -4,6 +4,7 @@
 
 use crate::ipc::{re, ClassWords, CrossPlIpc, IpcExecLanguage, IpcLanguage, IpcProgram};
 use crate::ipc::{IpcRuntimeLayout, MutationRules, MutationSyntax, CLASS};
+use crate::ipc::snippet::{checked, SyntaxCheck, SyntaxChecker};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -30,6 +31,9 @@ impl IpcLanguage for Python {
     }
     fn class_words(&self) -> ClassWords {
         CLASS
+    }
+    fn check_snippet(&self, code: &str, check: &mut SyntaxChecker<'_>) -> SyntaxCheck {
+        checked(check, "snippet.py", code, "python3 -m py_compile")
     }
     fn executed(&self) -> Option<&'static dyn IpcExecLanguage> {
         Some(&Python)
