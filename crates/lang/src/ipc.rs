@@ -104,6 +104,9 @@ pub trait IpcExecLanguage: Sync {
     fn kit(&self) -> &'static str;
     /// What the driver prompt says about the kit (ours: `ipc-exec-kit.txt`).
     fn kit_prompt(&self) -> &'static str;
+    /// What `code` imports, as the runtime names it (sorted, without
+    /// repeats): the names the executed benchmark's runtime must provide.
+    fn imports(&self, code: &str) -> Vec<String>;
     /// The patterns of the canonical solution's top-level functions and
     /// classes (first capture group that matched is the name); `None` when
     /// a candidate's names are fixed at compile time (Go).

@@ -125,3 +125,41 @@ fn is_syntax_error(line: &str) -> bool {
     .iter()
     .any(|p| line.contains(p))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A header not installed is dropped and the check runs again; then an
+    /// undeclared name does not fail the snippet, an unterminated string
+    /// does.
+    #[test]
+    fn missing_headers_are_dropped_and_only_syntax_errors_fail() {
+        let code = "#include <ws/server.hpp>\n#include <string>\nvoid f() { ws::server s; }";
+        for (second, parses) in [
+            ("snippet.cpp:3:13: error: 'ws' has not been declared", true),
+            ("snippet.cpp:3:13: error: missing terminating \" character", false),
+        ] {
+            let mut seen: Vec<String> = Vec::new();
+            let mut check = |name: &str, source: &str| {
+                assert_eq!(name, "snippet.cpp");
+                seen.push(source.to_string());
+                SyntaxRun::Rejected(if seen.len() == 1 {
+                    "snippet.cpp:1:10: fatal error: ws/server.hpp: No such file or directory".into()
+                } else {
+                    second.into()
+                })
+            };
+            let verdict = Cpp.check_snippet(code, &mut check);
+            assert_eq!(verdict.parses, Some(parses), "{verdict:?}");
+            assert!(
+                verdict
+                    .note
+                    .starts_with("g++ -fsyntax-only without the headers not installed here (ws/server.hpp)"),
+                "{verdict:?}"
+            );
+            assert_eq!(seen.len(), 2);
+            assert!(!seen[1].contains("ws/server.hpp") && seen[1].contains("#include <string>"));
+        }
+    }
+}

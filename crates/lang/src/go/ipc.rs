@@ -16,6 +16,7 @@ use crate::ipc::{ClassWords, CrossPlIpc, IpcExecLanguage, IpcLanguage, IpcProgra
 use crate::ipc::{IpcRuntimeLayout, MutationRules, MutationSyntax};
 use crate::ipc::snippet::{checked, has_line_starting, SyntaxCheck, SyntaxChecker};
 use regex::Regex;
+use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
 use super::Go;
@@ -38,6 +39,10 @@ const IMPORT_ALIASES: [(&str, &str); 4] = [
     ),
 ];
 
+static IMPORT_BLOCK: LazyLock<Regex> = LazyLock::new(|| crate::ipc::re(r"(?s)\bimport\s*\((.*?)\)"));
+static IMPORT_SINGLE: LazyLock<Regex> =
+    LazyLock::new(|| crate::ipc::re(r#"(?m)^\s*import\s+(?:[\w.]+\s+)?"([^"]+)""#));
+static QUOTED_PATH: LazyLock<Regex> = LazyLock::new(|| crate::ipc::re(r#""([^"]+)""#));
 static PACKAGE_CLAUSE: LazyLock<Regex> = LazyLock::new(|| crate::ipc::re(r"(?m)^package\s+\w+"));
 static MAIN_FUNCTION: LazyLock<Regex> =
     LazyLock::new(|| crate::ipc::re(r"(?m)^func\s+main\s*\(\s*\)"));
@@ -120,6 +125,21 @@ impl IpcExecLanguage for Go {
     }
     fn kit_prompt(&self) -> &'static str {
         include_str!("ipc-exec-kit.txt")
+    }
+    /// Import paths, after the runtime's rewriting (not cgo's `C`).
+    fn imports(&self, code: &str) -> Vec<String> {
+        let mut out = BTreeSet::new();
+        let code = imports_rewritten(code);
+        for c in IMPORT_BLOCK.captures_iter(&code) {
+            for p in QUOTED_PATH.captures_iter(&c[1]) {
+                out.insert(p[1].to_string());
+            }
+        }
+        for c in IMPORT_SINGLE.captures_iter(&code) {
+            out.insert(c[1].to_string());
+        }
+        out.remove("C");
+        out.into_iter().collect()
     }
     /// A candidate's names are fixed at compile time.
     fn entry_patterns(&self) -> Option<(&'static Regex, &'static Regex)> {

@@ -2,7 +2,7 @@
 
 pub mod emit;
 pub mod judging;
-pub mod ipc;
+mod ipc;
 mod literal;
 pub mod oop;
 pub mod toolchain;

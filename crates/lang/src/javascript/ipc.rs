@@ -9,10 +9,14 @@ use crate::ipc::{re, ClassWords, CrossPlIpc, IpcExecLanguage, IpcLanguage, IpcPr
 use crate::ipc::{IpcRuntimeLayout, MutationRules, MutationSyntax, CLASS};
 use crate::ipc::snippet::{checked, has_line_starting, SyntaxCheck, SyntaxChecker};
 use regex::Regex;
+use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
 use super::JavaScript;
 
+static REQUIRE: LazyLock<Regex> = LazyLock::new(|| re(r#"require\(\s*['"]([^'"]+)['"]\s*\)"#));
+static IMPORT: LazyLock<Regex> =
+    LazyLock::new(|| re(r#"(?m)^\s*import\s+(?:[^'";]+?\s+from\s+)?['"]([^'"]+)['"]"#));
 static FUNCTIONS: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?m)^(?:export\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)|^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)")
 });
@@ -67,6 +71,27 @@ impl IpcExecLanguage for JavaScript {
     }
     fn kit_prompt(&self) -> &'static str {
         include_str!("ipc-exec-kit.txt")
+    }
+    /// npm packages (a scoped one as `@scope/name`) or node built-ins;
+    /// relative requires as the path (`./file`).
+    fn imports(&self, code: &str) -> Vec<String> {
+        let mut out = BTreeSet::new();
+        let specs = REQUIRE
+            .captures_iter(code)
+            .chain(IMPORT.captures_iter(code))
+            .map(|c| c[1].to_string());
+        for spec in specs {
+            let spec = spec.strip_prefix("node:").unwrap_or(&spec).to_string();
+            let name = if spec.starts_with('.') || spec.starts_with('/') {
+                spec
+            } else if spec.starts_with('@') {
+                spec.split('/').take(2).collect::<Vec<_>>().join("/")
+            } else {
+                spec.split('/').next().unwrap_or(&spec).to_string()
+            };
+            out.insert(name);
+        }
+        out.into_iter().collect()
     }
     fn entry_patterns(&self) -> Option<(&'static Regex, &'static Regex)> {
         Some((&FUNCTIONS, &CLASSES))

@@ -10,6 +10,7 @@ use crate::ipc::{re, ClassWords, CrossPlIpc, IpcExecLanguage, IpcLanguage, IpcPr
 use crate::ipc::{IpcRuntimeLayout, MutationRules, MutationSyntax, CLASS};
 use crate::ipc::snippet::{checked, SyntaxCheck, SyntaxChecker};
 use regex::Regex;
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::LazyLock;
 
@@ -24,6 +25,28 @@ static USE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"^\s*use\s+(function\s+|const\s+)?\\?[A-Za-z_][\w\\]*(\s+as\s+\w+)?(\s*,\s*\\?[A-Za-z_][\w\\]*(\s+as\s+\w+)?)*\s*;\s*$")
 });
 static NAMESPACE: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*namespace\s+[\w\\]+\s*;\s*$"));
+
+static USE_VENDOR: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?m)^use\s+(?:function\s+|const\s+)?\\?([A-Za-z_][\w\\]*)"));
+static INCLUDE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r#"(?m)^\s*(?:require|include)(?:_once)?\s*\(?\s*(?:__DIR__\s*\.\s*)?['"]([^'"]+)['"]"#)
+});
+
+/// Code that needs a PHP extension: a function prefix or class, and the extension.
+const EXTENSION_USES: [(&str, &str); 12] = [
+    ("curl_", "curl"),
+    ("socket_", "sockets"),
+    ("new Redis(", "redis"),
+    ("new \\Redis(", "redis"),
+    ("new AMQP", "amqp"),
+    ("Swoole\\", "swoole"),
+    ("swoole_", "swoole"),
+    ("new ZMQ", "zmq"),
+    ("mb_", "mbstring"),
+    ("mysqli", "mysqli"),
+    ("new Memcached", "memcached"),
+    ("simplexml_", "simplexml"),
+];
 
 /// `code` as a PHP file: with an opening tag when it has none.
 fn php_file(code: &str) -> String {
@@ -98,6 +121,29 @@ impl IpcExecLanguage for Php {
     }
     fn kit_prompt(&self) -> &'static str {
         include_str!("ipc-exec-kit.txt")
+    }
+    /// Vendor namespaces, extensions (`ext:curl`) and included files
+    /// (`file:…`; not Composer's autoloader).
+    fn imports(&self, code: &str) -> Vec<String> {
+        let mut out = BTreeSet::new();
+        for c in USE_VENDOR.captures_iter(code) {
+            let path = &c[1];
+            if let Some((vendor, _)) = path.split_once('\\') {
+                out.insert(vendor.to_string());
+            }
+        }
+        for (needle, ext) in EXTENSION_USES {
+            if code.contains(needle) {
+                out.insert(format!("ext:{ext}"));
+            }
+        }
+        for c in INCLUDE.captures_iter(code) {
+            let file = c[1].trim_start_matches('/');
+            if !file.ends_with("vendor/autoload.php") {
+                out.insert(format!("file:{file}"));
+            }
+        }
+        out.into_iter().collect()
     }
     fn entry_patterns(&self) -> Option<(&'static Regex, &'static Regex)> {
         Some((&FUNCTIONS, &CLASSES))

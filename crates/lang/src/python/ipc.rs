@@ -6,6 +6,7 @@ use crate::ipc::{re, ClassWords, CrossPlIpc, IpcExecLanguage, IpcLanguage, IpcPr
 use crate::ipc::{IpcRuntimeLayout, MutationRules, MutationSyntax, CLASS};
 use crate::ipc::snippet::{checked, SyntaxCheck, SyntaxChecker};
 use regex::Regex;
+use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
 use super::Python;
@@ -13,6 +14,8 @@ use super::Python;
 /// What runs the driver once the observer is installed.
 const RUN_DRIVER: &str = "import polyeval_ipc as __polyeval_ipc\n__polyeval_ipc._main(\"driver.py\", __polyeval_observe, lambda: __polyeval_finish(False, ()))\n";
 
+static IMPORT: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^\s*import\s+([\w., ]+)"));
+static FROM: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^\s*from\s+([\w.]+)\s+import\b"));
 static FUNCTIONS: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^(?:async\s+)?def\s+([A-Za-z_]\w*)"));
 static CLASSES: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^class\s+([A-Za-z_]\w*)"));
 
@@ -55,6 +58,25 @@ impl IpcExecLanguage for Python {
     }
     fn kit_prompt(&self) -> &'static str {
         include_str!("ipc-exec-kit.txt")
+    }
+    /// Top-level modules (not relative ones, nor `__future__`).
+    fn imports(&self, code: &str) -> Vec<String> {
+        let mut out = BTreeSet::new();
+        for c in IMPORT.captures_iter(code) {
+            for part in c[1].split(',') {
+                let module = part.split_whitespace().next().unwrap_or("");
+                if let Some(top) = module.split('.').next().filter(|t| !t.is_empty()) {
+                    out.insert(top.to_string());
+                }
+            }
+        }
+        for c in FROM.captures_iter(code) {
+            let module = &c[1];
+            if !module.starts_with('.') && module != "__future__" {
+                out.insert(module.split('.').next().unwrap_or(module).to_string());
+            }
+        }
+        out.into_iter().collect()
     }
     fn entry_patterns(&self) -> Option<(&'static Regex, &'static Regex)> {
         Some((&FUNCTIONS, &CLASSES))

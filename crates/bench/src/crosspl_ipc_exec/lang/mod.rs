@@ -19,7 +19,6 @@ use super::runtime::IpcRuntime;
 use polyeval_core::{IpcDriver, Language};
 use polyeval_lang::ipc::IpcRuntimeLayout;
 
-pub use polyeval_lang::go::ipc::imports_rewritten as go_imports_rewritten;
 /// The files of one executed program.
 pub use polyeval_lang::ipc::IpcProgram as Program;
 pub use polyeval_lang::ipc::{IpcExecLanguage, MutationRules, MutationSyntax};
