@@ -9,6 +9,7 @@
 //! every language folder.
 
 use crate::emit::Translation;
+use crate::ipc::CrossPlIpc;
 use crate::judging::Judging;
 use crate::literal::LiteralSyntax;
 use crate::oop::MultiOop;
@@ -17,7 +18,7 @@ use crate::LanguageInfo;
 
 /// Everything polyeval knows about one language.
 pub trait Dialect:
-    Judging + LiteralSyntax + Toolchain + MultiOop + Translation + Send + Sync + 'static
+    Judging + LiteralSyntax + Toolchain + MultiOop + Translation + CrossPlIpc + Send + Sync + 'static
 {
     /// Its identity: names, spellings, extensions, fence tags, lexer syntax.
     fn info(&self) -> &'static LanguageInfo;

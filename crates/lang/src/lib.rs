@@ -7,9 +7,11 @@
 //! expected values); [`judging`] (harness statements, check forms, scan
 //! rules); [`toolchain`] (compile and run commands, prepared assets, the warm
 //! runtime); [`oop`] (MultiOOP's test programs, error taxonomy, few-shot
-//! file); [`emit`] (the translator's typed suites). [`value`] and [`ty`] are
-//! the vocabulary the languages share: the values programs report and
-//! literals parse to, which language's equality compares them, and types.
+//! file); [`emit`] (the translator's typed suites); [`ipc`] (CrossPL-IPC's
+//! data directories, executed programs, driver kits and mutation rules).
+//! [`value`] and [`ty`] are the vocabulary the languages share: the values
+//! programs report and literals parse to, which language's equality
+//! compares them, and types.
 //! No part has a default: a language that leaves one out does not compile.
 //!
 //! [`Language::ALL`] is the only list of languages; the registry line that
@@ -19,6 +21,7 @@ mod dialect;
 #[macro_use]
 mod language;
 pub mod emit;
+pub mod ipc;
 pub mod judging;
 pub mod lex;
 pub mod literal;

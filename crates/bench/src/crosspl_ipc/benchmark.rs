@@ -10,6 +10,7 @@ use polyeval_core::chat::Message;
 use polyeval_core::loading::TaskLoader;
 use polyeval_core::Bench;
 use polyeval_lang::Language;
+use std::sync::LazyLock;
 
 /// The system message of the published IPC numbers: raw code only.
 const SYSTEM: &str = include_str!("../../prompts/crosspl-ipc-system.txt");
@@ -43,15 +44,17 @@ impl Benchmark for CrossplIpc {
     fn default_ks(&self) -> &'static [u64] {
         &[1, 5]
     }
+    /// The languages the benchmark covers, in the paper's column order.
     fn language_order(&self) -> &'static [Language] {
-        &[
-            Language::Java,
-            Language::Python,
-            Language::Go,
-            Language::JavaScript,
-            Language::Php,
-            Language::Cpp,
-        ]
+        static ORDER: LazyLock<Vec<Language>> = LazyLock::new(|| {
+            let mut covered: Vec<(usize, Language)> = Language::ALL
+                .into_iter()
+                .filter_map(|l| super::layer(l).map(|ipc| (ipc.column(), l)))
+                .collect();
+            covered.sort();
+            covered.into_iter().map(|(_, l)| l).collect()
+        });
+        &ORDER
     }
     fn has_techniques(&self) -> bool {
         true
@@ -100,5 +103,20 @@ mod tests {
         assert_eq!(m[0].role, "system");
         assert!(m[0].content.contains("source code only") && m[0].content.contains("no Markdown"));
         assert_eq!(m[1], Message::user("Write a TCP server."));
+    }
+
+    #[test]
+    fn the_languages_are_the_papers_six_in_its_column_order() {
+        assert_eq!(
+            CrossplIpc.language_order(),
+            [
+                Language::Java,
+                Language::Python,
+                Language::Go,
+                Language::JavaScript,
+                Language::Php,
+                Language::Cpp,
+            ]
+        );
     }
 }

@@ -24,16 +24,25 @@ pub mod results;
 
 pub use benchmark::CrossplIpc;
 pub use meta::{IpcDriver, IpcMeta};
+pub use polyeval_lang::ipc::snippet::{SyntaxCheck, SyntaxRun};
+pub use polyeval_lang::ipc::{ClassWords, IpcLanguage, CLASS};
 
 use crate::EvalOptions;
 use crate::{EvalItem, Evaluator, Task, TaskMeta};
 use polyeval_core::{Bench, Verdict};
 use polyeval_fsm::{catalog_path_for_task_file, Engine, Mode, Trace};
 use polyeval_lang::status::Status;
+use polyeval_lang::Language;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+
+/// CrossPL-IPC's layer of `language` (its folder's), if the benchmark
+/// covers it.
+pub fn layer(language: Language) -> Option<&'static dyn IpcLanguage> {
+    language.dialect().crosspl_ipc()
+}
 
 /// Environment variable naming an FSM catalog file to use for every task.
 pub const CATALOG_ENV: &str = "POLYEVAL_FSM_CATALOG";

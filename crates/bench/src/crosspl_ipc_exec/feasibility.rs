@@ -9,10 +9,7 @@
 use super::runtime::IpcRuntime;
 use crate::{IpcMeta, Task, TaskMeta};
 use polyeval_lang::Language;
-use regex::Regex;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
-use std::sync::OnceLock;
 
 /// Why a task cannot be executed here.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -102,122 +99,14 @@ fn provided(language: Language, name: &str, runtime: &IpcRuntime) -> bool {
     }
 }
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).expect("static regex"))
-}
-
-/// What `code` imports, as the runtime names it: Python top-level modules,
-/// npm packages or node built-ins (relative requires as `./file`), Go import
-/// paths (after the runtime's path rewriting), PHP vendor namespaces,
-/// extensions (`ext:curl`) and included files (`file:…`).
+/// What `code` imports, as the runtime names it (each executed language's
+/// folder says how): Python top-level modules, npm packages or node
+/// built-ins (relative requires as `./file`), Go import paths (after the
+/// runtime's path rewriting), PHP vendor namespaces, extensions
+/// (`ext:curl`) and included files (`file:…`).
 pub fn imports(language: Language, code: &str) -> Vec<String> {
-    let mut out = BTreeSet::new();
-    match language {
-        Language::Python => {
-            static IMPORT: OnceLock<Regex> = OnceLock::new();
-            static FROM: OnceLock<Regex> = OnceLock::new();
-            for c in re(&IMPORT, r"(?m)^\s*import\s+([\w., ]+)").captures_iter(code) {
-                for part in c[1].split(',') {
-                    let module = part.split_whitespace().next().unwrap_or("");
-                    if let Some(top) = module.split('.').next().filter(|t| !t.is_empty()) {
-                        out.insert(top.to_string());
-                    }
-                }
-            }
-            for c in re(&FROM, r"(?m)^\s*from\s+([\w.]+)\s+import\b").captures_iter(code) {
-                let module = &c[1];
-                if !module.starts_with('.') && module != "__future__" {
-                    out.insert(module.split('.').next().unwrap_or(module).to_string());
-                }
-            }
-        }
-        Language::JavaScript => {
-            static REQUIRE: OnceLock<Regex> = OnceLock::new();
-            static IMPORT: OnceLock<Regex> = OnceLock::new();
-            let specs = re(&REQUIRE, r#"require\(\s*['"]([^'"]+)['"]\s*\)"#)
-                .captures_iter(code)
-                .chain(
-                    re(
-                        &IMPORT,
-                        r#"(?m)^\s*import\s+(?:[^'";]+?\s+from\s+)?['"]([^'"]+)['"]"#,
-                    )
-                    .captures_iter(code),
-                )
-                .map(|c| c[1].to_string());
-            for spec in specs {
-                let spec = spec.strip_prefix("node:").unwrap_or(&spec).to_string();
-                let name = if spec.starts_with('.') || spec.starts_with('/') {
-                    spec
-                } else if spec.starts_with('@') {
-                    spec.split('/').take(2).collect::<Vec<_>>().join("/")
-                } else {
-                    spec.split('/').next().unwrap_or(&spec).to_string()
-                };
-                out.insert(name);
-            }
-        }
-        Language::Go => {
-            static BLOCK: OnceLock<Regex> = OnceLock::new();
-            static SINGLE: OnceLock<Regex> = OnceLock::new();
-            static PATH: OnceLock<Regex> = OnceLock::new();
-            let code = super::lang::go_imports_rewritten(code);
-            for c in re(&BLOCK, r"(?s)\bimport\s*\((.*?)\)").captures_iter(&code) {
-                for p in re(&PATH, r#""([^"]+)""#).captures_iter(&c[1]) {
-                    out.insert(p[1].to_string());
-                }
-            }
-            for c in re(&SINGLE, r#"(?m)^\s*import\s+(?:[\w.]+\s+)?"([^"]+)""#).captures_iter(&code)
-            {
-                out.insert(c[1].to_string());
-            }
-            out.remove("C");
-        }
-        Language::Php => {
-            static USE: OnceLock<Regex> = OnceLock::new();
-            static INCLUDE: OnceLock<Regex> = OnceLock::new();
-            for c in re(
-                &USE,
-                r"(?m)^use\s+(?:function\s+|const\s+)?\\?([A-Za-z_][\w\\]*)",
-            )
-            .captures_iter(code)
-            {
-                let path = &c[1];
-                if let Some((vendor, _)) = path.split_once('\\') {
-                    out.insert(vendor.to_string());
-                }
-            }
-            for (needle, ext) in PHP_EXTENSION_USES {
-                if code.contains(needle) {
-                    out.insert(format!("ext:{ext}"));
-                }
-            }
-            for c in re(&INCLUDE, r#"(?m)^\s*(?:require|include)(?:_once)?\s*\(?\s*(?:__DIR__\s*\.\s*)?['"]([^'"]+)['"]"#).captures_iter(code) {
-                let file = c[1].trim_start_matches('/');
-                if !file.ends_with("vendor/autoload.php") {
-                    out.insert(format!("file:{file}"));
-                }
-            }
-        }
-        _ => {}
-    }
-    out.into_iter().collect()
+    super::lang::executed(language).map_or_else(Vec::new, |e| e.imports(code))
 }
-
-/// Code that needs a PHP extension: a function prefix or class, and the extension.
-const PHP_EXTENSION_USES: [(&str, &str); 12] = [
-    ("curl_", "curl"),
-    ("socket_", "sockets"),
-    ("new Redis(", "redis"),
-    ("new \\Redis(", "redis"),
-    ("new AMQP", "amqp"),
-    ("Swoole\\", "swoole"),
-    ("swoole_", "swoole"),
-    ("new ZMQ", "zmq"),
-    ("mb_", "mbstring"),
-    ("mysqli", "mysqli"),
-    ("new Memcached", "memcached"),
-    ("simplexml_", "simplexml"),
-];
 
 fn php_provided(name: &str, runtime: &IpcRuntime) -> bool {
     if let Some(ext) = name.strip_prefix("ext:") {

@@ -784,11 +784,7 @@ fn head(text: &str, max: usize) -> String {
 
 /// The `<lang>` of `PolyBench/IPC_Bench/<lang>_ipc` as the published data names it.
 pub fn ipc_dir(language: Language) -> &'static str {
-    match language {
-        Language::Cpp => "c++",
-        Language::JavaScript => "js",
-        other => other.key(),
-    }
+    polyeval_bench::crosspl_ipc::layer(language).map_or(language.key(), |ipc| ipc.data_dir())
 }
 
 /// The journal of a build in `out`, for tests and tools.

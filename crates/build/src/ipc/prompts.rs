@@ -4,6 +4,7 @@
 
 use super::hits::Hit;
 use super::Level;
+use polyeval_bench::crosspl_ipc::{ClassWords, CLASS};
 use polyeval_client::Message;
 use polyeval_core::hash::{fnv1a, FNV_OFFSET};
 use polyeval_lang::Language;
@@ -60,12 +61,10 @@ pub fn render(template: &str, values: &[(&str, &str)]) -> String {
     out
 }
 
-/// Go has no classes: its class-level tasks are structs with methods.
-fn unit(language: Language) -> (&'static str, &'static str, &'static str) {
-    match language {
-        Language::Go => ("struct", "Struct", "Fields"),
-        _ => ("class", "Class", "Attributes"),
-    }
+/// What the language's class-level instructions call a class (Go: a
+/// struct with methods); a language CrossPL-IPC does not cover has classes.
+fn class_words(language: Language) -> ClassWords {
+    polyeval_bench::crosspl_ipc::layer(language).map_or(CLASS, |ipc| ipc.class_words())
 }
 
 fn steps(hit: &Hit) -> String {
@@ -104,7 +103,7 @@ pub fn judge(hit: &Hit, file: &str) -> Vec<Message> {
 /// The extractor's prompt for the judged level: the file verbatim.
 pub fn extract(hit: &Hit, level: Level, file: &str) -> Vec<Message> {
     let steps = steps(hit);
-    let (unit, _, _) = unit(hit.language);
+    let unit = class_words(hit.language).unit;
     let template = match level {
         Level::Function => EXTRACT_FUNCTION,
         Level::Class => EXTRACT_CLASS,
@@ -132,12 +131,13 @@ pub fn instruct(
     code: &str,
     rejected: Option<(&str, &str)>,
 ) -> Vec<Message> {
-    let (unit, unit_title, members) = unit(hit.language);
-    let member = if members == "Fields" {
-        "field"
-    } else {
-        "attribute"
-    };
+    let ClassWords {
+        unit,
+        heading: unit_title,
+        members,
+        member,
+        ..
+    } = class_words(hit.language);
     let template = match level {
         Level::Function => INSTRUCT_FUNCTION,
         Level::Class => INSTRUCT_CLASS,
@@ -166,25 +166,22 @@ pub fn instruct(
 
 /// The headings an instruction of `level` must have, in order.
 pub fn headings(language: Language, level: Level) -> [&'static str; 4] {
-    match (level, language) {
-        (Level::Function, _) => [
+    match level {
+        Level::Function => [
             "Task Description",
             "Function Description",
             "Input",
             "Output",
         ],
-        (Level::Class, Language::Go) => [
-            "Task Description",
-            "Struct Description",
-            "Fields",
-            "Methods",
-        ],
-        (Level::Class, _) => [
-            "Task Description",
-            "Class Description",
-            "Attributes",
-            "Methods",
-        ],
+        Level::Class => {
+            let words = class_words(language);
+            [
+                "Task Description",
+                words.description,
+                words.members,
+                "Methods",
+            ]
+        }
     }
 }
 

@@ -19,6 +19,7 @@
 //! message, a dead `main`) survives any driver, which is why sensitivity is
 //! a share of the mutants, not all of them.
 
+use polyeval_bench::crosspl_ipc_exec::lang::{executed, MutationRules, MutationSyntax};
 use polyeval_lang::Language;
 use serde::{Deserialize, Serialize};
 
@@ -67,33 +68,6 @@ struct Literal {
     string: bool,
 }
 
-/// Per-language lexical facts.
-struct Syntax {
-    line_comment: &'static [&'static str],
-    block_comments: bool,
-    backtick_strings: bool,
-}
-
-fn syntax(language: Language) -> Syntax {
-    match language {
-        Language::Python => Syntax {
-            line_comment: &["#"],
-            block_comments: false,
-            backtick_strings: false,
-        },
-        Language::Php => Syntax {
-            line_comment: &["//", "#"],
-            block_comments: true,
-            backtick_strings: false,
-        },
-        _ => Syntax {
-            line_comment: &["//"],
-            block_comments: true,
-            backtick_strings: true,
-        },
-    }
-}
-
 /// One line's code (comments cut off), its literals and its bracket balance;
 /// `in_block` carries a `/* … */` comment across lines.
 struct Scanned {
@@ -104,7 +78,7 @@ struct Scanned {
     open_string: bool,
 }
 
-fn scan(line: &str, syntax: &Syntax, in_block: &mut bool) -> Scanned {
+fn scan(line: &str, syntax: &MutationSyntax, in_block: &mut bool) -> Scanned {
     let b = line.as_bytes();
     let mut i = 0;
     let mut literals = Vec::new();
@@ -204,28 +178,11 @@ fn scan(line: &str, syntax: &Syntax, in_block: &mut bool) -> Scanned {
     }
 }
 
-/// Lines that only bring names in (imports and the like).
-fn is_import(language: Language, code: &str) -> bool {
-    let t = code.trim_start();
-    match language {
-        Language::Python => t.starts_with("import ") || t.starts_with("from "),
-        Language::JavaScript => t.starts_with("import ") || t.contains("require("),
-        Language::Go => t.starts_with("import") || t.starts_with("package "),
-        Language::Php => {
-            t.starts_with("use ")
-                || t.starts_with("namespace ")
-                || t.starts_with("require")
-                || t.starts_with("include")
-        }
-        _ => false,
-    }
-}
-
 /// Whether removing this (complete, balanced) statement line is a mutant
 /// worth running: a call, a send, a return, a decorator — not a
 /// declaration (its removal only makes the program crash on a missing
 /// name) nor a line that opens or closes a block.
-fn removable(language: Language, code: &str) -> bool {
+fn removable(rules: &dyn MutationRules, code: &str) -> bool {
     let t = code.trim();
     if t.is_empty() {
         return false;
@@ -261,46 +218,7 @@ fn removable(language: Language, code: &str) -> bool {
     if OPENERS.iter().any(|o| t.starts_with(o)) || t.starts_with('}') || t.starts_with(')') {
         return false;
     }
-    match language {
-        Language::Python => {
-            let assignment = t
-                .split_once('=')
-                .map(|(lhs, rhs)| {
-                    !rhs.starts_with('=')
-                        && !lhs.ends_with(['!', '<', '>', '+', '-', '*', '/', '%', '&', '|', '^'])
-                        && lhs.trim().chars().all(|c| {
-                            c.is_alphanumeric()
-                                || c == '_'
-                                || c == '.'
-                                || c == ','
-                                || c == ' '
-                                || c == '['
-                                || c == ']'
-                                || c == '"'
-                                || c == '\''
-                        })
-                })
-                .unwrap_or(false);
-            !assignment && !t.ends_with(':') && !t.ends_with('\\') && !t.starts_with(['"', '\''])
-        }
-        Language::JavaScript | Language::Php => {
-            let declaration = t.starts_with('$')
-                && t.split_once('=').is_some_and(|(lhs, rhs)| {
-                    !rhs.starts_with(['=', '>'])
-                        && lhs
-                            .trim()
-                            .chars()
-                            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-                });
-            // JavaScript may leave out the semicolon.
-            (t.ends_with(';') || (language == Language::JavaScript && t.ends_with(')')))
-                && !declaration
-        }
-        Language::Go => {
-            !t.contains(":=") && !t.ends_with('{') && !t.ends_with(',') && !t.ends_with('(')
-        }
-        _ => false,
-    }
+    rules.removable(t)
 }
 
 /// An assignment of a call's result on one line (`x = f(a)`, `$x =
@@ -308,13 +226,8 @@ fn removable(language: Language, code: &str) -> bool {
 /// the language's null assigned instead, and the call's text. Go is left
 /// out (a typed null rarely compiles); so are compound assignments,
 /// definitions of functions and anything whose left side holds a call.
-fn dropped_call(language: Language, line: &str, code: &str) -> Option<(String, String)> {
-    let null = match language {
-        Language::Python => "None",
-        Language::Php => "null",
-        Language::JavaScript => "undefined",
-        _ => return None,
-    };
+fn dropped_call(rules: &dyn MutationRules, line: &str, code: &str) -> Option<(String, String)> {
+    let null = rules.null()?;
     let b = code.as_bytes();
     let eq = (0..b.len()).find(|&i| {
         b[i] == b'='
@@ -346,16 +259,11 @@ fn dropped_call(language: Language, line: &str, code: &str) -> Option<(String, S
     ))
 }
 
-/// The text a removed statement leaves: Python needs a statement to keep
-/// the block; Go's statement stays, never run, so the variables it reads
-/// are still used (Go refuses unused ones, and the mutant would not compile).
-fn removed(language: Language, line: &str) -> String {
+/// The text a removed statement leaves (Python needs a statement to keep
+/// the block; Go keeps the statement, never run).
+fn removed(rules: &dyn MutationRules, line: &str) -> String {
     let indent = &line[..line.len() - line.trim_start().len()];
-    match language {
-        Language::Python => format!("{indent}pass"),
-        Language::Go => format!("{indent}if false {{ {} }}", line.trim()),
-        _ => String::new(),
-    }
+    rules.removed(indent, line.trim())
 }
 
 /// A string literal changed: its last number of two or more digits (a port
@@ -399,42 +307,12 @@ fn changed_string(literal: &str) -> Option<(MutantKind, String)> {
     ))
 }
 
-/// Whether a line starts a statement: the previous code line ended one
-/// (`prev_end`: its last character, `None` for none).
-fn at_statement_start(language: Language, prev_end: Option<char>, start_depth: i32) -> bool {
-    match language {
-        Language::Python => start_depth == 0 && !matches!(prev_end, Some('\\' | ',')),
-        Language::Go => !matches!(
-            prev_end,
-            Some(',' | '(' | '[' | '+' | '-' | '*' | '/' | '&' | '|' | '=' | '.')
-        ),
-        _ => matches!(prev_end, None | Some(';' | '{' | '}')),
-    }
-}
-
 fn short(text: &str) -> String {
     let t = text.trim();
     if t.chars().count() > 60 {
         format!("{}…", t.chars().take(60).collect::<String>())
     } else {
         t.to_string()
-    }
-}
-
-/// A statement only a human reads: a log line, or a print when the
-/// program's output is not its protocol.
-fn is_logging(language: Language, code: &str, output_is_protocol: bool) -> bool {
-    let t = code.trim_start();
-    let starts = |prefixes: &[&str]| prefixes.iter().any(|p| t.starts_with(p));
-    match language {
-        Language::Python => {
-            starts(&["logging.", "logger.", "log.", "self.logger.", "traceback."])
-                || (!output_is_protocol && starts(&["print("]))
-        }
-        Language::JavaScript => starts(&["console."]),
-        Language::Go => starts(&["log."]) || (!output_is_protocol && starts(&["fmt.Print"])),
-        Language::Php => starts(&["error_log("]),
-        _ => false,
     }
 }
 
@@ -455,19 +333,6 @@ fn is_cleanup(code: &str) -> bool {
         .any(|c| t.contains(c))
 }
 
-/// Whether a line opens a block that only handles an error.
-fn opens_error_block(language: Language, code: &str) -> bool {
-    let t = code.trim();
-    match language {
-        Language::Python => t.starts_with("except") && t.ends_with(':'),
-        Language::Go => t.starts_with("if ") && t.contains("err != nil") && t.ends_with('{'),
-        Language::JavaScript | Language::Php => {
-            (t.contains("catch (") || t.contains("catch(")) && t.ends_with('{')
-        }
-        _ => false,
-    }
-}
-
 /// A literal whose change is not a change of the communication: a buffer
 /// size, the `__main__` guard.
 fn unobservable_literal(text: &str) -> bool {
@@ -485,7 +350,7 @@ fn indentation(line: &str) -> usize {
 /// At most `max` mutants of `code`, lines in `protocol_lines` (1-based)
 /// first, the kinds taken in turn; deterministic. `output_is_protocol`:
 /// what the program prints is what it communicates (a pipe's child), so
-/// prints are mutated too.
+/// prints are mutated too. A language whose tasks are not executed has none.
 pub fn mutants(
     language: Language,
     code: &str,
@@ -493,7 +358,10 @@ pub fn mutants(
     max: usize,
     output_is_protocol: bool,
 ) -> Vec<Mutant> {
-    let syntax = syntax(language);
+    let Some(rules) = executed(language).map(|e| e.mutation()) else {
+        return Vec::new();
+    };
+    let syntax = rules.syntax();
     let lines: Vec<&str> = code.split('\n').collect();
     let mut in_block = false;
     let mut depth = 0i32;
@@ -515,11 +383,11 @@ pub fn mutants(
         if s.open_string {
             in_string = !in_string;
         }
-        let statement_start = at_statement_start(language, prev_end, start_depth);
+        let statement_start = rules.at_statement_start(prev_end, start_depth);
         if !code_part.trim().is_empty() {
             prev_end = code_part.trim_end().chars().last();
         }
-        if language == Language::Go {
+        if rules.import_blocks() {
             let t = code_part.trim();
             if in_imports {
                 in_imports = !t.starts_with(')');
@@ -533,14 +401,14 @@ pub fn mutants(
         if continuing
             || s.open_string
             || code_part.trim().is_empty()
-            || is_import(language, code_part)
+            || rules.is_import(code_part.trim_start())
         {
             continue;
         }
         // Python: a block is its indentation; elsewhere its bracket depth
         // (an error block is open while a line starts at least as deep as
         // the depth after its opening line).
-        let python = language == Language::Python;
+        let python = rules.blocks_by_indentation();
         let level = if python {
             indentation(line)
         } else {
@@ -552,11 +420,11 @@ pub fn mutants(
             }
             error_block = None;
         }
-        if opens_error_block(language, code_part) {
+        if rules.opens_error_block(code_part.trim()) {
             error_block = Some(if python { level } else { depth.max(0) as usize });
             continue;
         }
-        if is_logging(language, code_part, output_is_protocol) {
+        if rules.is_logging(code_part.trim_start(), output_is_protocol) {
             continue;
         }
         let replace = |new_line: String| -> String {
@@ -567,18 +435,18 @@ pub fn mutants(
         };
         if statement_start
             && s.depth_change == 0
-            && removable(language, code_part)
+            && removable(rules, code_part)
             && !is_cleanup(code_part)
         {
             found.push(Mutant {
                 kind: MutantKind::RemovedStatement,
                 line: i + 1,
                 description: format!("line {}: `{}` removed", i + 1, short(code_part)),
-                code: replace(removed(language, line)),
+                code: replace(removed(rules, line)),
             });
         }
         if statement_start && s.depth_change == 0 {
-            if let Some((call, new_line)) = dropped_call(language, line, code_part) {
+            if let Some((call, new_line)) = dropped_call(rules, line, code_part) {
                 found.push(Mutant {
                     kind: MutantKind::DroppedCall,
                     line: i + 1,

@@ -1,8 +1,10 @@
-//! The prompts of `build ipc-exec` (ours: `crates/build/prompts/build-ipc-exec/*.txt`,
-//! embedded at build time), filled with the placeholder renderer of `build
-//! ipc` ([`crate::ipc::prompts::render`]).
+//! The prompts of `build ipc-exec` (ours: `crates/build/prompts/build-ipc-exec/*.txt`
+//! and each executed language's `ipc-exec-kit.txt` in its folder, embedded
+//! at build time), filled with the placeholder renderer of `build ipc`
+//! ([`crate::ipc::prompts::render`]).
 
 use crate::ipc::prompts::render;
+use polyeval_bench::crosspl_ipc_exec::lang;
 use polyeval_bench::IpcDriver;
 use polyeval_client::Message;
 use polyeval_core::hash::{fnv1a, FNV_OFFSET};
@@ -10,39 +12,18 @@ use polyeval_lang::Language;
 
 const DRIVER: &str = include_str!("../../prompts/build-ipc-exec/driver.txt");
 const REVISE: &str = include_str!("../../prompts/build-ipc-exec/revise.txt");
-const KIT_PYTHON: &str = include_str!("../../prompts/build-ipc-exec/kit-python.txt");
-const KIT_JAVASCRIPT: &str = include_str!("../../prompts/build-ipc-exec/kit-javascript.txt");
-const KIT_GO: &str = include_str!("../../prompts/build-ipc-exec/kit-go.txt");
-const KIT_PHP: &str = include_str!("../../prompts/build-ipc-exec/kit-php.txt");
-
-const ALL: [&str; 6] = [DRIVER, REVISE, KIT_PYTHON, KIT_JAVASCRIPT, KIT_GO, KIT_PHP];
-
-/// `ipc-exec-<16 hex digits>`: changes whenever a prompt changes.
+/// `ipc-exec-<16 hex digits>`: changes whenever a prompt changes (the
+/// languages' kit texts in their digest order).
 pub fn version() -> String {
-    let hash = ALL
-        .iter()
+    let kits = lang::languages()
+        .into_iter()
+        .filter_map(lang::executed)
+        .map(|e| e.kit_prompt());
+    let hash = [DRIVER, REVISE]
+        .into_iter()
+        .chain(kits)
         .fold(FNV_OFFSET, |h, p| fnv1a(&[0], fnv1a(p.as_bytes(), h)));
     format!("ipc-exec-{hash:016x}")
-}
-
-fn kit(language: Language) -> &'static str {
-    match language {
-        Language::Python => KIT_PYTHON,
-        Language::JavaScript => KIT_JAVASCRIPT,
-        Language::Go => KIT_GO,
-        Language::Php => KIT_PHP,
-        _ => "",
-    }
-}
-
-fn fence(language: Language) -> &'static str {
-    match language {
-        Language::Python => "python",
-        Language::JavaScript => "javascript",
-        Language::Go => "go",
-        Language::Php => "php",
-        _ => "",
-    }
 }
 
 /// What a prompt says about the task.
@@ -56,8 +37,11 @@ pub struct TaskText<'a> {
 
 impl TaskText<'_> {
     fn values(&self) -> Vec<(&'static str, String)> {
-        let (_, solution_file) =
-            polyeval_bench::crosspl_ipc_exec::lang::file_names(self.language).unwrap_or(("", ""));
+        let executed = lang::executed(self.language);
+        let solution_file = executed.map_or("", |e| e.solution_file());
+        // The fence tag a language's answers are expected in.
+        let fence = executed.map_or("", |_| self.language.fence_tags()[0]);
+        let kit = executed.map_or("", |e| e.kit_prompt());
         vec![
             ("language", self.language.to_string()),
             ("technique", self.technique.to_string()),
@@ -65,8 +49,8 @@ impl TaskText<'_> {
             ("instruction", self.instruction.trim_end().to_string()),
             ("solution", self.solution.trim_end().to_string()),
             ("solution_file", solution_file.to_string()),
-            ("fence", fence(self.language).to_string()),
-            ("kit", kit(self.language).trim_end().to_string()),
+            ("fence", fence.to_string()),
+            ("kit", kit.trim_end().to_string()),
         ]
     }
 }
@@ -142,5 +126,13 @@ mod tests {
         );
         assert!(!text.contains("{{"), "{text}");
         assert!(version().starts_with("ipc-exec-"));
+    }
+
+    /// The build's prompt version keys its journal: it stays what it was
+    /// while no prompt changed (the value the prompts had when the kit
+    /// texts moved into the language folders).
+    #[test]
+    fn the_prompt_version_covers_the_kit_texts_in_their_order() {
+        assert_eq!(version(), "ipc-exec-e0397021fcfbb12b");
     }
 }

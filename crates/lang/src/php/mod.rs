@@ -2,6 +2,7 @@
 
 pub(crate) mod emit;
 pub mod judging;
+mod ipc;
 mod literal;
 pub mod oop;
 pub mod toolchain;

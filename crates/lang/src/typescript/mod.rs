@@ -6,6 +6,7 @@
 
 mod emit;
 mod judging;
+mod ipc;
 mod literal;
 mod oop;
 mod toolchain;

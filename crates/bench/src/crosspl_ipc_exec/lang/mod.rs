@@ -1,7 +1,9 @@
-//! The executed program of each language: the judge's observer, polyeval's
-//! driver kit (`../kits/`), the candidate's code and the task's driver, as
-//! files of one sandbox job. One module per language; a language without
-//! one is not executed (its tasks are rejected at construction).
+//! The executed program of a language: the judge's observer, polyeval's
+//! driver kit, the candidate's code and the task's driver, as files of one
+//! sandbox job. Each language's part is its folder's CrossPL-IPC layer
+//! (`polyeval_lang::ipc::IpcExecLanguage`, with the kit beside it); a
+//! language without one is not executed (its tasks are rejected at
+//! construction).
 //!
 //! | language | main file (the job's source) | candidate | driver |
 //! |---|---|---|---|
@@ -13,26 +15,14 @@
 //! Every job also holds the recording peer (`polyeval_ipc_peer.py`) and the
 //! task's extra files (a counterpart).
 
-mod go;
-mod javascript;
-mod php;
-mod python;
-
 use super::runtime::IpcRuntime;
 use crate::IpcDriver;
+use polyeval_lang::ipc::IpcRuntimeLayout;
 use polyeval_lang::Language;
-use std::path::PathBuf;
 
-pub use go::imports_rewritten as go_imports_rewritten;
-
-/// Every kit's text (what a change of the harness changes), for digests.
-pub const KITS: &str = concat!(
-    include_str!("../kits/polyeval_ipc.py"),
-    include_str!("../kits/polyeval_ipc.js"),
-    include_str!("../kits/polyeval_ipc.go"),
-    include_str!("../kits/polyeval_ipc.php"),
-    include_str!("../kits/polyeval_ipc_peer.py"),
-);
+/// The files of one executed program.
+pub use polyeval_lang::ipc::IpcProgram as Program;
+pub use polyeval_lang::ipc::{IpcExecLanguage, MutationRules, MutationSyntax};
 
 /// The recording peer every driver may start.
 pub const PEER: (&str, &str) = (
@@ -40,41 +30,42 @@ pub const PEER: (&str, &str) = (
     include_str!("../kits/polyeval_ipc_peer.py"),
 );
 
-/// The files of one executed program.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Program {
-    /// The file the toolchain runs (the job's source) and its text.
-    pub main: (String, String),
-    /// Every other file.
-    pub files: Vec<(String, String)>,
-    /// Read-only binds for the run besides the runtime's (host → sandbox).
-    pub binds: Vec<(PathBuf, PathBuf)>,
-    /// Whether the compile step needs the runtime (Go).
-    pub compiled: bool,
+/// The executed layer of `language`, if its tasks are executed.
+pub fn executed(language: Language) -> Option<&'static dyn IpcExecLanguage> {
+    language.dialect().crosspl_ipc()?.executed()
 }
 
-/// The languages executed CrossPL-IPC runs.
-pub const LANGUAGES: [Language; 4] = [
-    Language::Python,
-    Language::JavaScript,
-    Language::Go,
-    Language::Php,
-];
+/// The languages executed CrossPL-IPC runs, in their digest order (see
+/// [`IpcExecLanguage::digest_rank`]).
+pub fn languages() -> Vec<Language> {
+    let mut executed_languages: Vec<(usize, Language)> = Language::ALL
+        .into_iter()
+        .filter_map(|l| executed(l).map(|e| (e.digest_rank(), l)))
+        .collect();
+    executed_languages.sort();
+    executed_languages.into_iter().map(|(_, l)| l).collect()
+}
+
+/// Every kit's text (what a change of the harness changes), for digests:
+/// the languages' kits in their digest order, then the peer.
+pub fn kits() -> String {
+    let mut text: String = languages()
+        .into_iter()
+        .filter_map(executed)
+        .map(|e| e.kit())
+        .collect();
+    text.push_str(PEER.1);
+    text
+}
 
 /// Whether `language`'s tasks can be executed.
 pub fn supported(language: Language) -> bool {
-    LANGUAGES.contains(&language)
+    executed(language).is_some()
 }
 
 /// The names a driver file has in `language`, and the candidate's.
 pub fn file_names(language: Language) -> Option<(&'static str, &'static str)> {
-    Some(match language {
-        Language::Python => ("driver.py", "solution.py"),
-        Language::JavaScript => ("driver.js", "solution.js"),
-        Language::Go => ("driver.go", "solution.go"),
-        Language::Php => ("driver.php", "solution.php"),
-        _ => return None,
-    })
+    executed(language).map(|e| (e.driver_file(), e.solution_file()))
 }
 
 /// The file telling the kit the canonical solution's top-level names.
@@ -87,29 +78,7 @@ pub const ENTRY_FILE: &str = "polyeval_entry.json";
 /// class) by the canonical solution's name when the candidate lacks that
 /// name (Python, JavaScript, PHP; Go's names are fixed at compile time).
 pub fn entry_points(language: Language, canonical: &str) -> Vec<(String, &'static str)> {
-    static PATTERNS: std::sync::OnceLock<Vec<(Language, regex::Regex, regex::Regex)>> =
-        std::sync::OnceLock::new();
-    let patterns = PATTERNS.get_or_init(|| {
-        let r = |p: &str| regex::Regex::new(p).expect("static regex");
-        vec![
-            (
-                Language::Python,
-                r(r"(?m)^(?:async\s+)?def\s+([A-Za-z_]\w*)"),
-                r(r"(?m)^class\s+([A-Za-z_]\w*)"),
-            ),
-            (
-                Language::JavaScript,
-                r(r"(?m)^(?:export\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)|^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)"),
-                r(r"(?m)^(?:export\s+)?class\s+([A-Za-z_$][\w$]*)"),
-            ),
-            (
-                Language::Php,
-                r(r"(?m)^function\s+&?\s*([A-Za-z_]\w*)"),
-                r(r"(?m)^(?:abstract\s+|final\s+)?class\s+([A-Za-z_]\w*)"),
-            ),
-        ]
-    });
-    let Some((_, functions, classes)) = patterns.iter().find(|(l, _, _)| *l == language) else {
+    let Some((functions, classes)) = executed(language).and_then(|e| e.entry_patterns()) else {
         return Vec::new();
     };
     let mut found: Vec<(usize, String, &'static str)> = Vec::new();
@@ -127,6 +96,17 @@ pub fn entry_points(language: Language, canonical: &str) -> Vec<(String, &'stati
         .collect()
 }
 
+/// What a language's program needs from the runtime.
+fn layout(runtime: &IpcRuntime) -> IpcRuntimeLayout {
+    let autoload = std::path::Path::new(&runtime.manifest.paths.php_autoload);
+    IpcRuntimeLayout {
+        php_autoload: runtime.php_autoload(),
+        php_vendor: runtime
+            .dir
+            .join(autoload.parent().unwrap_or(std::path::Path::new("php"))),
+    }
+}
+
 /// The program running `driver` against `candidate` (the candidate's code,
 /// already taken out of the answer), or why `language` has none;
 /// `canonical` is the task's canonical solution (whose names the driver
@@ -138,17 +118,12 @@ pub fn program(
     runtime: &IpcRuntime,
     canonical: &str,
 ) -> Result<Program, String> {
-    let mut program = match language {
-        Language::Python => python::program(candidate, &driver.driver),
-        Language::JavaScript => javascript::program(candidate, &driver.driver),
-        Language::Go => go::program(candidate, &driver.driver),
-        Language::Php => php::program(candidate, &driver.driver, runtime),
-        other => {
-            return Err(format!(
-                "{other} is not executed (no IPC driver kit for it)"
-            ))
-        }
+    let Some(layer) = executed(language) else {
+        return Err(format!(
+            "{language} is not executed (no IPC driver kit for it)"
+        ));
     };
+    let mut program = layer.program(candidate, &driver.driver, &layout(runtime));
     program.files.push((PEER.0.into(), PEER.1.into()));
     let entries: Vec<serde_json::Value> = entry_points(language, canonical)
         .into_iter()
