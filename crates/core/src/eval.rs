@@ -1,7 +1,7 @@
 //! The trait every benchmark evaluator implements (each benchmark's folder in
 //! `polyeval-bench` has one; its `Benchmark` registry entry builds it).
 
-use crate::{Bench, Task, Verdict};
+use crate::{Bench, EvalMode, Task, Verdict};
 
 /// One sample to score.
 #[derive(Debug, Clone)]
@@ -15,8 +15,8 @@ pub struct EvalItem<'a> {
 
 pub trait Evaluator: Send + Sync {
     fn bench(&self) -> Bench;
-    /// A short name of the evaluation mode stored with verdicts (e.g. `compat`, `strict`, `sound`).
-    fn mode(&self) -> &str;
+    /// The evaluation mode its verdicts are stored under.
+    fn mode(&self) -> EvalMode;
     /// Score a batch. Implementations parallelise internally (rayon / the
     /// sandbox worker pool) and call `progress` once per finished item.
     fn evaluate_batch(&self, items: &[EvalItem<'_>], progress: &(dyn Fn() + Sync)) -> Vec<Verdict>;

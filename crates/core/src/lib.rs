@@ -12,6 +12,7 @@ pub mod fsutil;
 pub mod hash;
 pub mod loading;
 pub mod metrics;
+pub mod mode;
 pub mod progress;
 pub mod pysrc;
 pub mod task;
@@ -20,6 +21,7 @@ pub mod verdict;
 
 pub use eval::Evaluator;
 pub use filter::TaskFilter;
+pub use mode::EvalMode;
 pub use polyeval_lang::lex;
 pub use polyeval_lang::python::pylit;
 pub use polyeval_lang::{Language, LanguageInfo};
