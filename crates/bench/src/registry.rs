@@ -4,7 +4,7 @@ use crate::doctor::{DoctorFindings, DoctorOptions};
 use crate::prompts::PromptMode;
 use polyeval_core::chat::Message;
 use polyeval_core::loading::TaskLoader;
-use polyeval_core::{Bench, Evaluator, Language, Task, TaskSet};
+use polyeval_core::{Bench, EvalMode, Evaluator, Language, Task, TaskSet};
 use std::path::Path;
 
 /// How to evaluate, as the user asked: options every evaluator may read,
@@ -13,7 +13,7 @@ use std::path::Path;
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct EvalOptions {
     /// Evaluation mode: IPC `compat` (default) or `strict`; executed benchmarks `sound` (default).
-    pub mode: Option<String>,
+    pub mode: Option<EvalMode>,
     /// Worker threads / sandbox processes (default: number of cores).
     pub jobs: Option<usize>,
     /// Per-program wall-clock timeout in seconds (benchmark default when None).
@@ -39,7 +39,7 @@ pub trait Benchmark: Sync {
     fn loader(&self) -> &'static dyn TaskLoader;
 
     /// Evaluation modes, the default first (what `evaluate` uses without `--mode`).
-    fn modes(&self) -> &'static [&'static str];
+    fn modes(&self) -> &'static [EvalMode];
     /// The evaluator for `opts` (its mode is `opts.mode`, else the default).
     fn evaluator(&self, opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>>;
     /// Whether samples are executed (seconds each) rather than checked statically.
@@ -100,7 +100,7 @@ pub trait Benchmark: Sync {
 
 impl dyn Benchmark {
     /// The default evaluation mode.
-    pub fn default_mode(&self) -> &'static str {
+    pub fn default_mode(&self) -> EvalMode {
         self.modes()[0]
     }
 }

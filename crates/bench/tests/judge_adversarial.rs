@@ -41,7 +41,7 @@ const LANGUAGES: [Language; 7] = [
 
 fn options(mode: &str, cold: bool) -> EvalOptions {
     EvalOptions {
-        mode: Some(mode.into()),
+        mode: Some(mode.parse().expect("a mode")),
         jobs: Some(2),
         cold,
         ..EvalOptions::default()

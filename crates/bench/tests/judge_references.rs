@@ -25,7 +25,7 @@ use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict}
 
 fn options(mode: &str) -> EvalOptions {
     EvalOptions {
-        mode: Some(mode.into()),
+        mode: Some(mode.parse().expect("a mode")),
         ..EvalOptions::default()
     }
 }

@@ -342,7 +342,7 @@ pub struct FfiEvaluator {
 
 impl FfiEvaluator {
     pub fn new(opts: &EvalOptions) -> anyhow::Result<FfiEvaluator> {
-        let scoring = Scoring::from_mode(Bench::CrossplFfi, opts.mode.as_deref())?;
+        let scoring = Scoring::from_mode(Bench::CrossplFfi, opts.mode)?;
         let gsl = GslInstall::discover(opts.gsl_dir.as_deref().map(Path::new))?;
         if !gsl.is_benchmark_release() {
             tracing::warn!(
@@ -475,7 +475,7 @@ impl Evaluator for FfiEvaluator {
         Bench::CrossplFfi
     }
 
-    fn mode(&self) -> &str {
+    fn mode(&self) -> polyeval_core::EvalMode {
         self.scoring.mode()
     }
 

@@ -6,7 +6,7 @@ use crate::Benchmark;
 use crate::EvalOptions;
 use polyeval_core::chat::Message;
 use polyeval_core::loading::TaskLoader;
-use polyeval_core::{Bench, Evaluator, Language, Task, TaskSet};
+use polyeval_core::{Bench, EvalMode, Evaluator, Language, Task, TaskSet};
 
 /// The system message of the published IPC numbers: raw code only.
 const SYSTEM: &str = include_str!("../../prompts/crosspl-ipc-system.txt");
@@ -28,8 +28,8 @@ impl Benchmark for CrossplIpc {
     fn loader(&self) -> &'static dyn TaskLoader {
         &super::loader::Loader
     }
-    fn modes(&self) -> &'static [&'static str] {
-        &["compat", "strict"]
+    fn modes(&self) -> &'static [EvalMode] {
+        &[EvalMode::Compat, EvalMode::Strict]
     }
     fn evaluator(&self, opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
         super::evaluator(opts)

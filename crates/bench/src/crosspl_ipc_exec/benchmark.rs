@@ -5,6 +5,7 @@ use crate::prompts::PromptMode;
 use crate::Benchmark;
 use crate::EvalOptions;
 use polyeval_core::chat::Message;
+use polyeval_core::EvalMode;
 use polyeval_core::loading::TaskLoader;
 use polyeval_core::{Bench, Evaluator, Language, Task, TaskSet};
 
@@ -25,8 +26,8 @@ impl Benchmark for CrossplIpcExec {
     fn loader(&self) -> &'static dyn TaskLoader {
         &super::loader::Loader
     }
-    fn modes(&self) -> &'static [&'static str] {
-        &["executed"]
+    fn modes(&self) -> &'static [EvalMode] {
+        &[EvalMode::Executed]
     }
     fn evaluator(&self, opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
         super::evaluator(opts)

@@ -358,8 +358,8 @@ impl Evaluator for IpcExecEvaluator {
         Bench::CrossplIpcExec
     }
 
-    fn mode(&self) -> &str {
-        "executed"
+    fn mode(&self) -> polyeval_core::EvalMode {
+        polyeval_core::EvalMode::Executed
     }
 
     fn settings(&self) -> polyeval_core::eval::Settings {

@@ -56,7 +56,7 @@ impl Benchmark for OopFamily {
     fn loader(&self) -> &'static dyn TaskLoader {
         self.loader
     }
-    fn modes(&self) -> &'static [&'static str] {
+    fn modes(&self) -> &'static [polyeval_core::EvalMode] {
         super::MODES
     }
     fn evaluator(&self, opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
