@@ -26,6 +26,7 @@
 
 #[path = "support/build.rs"]
 mod support;
+use polyeval_core::EvalMode;
 use polyeval_client::mock::{MockReply, MockRequest, MockServer};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -385,7 +386,7 @@ fn kept_and_rejected_drivers_and_the_kept_tasks_scored() {
         // (The static verdict is in the stored verdict's data.)
         let stored = polyeval_store::RunStore::open_read_only(&root.join("runs").join(run))
             .unwrap()
-            .verdicts("executed")
+            .verdicts(EvalMode::Executed)
             .unwrap();
         let mut counted = [[0usize; 2]; 2];
         for s in &samples {

@@ -22,7 +22,8 @@ pub enum EvalMode {
     #[serde(rename = "inprocess")]
     InProcess,
     /// The verdicts recorded upstream and imported with the samples: read
-    /// only, never scored by polyeval.
+    /// only, never scored by polyeval (reports take `--verdicts recorded`).
+    #[cfg_attr(feature = "clap", value(skip))]
     Recorded,
     /// Executed benchmarks: judged outside the program (a candidate cannot fake it).
     Sound,
