@@ -62,7 +62,7 @@ impl EvalMode {
 
 impl fmt::Display for EvalMode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        f.pad(self.as_str())
     }
 }
 
@@ -91,6 +91,7 @@ mod tests {
         for (mode, name) in EvalMode::ALL.into_iter().zip(stored) {
             assert_eq!(mode.as_str(), name);
             assert_eq!(mode.to_string(), name);
+            assert_eq!(format!("{mode:>10}"), format!("{name:>10}"));
             assert_eq!(serde_json::to_string(&mode).unwrap(), format!("\"{name}\""));
             assert_eq!(serde_json::from_str::<EvalMode>(&format!("\"{name}\"")).unwrap(), mode);
             assert_eq!(name.parse::<EvalMode>().unwrap(), mode);
