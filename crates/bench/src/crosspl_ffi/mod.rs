@@ -42,6 +42,7 @@ pub use polyeval_gsl::GslInstall;
 
 pub use crate::scoring::Scoring;
 use crate::EvalOptions;
+use classify::FfiFailure;
 use judged::Judged;
 use polyeval_core::eval::EvalItem;
 use polyeval_core::{Bench, Evaluator, Language, Status, Task, TaskMeta, Verdict};
@@ -250,9 +251,9 @@ pub fn verdict_from_outcome(
                     c[polyeval_judge::ffi::EXCEPTION_CATEGORY_PREFIX.len()..].to_string(),
                 )),
                 Some("AssertionError") => {
-                    Some((classify::ASSERTION_FAILURE, "AssertionError".to_string()))
+                    Some((FfiFailure::AssertionFailure, "AssertionError".to_string()))
                 }
-                Some("early_exit") => Some((classify::OTHER, String::new())),
+                Some("early_exit") => Some((FfiFailure::Other, String::new())),
                 _ => None,
             };
             (
@@ -302,7 +303,7 @@ pub fn verdict_from_outcome(
                 Blame::TaskNeeds(needed) => needed.is_some_and(|n| gsl.lacks_newer_symbol(n)),
             }
     });
-    if c.category == classify::SYMBOL_RESOLUTION && gsl.reference.is_none() {
+    if c.category == FfiFailure::SymbolResolution && gsl.reference.is_none() {
         c.detail.push_str(&format!(
             " (GSL {}; whether GSL {GSL_BUILD_VERSION} has it is unknown without a GSL {GSL_BUILD_VERSION} build: run `{GSL_SETUP_HINT}`)",
             gsl.version.as_deref().unwrap_or("of unknown version")
