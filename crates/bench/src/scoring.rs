@@ -32,7 +32,11 @@ impl Scoring {
             EvalMode::InProcess => Ok(Scoring::InProcess),
             other => anyhow::bail!(
                 "{bench} has the evaluation modes {} (default {}); got --mode {other}",
-                MODES.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", "),
+                MODES
+                    .iter()
+                    .map(|m| m.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 MODES[0]
             ),
         }

@@ -224,7 +224,7 @@ fn java_string_identity_checks_pass_judged_and_fail_in_process() {
 /// (upstream's Python literals in C++ tests, C++'s rejected `78_498`).
 #[test]
 fn doctor_lists_the_lines_that_cannot_be_judged() {
-    use polyeval_bench::multioop::doctor::{self, DoctorOptions, DefectClass};
+    use polyeval_bench::multioop::doctor::{self, DefectClass, DoctorOptions};
     let data = shared_test_data().join("multioop");
     let tasks: Vec<Task> = polyeval_bench::loaders::load(Bench::MultiOop, &data)
         .expect("load multioop")

@@ -26,8 +26,8 @@
 
 #[path = "support/build.rs"]
 mod support;
-use polyeval_core::EvalMode;
 use polyeval_client::mock::{MockReply, MockRequest, MockServer};
+use polyeval_core::EvalMode;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -109,7 +109,11 @@ fn resuming_evaluate_with_other_execution_options_is_refused() {
         "the refusal names the differing option and the way out: {refused}"
     );
     let store = RunStore::open_read_only(&run).unwrap();
-    assert_eq!(store.verdict_count(EvalMode::Sound).unwrap(), 1, "nothing scored");
+    assert_eq!(
+        store.verdict_count(EvalMode::Sound).unwrap(),
+        1,
+        "nothing scored"
+    );
     drop(store);
     // The same options resume; other options with --redo score everything again.
     let out = ok(&mut evaluate(&["--timeout", "0.2"]));

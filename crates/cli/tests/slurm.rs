@@ -9,8 +9,8 @@
 //!   `generate`, every sample asked for once;
 //! - without `sbatch`, and with a bad shard, one clear line.
 
-use polyeval_core::EvalMode;
 use polyeval_client::mock::{MockReply, MockServer};
+use polyeval_core::EvalMode;
 use polyeval_store::RunStore;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;

@@ -68,7 +68,9 @@ impl fmt::Display for EvalMode {
 
 /// A mode name polyeval does not know.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown evaluation mode `{0}` (known: compat, executed, inprocess, recorded, sound, strict)")]
+#[error(
+    "unknown evaluation mode `{0}` (known: compat, executed, inprocess, recorded, sound, strict)"
+)]
 pub struct UnknownMode(pub String);
 
 impl FromStr for EvalMode {
@@ -87,13 +89,23 @@ mod tests {
 
     #[test]
     fn names_are_the_stored_strings_in_every_spelling() {
-        let stored = ["compat", "executed", "inprocess", "recorded", "sound", "strict"];
+        let stored = [
+            "compat",
+            "executed",
+            "inprocess",
+            "recorded",
+            "sound",
+            "strict",
+        ];
         for (mode, name) in EvalMode::ALL.into_iter().zip(stored) {
             assert_eq!(mode.as_str(), name);
             assert_eq!(mode.to_string(), name);
             assert_eq!(format!("{mode:>10}"), format!("{name:>10}"));
             assert_eq!(serde_json::to_string(&mode).unwrap(), format!("\"{name}\""));
-            assert_eq!(serde_json::from_str::<EvalMode>(&format!("\"{name}\"")).unwrap(), mode);
+            assert_eq!(
+                serde_json::from_str::<EvalMode>(&format!("\"{name}\"")).unwrap(),
+                mode
+            );
             assert_eq!(name.parse::<EvalMode>().unwrap(), mode);
         }
         let mut sorted = EvalMode::ALL;

@@ -585,9 +585,14 @@ mod tests {
             pick_mode(Bench::CrossplIpc, &m(&["recorded"]), None, d).unwrap(),
             None
         );
-        let e = pick_mode(Bench::CrossplIpc, &m(&["compat"]), Some(EvalMode::Strict), d)
-            .unwrap_err()
-            .to_string();
+        let e = pick_mode(
+            Bench::CrossplIpc,
+            &m(&["compat"]),
+            Some(EvalMode::Strict),
+            d,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(
             e.contains("no verdicts in mode `strict`") && e.contains("compat"),
             "{e}"

@@ -85,7 +85,11 @@ pub fn records(store: &RunStore, mode: Option<EvalMode>) -> anyhow::Result<Vec<E
         .collect())
 }
 
-fn record(s: SampleRow, mode: Option<EvalMode>, verdicts: &HashMap<String, Verdict>) -> ExportRecord {
+fn record(
+    s: SampleRow,
+    mode: Option<EvalMode>,
+    verdicts: &HashMap<String, Verdict>,
+) -> ExportRecord {
     // Task keys are `<language key>/<task id>`; ids may contain '/' (`OOP/3`).
     let (lang_key, task_id) = s
         .task_key
@@ -245,8 +249,11 @@ mod tests {
         assert_eq!(&rows[1][6], "");
         assert!(rows[0][12].contains("CS1503"), "{:?}", &rows[0]);
 
-        s.put_verdicts(EvalMode::Strict, &[("csharp/OOP/3#1".into(), recs_verdict())])
-            .unwrap();
+        s.put_verdicts(
+            EvalMode::Strict,
+            &[("csharp/OOP/3#1".into(), recs_verdict())],
+        )
+        .unwrap();
         assert!(choose_mode(&s, None)
             .unwrap_err()
             .to_string()

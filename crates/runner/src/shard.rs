@@ -41,9 +41,7 @@ pub fn evaluate_shard(
     check_fingerprint(&config, &tasks)
         .with_context(|| format!("cannot use run {}", run_dir.display()))?;
     let mode = evaluators.get(config.bench)?.mode();
-    let dir = closed(ShardStore::open_for_evaluation(
-        run_dir, shard, mode, redo,
-    )?)?;
+    let dir = closed(ShardStore::open_for_evaluation(run_dir, shard, mode, redo)?)?;
     let run = Run::new(RunStore::open(&dir)?, tasks)?;
     let summary = run.evaluate(&evaluators, progress)?;
     drop(run);

@@ -1,8 +1,8 @@
 //! A run's samples: the completions, keyed by `"{task_key}#{sample_index}"`.
 
 use crate::{utc_timestamp, RunStore};
-use polyeval_core::EvalMode;
 use anyhow::Context;
+use polyeval_core::EvalMode;
 use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;

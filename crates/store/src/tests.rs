@@ -69,7 +69,10 @@ fn create_open_round_trip() {
         ["java/2#0"]
     );
     assert_eq!(store.pending(EvalMode::Strict).unwrap().len(), 2);
-    assert_eq!(store.modes().unwrap(), [EvalMode::Compat, EvalMode::Recorded]);
+    assert_eq!(
+        store.modes().unwrap(),
+        [EvalMode::Compat, EvalMode::Recorded]
+    );
     let rec = store.verdicts(EvalMode::Recorded).unwrap();
     assert_eq!(rec.len(), 1);
     assert!(rec["java/1#0"].passed());
@@ -103,10 +106,16 @@ fn reinserting_and_reevaluating_never_duplicates() {
     assert_eq!(store.sample_count().unwrap(), 5);
 
     store
-        .put_verdicts(EvalMode::Sound, &[("go/3#0".into(), verdict(Status::Failed, "a"))])
+        .put_verdicts(
+            EvalMode::Sound,
+            &[("go/3#0".into(), verdict(Status::Failed, "a"))],
+        )
         .unwrap();
     store
-        .put_verdicts(EvalMode::Sound, &[("go/3#0".into(), verdict(Status::Passed, "b"))])
+        .put_verdicts(
+            EvalMode::Sound,
+            &[("go/3#0".into(), verdict(Status::Passed, "b"))],
+        )
         .unwrap();
     let v = store.verdicts(EvalMode::Sound).unwrap();
     assert_eq!(v.len(), 1);
@@ -480,9 +489,13 @@ fn a_redo_replaces_the_verdicts_only_when_complete_and_can_be_continued() {
         .unwrap()
         .is_redo());
     // A redo with other settings than an unfinished one starts over.
-    let pass = store.begin_scoring(EvalMode::Compat, &settings("1"), true).unwrap();
+    let pass = store
+        .begin_scoring(EvalMode::Compat, &settings("1"), true)
+        .unwrap();
     store.put_pass_verdicts(&pass, &[new("java/1#0")]).unwrap();
-    let pass = store.begin_scoring(EvalMode::Compat, &settings("2"), true).unwrap();
+    let pass = store
+        .begin_scoring(EvalMode::Compat, &settings("2"), true)
+        .unwrap();
     assert!(!pass.continues_redo());
     assert_eq!(store.pending_in(&pass).unwrap().len(), 3);
 }
@@ -831,7 +844,10 @@ fn a_mode_this_release_does_not_know_is_an_error_naming_it_and_the_run() {
         .insert_samples(&[NewSample::new("java/1", 0, "x")])
         .unwrap();
     store
-        .put_verdicts(EvalMode::Strict, &[("java/1#0".into(), verdict(Status::Passed, ""))])
+        .put_verdicts(
+            EvalMode::Strict,
+            &[("java/1#0".into(), verdict(Status::Passed, ""))],
+        )
         .unwrap();
     assert_eq!(store.modes().unwrap(), [EvalMode::Strict]);
     // As a later release adding a mode would have stored it.

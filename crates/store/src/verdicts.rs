@@ -11,7 +11,11 @@ use std::collections::HashMap;
 
 impl RunStore {
     /// Store verdicts for `mode` in one transaction (upsert by sample id and mode).
-    pub fn put_verdicts(&self, mode: EvalMode, verdicts: &[(String, Verdict)]) -> anyhow::Result<()> {
+    pub fn put_verdicts(
+        &self,
+        mode: EvalMode,
+        verdicts: &[(String, Verdict)],
+    ) -> anyhow::Result<()> {
         self.put_verdicts_into("verdicts", mode, verdicts)
     }
 

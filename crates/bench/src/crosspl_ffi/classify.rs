@@ -187,7 +187,9 @@ pub fn exception_category(kind: &str) -> FfiFailure {
     let short = kind.rsplit('.').next().unwrap_or(kind);
     match short {
         "SyntaxError" | "IndentationError" | "TabError" => FfiFailure::SyntaxError,
-        "NameError" | "UnboundLocalError" | "ImportError" | "ModuleNotFoundError" => FfiFailure::NameError,
+        "NameError" | "UnboundLocalError" | "ImportError" | "ModuleNotFoundError" => {
+            FfiFailure::NameError
+        }
         "AssertionError" => FfiFailure::AssertionFailure,
         "TypeError" | "ArgumentError" | "ValueError" | "OverflowError" | "AttributeError" => {
             FfiFailure::CallingError
@@ -227,7 +229,10 @@ pub fn classify(run: &RunFacts<'_>, lacks_newer_symbol: &dyn Fn(&str) -> bool) -
     };
 
     if run.status == Status::Timeout {
-        return make(FfiFailure::Timeout, "did not finish within the time limit".into());
+        return make(
+            FfiFailure::Timeout,
+            "did not finish within the time limit".into(),
+        );
     }
     if run.status == Status::Error {
         return make(
@@ -291,7 +296,10 @@ pub fn classify(run: &RunFacts<'_>, lacks_newer_symbol: &dyn Fn(&str) -> bool) -
         return make(exception_category(kind), detail);
     }
     if run.status == Status::OutputExceeded {
-        return make(FfiFailure::Other, "produced more output than allowed".into());
+        return make(
+            FfiFailure::Other,
+            "produced more output than allowed".into(),
+        );
     }
     if run.exit_code == Some(0) && !run.marker_seen {
         return make(
@@ -357,10 +365,17 @@ mod tests {
         let c = classify(&f, &none);
         assert_eq!(
             (c.category, c.missing_symbol.as_deref(), c.status),
-            (FfiFailure::SymbolResolution, Some("gsl_made_up"), Status::Failed)
+            (
+                FfiFailure::SymbolResolution,
+                Some("gsl_made_up"),
+                Status::Failed
+            )
         );
         let c = classify(&f, &|s| s == "gsl_made_up");
-        assert_eq!((c.category, c.status), (FfiFailure::Environment, Status::Error));
+        assert_eq!(
+            (c.category, c.status),
+            (FfiFailure::Environment, Status::Error)
+        );
         assert!(c.detail.contains("gsl_made_up"));
     }
 
@@ -374,13 +389,19 @@ mod tests {
         let lacks = |s: &str| s == "gsl_bspline_ncontrol";
         // No harness report (the candidate took over the end).
         let c = classify(&facts(Status::Failed, Some(1), None, &err), &lacks);
-        assert_eq!((c.category, c.status), (FfiFailure::SymbolResolution, Status::Failed));
+        assert_eq!(
+            (c.category, c.status),
+            (FfiFailure::SymbolResolution, Status::Failed)
+        );
         // The harness's report: an AttributeError, no loader failure behind it.
         let raised = report(None);
         let mut f = facts(Status::Failed, Some(1), None, &err);
         f.harness = Some(&raised);
         let c = classify(&f, &lacks);
-        assert_eq!((c.category, c.status), (FfiFailure::CallingError, Status::Failed));
+        assert_eq!(
+            (c.category, c.status),
+            (FfiFailure::CallingError, Status::Failed)
+        );
         assert_eq!(c.missing_symbol, None);
     }
 
@@ -424,8 +445,14 @@ mod tests {
     #[test]
     fn python_exceptions() {
         let cases = [
-            ("NameError: name 'foo' is not defined", FfiFailure::NameError),
-            ("ModuleNotFoundError: No module named 'scipy'", FfiFailure::NameError),
+            (
+                "NameError: name 'foo' is not defined",
+                FfiFailure::NameError,
+            ),
+            (
+                "ModuleNotFoundError: No module named 'scipy'",
+                FfiFailure::NameError,
+            ),
             (
                 "AssertionError: First bin should have 2 counts",
                 FfiFailure::AssertionFailure,
@@ -439,7 +466,10 @@ mod tests {
                 "TypeError: f() takes 1 positional argument but 2 were given",
                 FfiFailure::CallingError,
             ),
-            ("OverflowError: int too long to convert", FfiFailure::CallingError),
+            (
+                "OverflowError: int too long to convert",
+                FfiFailure::CallingError,
+            ),
             ("ZeroDivisionError: division by zero", FfiFailure::Other),
             ("RuntimeError: GSL failed", FfiFailure::Other),
         ];
@@ -514,7 +544,10 @@ mod tests {
         for (class, name) in FfiFailure::ALL.into_iter().zip(names) {
             assert_eq!(class.as_str(), name);
             assert_eq!(class.to_string(), name);
-            assert_eq!(serde_json::to_string(&class).unwrap(), format!("\"{name}\""));
+            assert_eq!(
+                serde_json::to_string(&class).unwrap(),
+                format!("\"{name}\"")
+            );
         }
     }
 }

@@ -5,8 +5,8 @@ use crate::prompts::PromptMode;
 use crate::Benchmark;
 use crate::EvalOptions;
 use polyeval_core::chat::Message;
-use polyeval_core::EvalMode;
 use polyeval_core::loading::TaskLoader;
+use polyeval_core::EvalMode;
 use polyeval_core::{Bench, Evaluator, Language, Task, TaskSet};
 
 /// Executed CrossPL-IPC: the tasks `build ipc-exec` kept, each with a driver.

@@ -492,8 +492,8 @@ fn import_model_samples(
 pub(crate) mod tests {
     use super::*;
     use polyeval_core::data::shared_test_data;
-    use polyeval_core::TaskMeta;
     use polyeval_core::EvalMode;
+    use polyeval_core::TaskMeta;
     use polyeval_store::RunStore;
     use std::collections::BTreeMap;
 

@@ -5,9 +5,9 @@
 //! `literal_type_mismatch` …). Each language writes the program
 //! (`lang::OopLanguage::free_program`) and reads its first error.
 
-use super::DefectClass;
 use super::names::{looks_like_task_class, test_calls, BIND_DECL, BIND_NEW};
 use super::patterns::{blank_literals, CHAR_LIT_ANYWHERE, PY_LITERAL};
+use super::DefectClass;
 use crate::multioop::keywords::{contains_identifier, required_names};
 use crate::multioop::oop_meta;
 use polyeval_core::{Language, Task};

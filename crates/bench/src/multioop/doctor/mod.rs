@@ -36,9 +36,9 @@ mod patterns;
 mod python;
 
 use super::assemble;
-pub use class::DefectClass;
 pub use super::reference::{load_reference, strip_reference_checks};
 use super::{oop_meta, Prepared, Scorer, Scoring};
+pub use class::DefectClass;
 use free_lines::{first_error, free_line_class, free_program, solution_free_lines};
 use names::name_checks;
 use patterns::pattern_checks;
@@ -178,7 +178,12 @@ fn re(p: &str) -> Regex {
     Regex::new(p).expect("valid built-in regex")
 }
 
-fn defect(task: &Task, class: DefectClass, line: Option<&str>, detail: impl Into<String>) -> Defect {
+fn defect(
+    task: &Task,
+    class: DefectClass,
+    line: Option<&str>,
+    detail: impl Into<String>,
+) -> Defect {
     Defect {
         task_key: task.key.clone(),
         task_id: task.task_id.clone(),
