@@ -378,7 +378,9 @@ fn kept_and_rejected_drivers_and_the_kept_tasks_scored() {
         }
         for class in classes.keys() {
             assert!(
-                polyeval_bench::crosspl_ipc_exec::classify::ALL.contains(class),
+                polyeval_bench::crosspl_ipc_exec::classify::IpcExecFailure::ALL
+                    .iter()
+                    .any(|c| c.as_str() == *class),
                 "{model}: {class}: {classes:?}"
             );
         }

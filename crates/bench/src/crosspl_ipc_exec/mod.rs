@@ -30,6 +30,7 @@ pub mod runtime;
 pub use benchmark::CrossplIpcExec;
 
 use crate::EvalOptions;
+use classify::IpcExecFailure;
 use polyeval_core::eval::EvalItem;
 use polyeval_core::{Bench, Evaluator, IpcDriver, Language, Status, Task, TaskMeta, Verdict};
 use polyeval_judge::ipc::Reference;
@@ -248,7 +249,7 @@ impl IpcExecEvaluator {
         }
         let class = classify::classify(outcome.status, &judgement, &outcome.stderr);
         let mut detail = judgement.detail.clone();
-        if class != classify::WRONG_REPLY && class != classify::TAMPERING {
+        if class != IpcExecFailure::WrongReply && class != IpcExecFailure::Tampering {
             let line = outcome
                 .stderr
                 .lines()
