@@ -20,7 +20,7 @@ use polyeval_lang::Language;
 fn main() -> anyhow::Result<()> {
     let wanted: Vec<String> = std::env::args().skip(1).collect();
     let ev = FfiEvaluator::new(&EvalOptions {
-        mode: Some("sound".into()),
+        mode: Some(polyeval_core::EvalMode::Sound),
         cold: true,
         gsl_dir: std::env::var("GSL_DIR").ok(),
         ..EvalOptions::default()

@@ -49,7 +49,7 @@ fn ms(v: &Verdict, field: &str) -> u64 {
 
 fn options(mode: &str) -> EvalOptions {
     EvalOptions {
-        mode: Some(mode.into()),
+        mode: Some(mode.parse().expect("a mode")),
         gsl_dir: std::env::var("GSL_DIR").ok(),
         ..EvalOptions::default()
     }

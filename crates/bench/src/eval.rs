@@ -2,7 +2,7 @@
 //! has one; its `Benchmark` registry entry builds it).
 
 use crate::Task;
-use polyeval_core::{Bench, Verdict};
+use polyeval_core::{Bench, EvalMode, Verdict};
 
 pub use polyeval_core::eval::Settings;
 
@@ -18,8 +18,8 @@ pub struct EvalItem<'a> {
 
 pub trait Evaluator: Send + Sync {
     fn bench(&self) -> Bench;
-    /// A short name of the evaluation mode stored with verdicts (e.g. `compat`, `strict`, `sound`).
-    fn mode(&self) -> &str;
+    /// The evaluation mode its verdicts are stored under.
+    fn mode(&self) -> EvalMode;
     /// Score a batch. Implementations parallelise internally (rayon / the
     /// sandbox worker pool) and call `progress` once per finished item.
     fn evaluate_batch(&self, items: &[EvalItem<'_>], progress: &(dyn Fn() + Sync)) -> Vec<Verdict>;

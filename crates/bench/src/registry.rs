@@ -6,6 +6,7 @@ use crate::{Evaluator, Task, TaskMeta, TaskSet};
 use polyeval_core::chat::Message;
 use polyeval_core::loading::TaskLoader;
 use polyeval_core::Bench;
+use polyeval_core::EvalMode;
 use polyeval_lang::Language;
 use std::path::Path;
 
@@ -15,7 +16,7 @@ use std::path::Path;
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct EvalOptions {
     /// Evaluation mode: IPC `compat` (default) or `strict`; executed benchmarks `sound` (default).
-    pub mode: Option<String>,
+    pub mode: Option<EvalMode>,
     /// Worker threads / sandbox processes (default: number of cores).
     pub jobs: Option<usize>,
     /// Per-program wall-clock timeout in seconds (benchmark default when None).
@@ -41,7 +42,7 @@ pub trait Benchmark: Sync {
     fn loader(&self) -> &'static dyn TaskLoader<TaskMeta>;
 
     /// Evaluation modes, the default first (what `evaluate` uses without `--mode`).
-    fn modes(&self) -> &'static [&'static str];
+    fn modes(&self) -> &'static [EvalMode];
     /// The evaluator for `opts` (its mode is `opts.mode`, else the default).
     fn evaluator(&self, opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>>;
     /// Whether samples are executed (seconds each) rather than checked statically.
@@ -102,7 +103,7 @@ pub trait Benchmark: Sync {
 
 impl dyn Benchmark {
     /// The default evaluation mode.
-    pub fn default_mode(&self) -> &'static str {
+    pub fn default_mode(&self) -> EvalMode {
         self.modes()[0]
     }
 }

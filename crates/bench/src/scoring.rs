@@ -1,10 +1,10 @@
 //! How executed benchmarks (MultiOOP, OOP, CrossPL-FFI) score a sample: the
 //! evaluation modes they share.
 
-use polyeval_core::Bench;
+use polyeval_core::{Bench, EvalMode};
 
 /// The evaluation modes of the executed benchmarks, the default first.
-pub const MODES: &[&str] = &["sound", "inprocess"];
+pub const MODES: &[EvalMode] = &[EvalMode::Sound, EvalMode::InProcess];
 
 /// How a sample is scored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,23 +26,27 @@ pub enum Scoring {
 
 impl Scoring {
     /// The scoring of an evaluation mode (`None`: the default).
-    pub fn from_mode(bench: Bench, mode: Option<&str>) -> anyhow::Result<Scoring> {
+    pub fn from_mode(bench: Bench, mode: Option<EvalMode>) -> anyhow::Result<Scoring> {
         match mode.unwrap_or(MODES[0]) {
-            "sound" => Ok(Scoring::Judge),
-            "inprocess" => Ok(Scoring::InProcess),
+            EvalMode::Sound => Ok(Scoring::Judge),
+            EvalMode::InProcess => Ok(Scoring::InProcess),
             other => anyhow::bail!(
                 "{bench} has the evaluation modes {} (default {}); got --mode {other}",
-                MODES.join(", "),
+                MODES
+                    .iter()
+                    .map(|m| m.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 MODES[0]
             ),
         }
     }
 
     /// The mode's name, stored with verdicts.
-    pub fn mode(self) -> &'static str {
+    pub fn mode(self) -> EvalMode {
         match self {
-            Scoring::Judge => "sound",
-            Scoring::InProcess => "inprocess",
+            Scoring::Judge => EvalMode::Sound,
+            Scoring::InProcess => EvalMode::InProcess,
         }
     }
 }

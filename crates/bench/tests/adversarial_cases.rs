@@ -269,7 +269,7 @@ fn every_case_gets_the_verdict_it_must_warm_and_cold() {
     let mut results: Vec<Vec<Verdict>> = Vec::new();
     for &(mode, cold) in &modes {
         let opts = EvalOptions {
-            mode: Some(mode.into()),
+            mode: Some(mode.parse().expect("a mode")),
             jobs: Some(2),
             cold,
             gsl_dir: std::env::var("POLYEVAL_CASES_GSL_DIR").ok(),

@@ -33,7 +33,7 @@ use polyeval_lang::{status::Status, Language};
 
 fn options(mode: &str, cold: bool) -> EvalOptions {
     EvalOptions {
-        mode: Some(mode.into()),
+        mode: Some(mode.parse().expect("a mode")),
         jobs: Some(2),
         cold,
         ..EvalOptions::default()

@@ -27,7 +27,7 @@ use polyeval_lang::{status::Status, Language};
 
 fn options(mode: &str) -> EvalOptions {
     EvalOptions {
-        mode: Some(mode.into()),
+        mode: Some(mode.parse().expect("a mode")),
         ..EvalOptions::default()
     }
 }
@@ -226,7 +226,7 @@ fn java_string_identity_checks_pass_judged_and_fail_in_process() {
 /// (upstream's Python literals in C++ tests, C++'s rejected `78_498`).
 #[test]
 fn doctor_lists_the_lines_that_cannot_be_judged() {
-    use polyeval_bench::multioop::doctor::{self, DoctorOptions, NOT_JUDGEABLE};
+    use polyeval_bench::multioop::doctor::{self, DefectClass, DoctorOptions};
     let data = shared_test_data().join("multioop");
     let tasks: Vec<Task> = polyeval_bench::loaders::load(Bench::MultiOop, &data)
         .expect("load multioop")
@@ -273,7 +273,7 @@ fn doctor_lists_the_lines_that_cannot_be_judged() {
         .iter()
         .find(|d| d.task_id == "OOP/65")
         .expect("OOP/65 defective");
-    assert_eq!(d65.class, NOT_JUDGEABLE);
+    assert_eq!(d65.class, DefectClass::NotJudgeable);
     let text = doctor::render(&report);
     assert!(
         text.contains("cannot be judged outside the program"),

@@ -107,7 +107,13 @@ fn python_references_pass_242_and_doctor_explains_the_other_25() {
             "{id} unexplained"
         );
     }
-    let count = |class: &str| report.defective.iter().filter(|d| d.class == class).count();
+    let count = |class: &str| {
+        report
+            .defective
+            .iter()
+            .filter(|d| d.class.as_str() == class)
+            .count()
+    };
     assert_eq!(
         count("method_name_mismatch") + count("class_name_mismatch"),
         16,

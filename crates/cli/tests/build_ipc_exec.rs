@@ -27,6 +27,7 @@
 #[path = "support/build.rs"]
 mod support;
 use polyeval_client::mock::{MockReply, MockRequest, MockServer};
+use polyeval_core::EvalMode;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -377,7 +378,9 @@ fn kept_and_rejected_drivers_and_the_kept_tasks_scored() {
         }
         for class in classes.keys() {
             assert!(
-                polyeval_bench::crosspl_ipc_exec::classify::ALL.contains(class),
+                polyeval_bench::crosspl_ipc_exec::classify::IpcExecFailure::ALL
+                    .iter()
+                    .any(|c| c.as_str() == *class),
                 "{model}: {class}: {classes:?}"
             );
         }
@@ -385,7 +388,7 @@ fn kept_and_rejected_drivers_and_the_kept_tasks_scored() {
         // (The static verdict is in the stored verdict's data.)
         let stored = polyeval_store::RunStore::open_read_only(&root.join("runs").join(run))
             .unwrap()
-            .verdicts("executed")
+            .verdicts(EvalMode::Executed)
             .unwrap();
         let mut counted = [[0usize; 2]; 2];
         for s in &samples {

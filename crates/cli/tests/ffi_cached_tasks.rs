@@ -3,6 +3,7 @@
 //! commands that only score (`evaluate`) must still get it once the cache is
 //! warm, or every sample would fail as unjudgeable.
 
+use polyeval_core::EvalMode;
 use polyeval_lang::status::Status;
 use polyeval_store::RunStore;
 use std::path::Path;
@@ -17,7 +18,7 @@ fn polyeval(cache: &Path) -> Command {
 fn statuses(run: &Path) -> Vec<Status> {
     let store = RunStore::open_read_only(run).unwrap();
     store
-        .verdicts("sound")
+        .verdicts(EvalMode::Sound)
         .unwrap()
         .into_values()
         .map(|v| v.status)

@@ -29,8 +29,8 @@ fn verdict_table(dir: &Path) -> BTreeMap<(String, String), String> {
     let store = RunStore::open_read_only(dir).unwrap();
     let mut table = BTreeMap::new();
     for mode in store.modes().unwrap() {
-        for (id, v) in store.verdicts(&mode).unwrap() {
-            table.insert((id, mode.clone()), serde_json::to_string(&v).unwrap());
+        for (id, v) in store.verdicts(mode).unwrap() {
+            table.insert((id, mode.to_string()), serde_json::to_string(&v).unwrap());
         }
     }
     table

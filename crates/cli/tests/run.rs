@@ -6,6 +6,7 @@
 use polyeval_bench::loaders;
 use polyeval_client::mock::{MockReply, MockRequest, MockServer};
 use polyeval_core::Bench;
+use polyeval_core::EvalMode;
 use polyeval_lang::{status::Status, Language};
 use polyeval_store::RunStore;
 use serde_json::Value;
@@ -113,11 +114,11 @@ fn wait_for(dir: &Path, child: &mut Child, what: &str, cond: impl Fn(&RunStore) 
 /// Verdict status (and pass_o) per sample id, in the run's only evaluation mode.
 fn verdicts(dir: &Path) -> BTreeMap<String, (Status, Option<bool>)> {
     let store = RunStore::open_read_only(dir).unwrap();
-    let modes: Vec<String> = store
+    let modes: Vec<EvalMode> = store
         .modes()
         .unwrap()
         .into_iter()
-        .filter(|m| m != "recorded")
+        .filter(|m| *m != EvalMode::Recorded)
         .collect();
     assert_eq!(
         modes.len(),
@@ -125,7 +126,7 @@ fn verdicts(dir: &Path) -> BTreeMap<String, (Status, Option<bool>)> {
         "one evaluation mode expected, got {modes:?}"
     );
     store
-        .verdicts(&modes[0])
+        .verdicts(modes[0])
         .unwrap()
         .into_iter()
         .map(|(k, v)| (k, (v.status, v.pass_o)))
@@ -323,7 +324,7 @@ fn kill_9_during_evaluation_then_rerun_scores_each_sample_once_and_matches_an_un
                 .modes()
                 .unwrap_or_default()
                 .iter()
-                .map(|m| s.verdicts(m).map(|v| v.len()).unwrap_or(0))
+                .map(|m| s.verdicts(*m).map(|v| v.len()).unwrap_or(0))
                 .sum();
             done > 0 && done < total
         },

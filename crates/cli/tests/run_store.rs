@@ -4,6 +4,7 @@
 //! run database that is not one is refused and left alone, and two writers
 //! never work on one run at once.
 
+use polyeval_core::EvalMode;
 use polyeval_store::RunStore;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -108,7 +109,11 @@ fn resuming_evaluate_with_other_execution_options_is_refused() {
         "the refusal names the differing option and the way out: {refused}"
     );
     let store = RunStore::open_read_only(&run).unwrap();
-    assert_eq!(store.verdict_count("sound").unwrap(), 1, "nothing scored");
+    assert_eq!(
+        store.verdict_count(EvalMode::Sound).unwrap(),
+        1,
+        "nothing scored"
+    );
     drop(store);
     // The same options resume; other options with --redo score everything again.
     let out = ok(&mut evaluate(&["--timeout", "0.2"]));
@@ -150,7 +155,7 @@ fn a_sample_with_invalid_utf8_is_named_and_repaired() {
         let out = cmd.output().unwrap();
         let count = RunStore::open_read_only(&run)
             .unwrap()
-            .verdict_count("compat")
+            .verdict_count(EvalMode::Compat)
             .unwrap();
         assert_eq!(count, 6, "{cmd:?} lost verdicts:\n{}", text(&out));
         assert!(out.status.success(), "{cmd:?} failed:\n{}", text(&out));
@@ -175,7 +180,7 @@ fn a_sample_with_invalid_utf8_is_named_and_repaired() {
         "{record}"
     );
     let store = RunStore::open_read_only(&run).unwrap();
-    let verdicts = store.verdicts("compat").unwrap();
+    let verdicts = store.verdicts(EvalMode::Compat).unwrap();
     assert_eq!(verdicts.len(), 6);
     assert_eq!(
         verdicts["go/3#0"].data["repaired"],
@@ -390,7 +395,7 @@ fn a_second_writer_waits_for_the_run_lock() {
     assert_eq!(
         RunStore::open_read_only(&run)
             .unwrap()
-            .verdict_count("compat")
+            .verdict_count(EvalMode::Compat)
             .unwrap(),
         0
     );

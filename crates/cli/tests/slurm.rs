@@ -10,6 +10,7 @@
 //! - without `sbatch`, and with a bad shard, one clear line.
 
 use polyeval_client::mock::{MockReply, MockServer};
+use polyeval_core::EvalMode;
 use polyeval_store::RunStore;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -55,7 +56,7 @@ fn text(out: &Output) -> String {
 /// evaluations and is left out.
 fn verdicts(
     dir: &Path,
-    mode: &str,
+    mode: EvalMode,
 ) -> BTreeMap<String, (String, Option<String>, String, Option<bool>)> {
     RunStore::open_read_only(dir)
         .unwrap()
@@ -201,7 +202,7 @@ fn sharded_multioop_evaluation_with_a_killed_task_equals_a_single_machine_one() 
         .arg(&single)
         .args(["-j", "2", "--timeout", "60", "--no-progress"]);
     ok(evaluate);
-    let expected = verdicts(&single, "sound");
+    let expected = verdicts(&single, EvalMode::Sound);
     assert_eq!(expected.len(), total);
     for lang in ["python/", "javascript/", "php/"] {
         let passed = |p: bool| {
@@ -288,7 +289,7 @@ fn sharded_multioop_evaluation_with_a_killed_task_equals_a_single_machine_one() 
     assert_eq!(
         RunStore::open_read_only(&sharded)
             .unwrap()
-            .verdict_count("sound")
+            .verdict_count(EvalMode::Sound)
             .unwrap(),
         0,
         "no merge after a failed task"
@@ -312,7 +313,7 @@ fn sharded_multioop_evaluation_with_a_killed_task_equals_a_single_machine_one() 
     assert!(out.contains("4 succeeded; merge job"), "{out}");
 
     // Sample by sample, the single machine's verdicts.
-    assert_eq!(verdicts(&sharded, "sound"), expected);
+    assert_eq!(verdicts(&sharded, EvalMode::Sound), expected);
     // Nothing lost or doubled: the resubmitted task scored exactly what the
     // killed one had not committed, and each shard's part once.
     let resumed =
@@ -352,7 +353,7 @@ fn sharded_multioop_evaluation_with_a_killed_task_equals_a_single_machine_one() 
     merge.arg("merge").arg(&sharded);
     let again = text(&ok(merge));
     assert_eq!(again.matches("(0 new, 0 changed)").count(), 4, "{again}");
-    assert_eq!(verdicts(&sharded, "sound"), expected);
+    assert_eq!(verdicts(&sharded, EvalMode::Sound), expected);
 }
 
 #[test]

@@ -12,6 +12,7 @@ pub mod fsutil;
 pub mod hash;
 pub mod loading;
 pub mod metrics;
+pub mod mode;
 pub mod progress;
 pub mod pysrc;
 pub mod task;
@@ -19,5 +20,6 @@ pub mod technique;
 pub mod verdict;
 
 pub use filter::{TaskAttributes, TaskFilter};
+pub use mode::EvalMode;
 pub use task::{Bench, Task, TaskSet};
 pub use verdict::Verdict;

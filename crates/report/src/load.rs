@@ -6,9 +6,10 @@ use anyhow::{bail, Context, Result};
 use polyeval_bench::loaders::TaskSets;
 use polyeval_bench::{IpcMeta, Task, TaskMeta, TaskSet};
 use polyeval_core::filter::Candidate;
+use polyeval_core::EvalMode;
 use polyeval_core::{Bench, TaskFilter, Verdict};
 use polyeval_lang::Language;
-use polyeval_store::{RunStore, SampleRow, RECORDED_MODE};
+use polyeval_store::{RunStore, SampleRow};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -16,7 +17,7 @@ use std::path::{Path, PathBuf};
 pub struct LoadOptions {
     pub verdicts: VerdictSource,
     /// Mode of our verdicts; default: the run's only mode, else the benchmark's default mode.
-    pub mode: Option<String>,
+    pub mode: Option<EvalMode>,
     /// Task data directory; default: the one the run remembers.
     pub data_dir: Option<PathBuf>,
     /// Defect list (tasks flagged by `polyeval doctor`).
@@ -49,19 +50,18 @@ impl Default for LoadOptions {
 /// when the run has no verdicts of ours (the recorded pseudo-mode is not ours).
 pub fn pick_mode(
     bench: Bench,
-    modes: &[String],
-    requested: Option<&str>,
+    modes: &[EvalMode],
+    requested: Option<EvalMode>,
     dir: &Path,
-) -> Result<Option<String>> {
-    let ours: Vec<&str> = modes
-        .iter()
-        .map(String::as_str)
-        .filter(|m| *m != RECORDED_MODE)
-        .collect();
+) -> Result<Option<EvalMode>> {
+    let ours: Vec<EvalMode> = modes.iter().copied().filter(|m| m.is_scored()).collect();
     let listed = if ours.is_empty() {
         "none".to_string()
     } else {
-        ours.join(", ")
+        ours.iter()
+            .map(|m| m.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     if let Some(r) = requested {
         if !ours.contains(&r) {
@@ -71,16 +71,16 @@ pub fn pick_mode(
                 dir.display()
             );
         }
-        return Ok(Some(r.to_string()));
+        return Ok(Some(r));
     }
     let benchmark = polyeval_bench::benchmark(bench);
     match ours.as_slice() {
         [] => Ok(None),
-        [only] => Ok(Some(only.to_string())),
+        [only] => Ok(Some(*only)),
         many if many.iter().all(|m| benchmark.modes().contains(m))
             && many.contains(&benchmark.default_mode()) =>
         {
-            Ok(Some(benchmark.default_mode().to_string()))
+            Ok(Some(benchmark.default_mode()))
         }
         _ => bail!(
             "run {} has verdicts in several modes ({listed}); choose one with --mode",
@@ -163,31 +163,31 @@ pub fn load_run(dir: &Path, opts: &LoadOptions) -> Result<RunData> {
 /// loaded again.
 pub fn run_data(store: &RunStore, tasks: &TaskSet, opts: &LoadOptions) -> Result<RunData> {
     let mode = choose_mode(store, opts)?;
-    let (verdicts, samples) = read_store(store, mode.as_deref(), opts);
+    let (verdicts, samples) = read_store(store, mode, opts);
     build(store, mode, tasks, verdicts?, samples?, opts)
 }
 
 /// The mode to report, checked against what the run holds.
-fn choose_mode(store: &RunStore, opts: &LoadOptions) -> Result<Option<String>> {
+fn choose_mode(store: &RunStore, opts: &LoadOptions) -> Result<Option<EvalMode>> {
     let dir = store.dir();
     let config = store.config();
     let modes = store
         .modes()
         .with_context(|| format!("reading the verdict modes of run {}", dir.display()))?;
-    let mode = pick_mode(config.bench, &modes, opts.mode.as_deref(), dir)?;
+    let mode = pick_mode(config.bench, &modes, opts.mode, dir)?;
     if opts.verdicts == VerdictSource::Ours && mode.is_none() {
         bail!(
             "run {} has no verdicts of ours yet: run `polyeval evaluate {}` first{}",
             dir.display(),
             dir.display(),
-            if modes.iter().any(|m| m == RECORDED_MODE) {
+            if modes.contains(&EvalMode::Recorded) {
                 ", or report the recorded verdicts with `--verdicts recorded`"
             } else {
                 ""
             }
         );
     }
-    if opts.verdicts == VerdictSource::Recorded && !modes.iter().any(|m| m == RECORDED_MODE) {
+    if opts.verdicts == VerdictSource::Recorded && !modes.contains(&EvalMode::Recorded) {
         bail!(
             "run {} has no recorded verdicts (only imported upstream results carry them)",
             dir.display()
@@ -199,7 +199,7 @@ fn choose_mode(store: &RunStore, opts: &LoadOptions) -> Result<Option<String>> {
 type StoreRead = (Result<HashMap<String, Verdict>>, Result<Vec<SampleRow>>);
 
 /// The verdicts of `mode` and the samples of a run.
-fn read_store(store: &RunStore, mode: Option<&str>, opts: &LoadOptions) -> StoreRead {
+fn read_store(store: &RunStore, mode: Option<EvalMode>, opts: &LoadOptions) -> StoreRead {
     let dir = store.dir();
     let verdicts = match mode {
         Some(m) => store
@@ -225,7 +225,7 @@ fn load_run_sharing(dir: &Path, opts: &LoadOptions, shared: &TaskSets) -> Result
     // independent: overlap them.
     let (taskset, (verdicts, samples)) = std::thread::scope(|scope| {
         let loading = scope.spawn(|| shared.get(config.bench, &data_dir, opts.texts));
-        let read = read_store(&store, mode.as_deref(), opts);
+        let read = read_store(&store, mode, opts);
         let taskset = loading
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -252,7 +252,7 @@ fn load_run_sharing(dir: &Path, opts: &LoadOptions, shared: &TaskSets) -> Result
 /// Put a run's samples and verdicts on its tasks.
 fn build(
     store: &RunStore,
-    mode: Option<String>,
+    mode: Option<EvalMode>,
     taskset: &TaskSet,
     mut verdicts: HashMap<String, Verdict>,
     samples: Vec<SampleRow>,
@@ -575,26 +575,27 @@ mod tests {
     #[test]
     fn mode_choice() {
         let d = Path::new("runs/x");
-        let m = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let m = |v: &[&str]| v.iter().map(|s| s.parse().unwrap()).collect::<Vec<_>>();
         assert_eq!(
-            pick_mode(Bench::CrossplIpc, &m(&["strict"]), None, d)
-                .unwrap()
-                .as_deref(),
-            Some("strict")
+            pick_mode(Bench::CrossplIpc, &m(&["strict"]), None, d).unwrap(),
+            Some(EvalMode::Strict)
         );
         assert_eq!(
-            pick_mode(Bench::CrossplIpc, &m(&["compat", "strict"]), None, d)
-                .unwrap()
-                .as_deref(),
-            Some("compat")
+            pick_mode(Bench::CrossplIpc, &m(&["compat", "strict"]), None, d).unwrap(),
+            Some(EvalMode::Compat)
         );
         assert_eq!(
             pick_mode(Bench::CrossplIpc, &m(&["recorded"]), None, d).unwrap(),
             None
         );
-        let e = pick_mode(Bench::CrossplIpc, &m(&["compat"]), Some("strict"), d)
-            .unwrap_err()
-            .to_string();
+        let e = pick_mode(
+            Bench::CrossplIpc,
+            &m(&["compat"]),
+            Some(EvalMode::Strict),
+            d,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(
             e.contains("no verdicts in mode `strict`") && e.contains("compat"),
             "{e}"

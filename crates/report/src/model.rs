@@ -2,6 +2,7 @@
 //! independent of the run store so reports can be built (and tested) from
 //! any source; `crate::load` fills it from a run directory.
 
+use polyeval_core::EvalMode;
 use polyeval_core::{Bench, Verdict};
 use polyeval_lang::Language;
 use serde::{Deserialize, Serialize};
@@ -90,7 +91,7 @@ pub struct RunData {
     pub bench: Bench,
     pub model: String,
     /// Mode of our verdicts (`compat`, `strict`, `sound` …); `None` when the run has none.
-    pub mode: Option<String>,
+    pub mode: Option<EvalMode>,
     pub source: VerdictSource,
     /// When set, pass@1 is this sample's verdict (greedy decoding) and pass@k
     /// for k > 1 uses the other samples (the CrossPL protocol).
@@ -229,7 +230,7 @@ mod tests {
             label: "r".into(),
             bench: Bench::CrossplIpc,
             model: "m".into(),
-            mode: Some("compat".into()),
+            mode: Some(EvalMode::Compat),
             source,
             greedy_sample_index: greedy,
             tasks_in_benchmark: 1,

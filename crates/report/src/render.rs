@@ -803,7 +803,7 @@ pub fn to_csv_report(report: &Report) -> String {
                     csv_field(&r.model),
                     r.bench,
                     r.verdicts,
-                    csv_field(r.mode.as_deref().unwrap_or("")),
+                    csv_field(r.mode.map(|m| m.as_str()).unwrap_or("")),
                     kind,
                     csv_field(group),
                     tasks.map(|t| t.to_string()).unwrap_or_default(),

@@ -123,7 +123,7 @@ pub struct RunSummary {
     /// `ours` or `recorded`.
     pub verdicts: String,
     /// Mode of our verdicts used (`compat`, `strict`, `sound` …).
-    pub mode: Option<String>,
+    pub mode: Option<polyeval_core::EvalMode>,
     /// Tasks with at least one scored sample.
     pub tasks: usize,
     pub tasks_in_benchmark: usize,
@@ -565,7 +565,7 @@ pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
         bench: run.bench.key().to_string(),
         model: run.model.clone(),
         verdicts: run.source.as_str().to_string(),
-        mode: run.mode.clone(),
+        mode: run.mode,
         tasks: all_scored.len(),
         tasks_in_benchmark: run.tasks_in_benchmark,
         tasks_in_scope: run.scope.tasks_in_scope.unwrap_or(run.tasks_in_benchmark),

@@ -76,7 +76,7 @@ fn run() -> RunData {
         label: "m".into(),
         bench: Bench::MultiOop,
         model: "m".into(),
-        mode: Some("sound".into()),
+        mode: Some(polyeval_core::EvalMode::Sound),
         source: VerdictSource::Ours,
         greedy_sample_index: None,
         tasks_in_benchmark: 6,

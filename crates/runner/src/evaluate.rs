@@ -16,8 +16,9 @@ use polyeval_bench::Benchmark;
 use polyeval_bench::EvalOptions;
 use polyeval_bench::{Evaluator, Task};
 use polyeval_core::progress::Progress;
+use polyeval_core::EvalMode;
 use polyeval_core::{Bench, Verdict};
-use polyeval_store::{sample_id, NewSample, SampleRow, ScoringPass, RECORDED_MODE};
+use polyeval_store::{sample_id, NewSample, SampleRow, ScoringPass};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -29,7 +30,7 @@ use std::sync::{Arc, Mutex};
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct EvalSpec {
     /// Evaluation mode (default: the benchmark's, see `Benchmark::modes`).
-    pub mode: Option<String>,
+    pub mode: Option<EvalMode>,
     /// Parallel workers / sandbox processes (default: number of cores).
     pub jobs: Option<usize>,
     /// Per-program wall-clock timeout in seconds (default: the benchmark's).
@@ -54,7 +55,7 @@ impl EvalSpec {
     /// The options evaluators read.
     pub fn options(&self) -> EvalOptions {
         EvalOptions {
-            mode: self.mode.clone(),
+            mode: self.mode,
             jobs: self.jobs,
             timeout_secs: self.timeout_secs,
             memory_mb: self.memory_mb,
@@ -108,8 +109,11 @@ impl Evaluators {
         }
         let evaluator: Arc<dyn Evaluator> =
             Arc::from(polyeval_bench::benchmark(bench).evaluator(&self.spec.options())?);
-        if evaluator.mode() == RECORDED_MODE {
-            bail!("evaluator mode `{RECORDED_MODE}` is reserved for upstream-recorded verdicts");
+        if !evaluator.mode().is_scored() {
+            bail!(
+                "evaluator mode `{}` is reserved for upstream-recorded verdicts",
+                evaluator.mode()
+            );
         }
         built.push(evaluator.clone());
         Ok(evaluator)
@@ -117,9 +121,9 @@ impl Evaluators {
 }
 
 /// What an evaluation pass did.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct EvalSummary {
-    pub mode: String,
+    pub mode: EvalMode,
     /// Samples scored in this pass.
     pub evaluated: usize,
     /// Of those, how many passed.
@@ -317,8 +321,8 @@ fn evaluate_pass(
             tasks.bench
         );
     }
-    let mode = evaluator.mode().to_string();
-    let pass = store.begin_scoring(&mode, &evaluator.settings(), redo)?;
+    let mode = evaluator.mode();
+    let pass = store.begin_scoring(mode, &evaluator.settings(), redo)?;
     let by_key: HashMap<&str, &Task> = tasks.tasks.iter().map(|t| (t.key.as_str(), t)).collect();
     // Reading the samples and the evaluator's preparation (compiling the FSM
     // catalog) are independent: overlap them.
@@ -382,8 +386,12 @@ fn evaluate_pass(
         }
     };
     let mut summary = EvalSummary {
-        mode: mode.clone(),
-        ..Default::default()
+        mode,
+        evaluated: 0,
+        passed: 0,
+        by_status: BTreeMap::new(),
+        total_with_verdict: 0,
+        total_samples: 0,
     };
     let batches: Vec<&[((String, bool), EvalItem<'_>)]> = items.chunks(chunk.max(1)).collect();
     std::thread::scope(|scope| -> anyhow::Result<()> {
@@ -459,7 +467,7 @@ fn evaluate_pass(
         started.elapsed().as_secs_f64() * 1e3
     );
     summary.total_samples = store.sample_count()?;
-    summary.total_with_verdict = store.verdict_count(&mode)?;
+    summary.total_with_verdict = store.verdict_count(mode)?;
     Ok(summary)
 }
 
@@ -502,14 +510,14 @@ mod tests {
         let store = run.store();
         let evaluator = ipc_evaluator();
         let s = evaluate(&run, evaluator.as_ref(), 300, &Progress::silent()).unwrap();
-        assert_eq!(s.mode, "compat");
+        assert_eq!(s.mode, EvalMode::Compat);
         assert_eq!(
             (s.evaluated, s.total_with_verdict, s.total_samples),
             (1982, 1982, 1982)
         );
         // Our compat verdicts reproduce the authors' recorded ones (the brief: 31,757 of 31,763 over 20 models).
-        let ours = store.verdicts("compat").unwrap();
-        let recorded = store.verdicts(RECORDED_MODE).unwrap();
+        let ours = store.verdicts(EvalMode::Compat).unwrap();
+        let recorded = store.verdicts(EvalMode::Recorded).unwrap();
         let agree = ours
             .iter()
             .filter(|(id, v)| recorded[*id].passed() == v.passed())
@@ -527,7 +535,7 @@ mod tests {
     /// The verdicts of a run, without their time stamps.
     fn stored_verdicts(run: &Run) -> BTreeMap<String, Verdict> {
         run.store()
-            .verdicts("compat")
+            .verdicts(EvalMode::Compat)
             .unwrap()
             .into_iter()
             .collect()
@@ -603,8 +611,8 @@ mod tests {
         fn bench(&self) -> polyeval_core::Bench {
             polyeval_core::Bench::CrossplIpc
         }
-        fn mode(&self) -> &str {
-            "lossy"
+        fn mode(&self) -> EvalMode {
+            EvalMode::Strict
         }
         fn evaluate_batch(
             &self,
@@ -639,7 +647,7 @@ mod tests {
             format!("{e:#}").contains("returned 9 verdicts for 10 samples"),
             "{e:#}"
         );
-        assert_eq!(store.verdict_count("lossy").unwrap(), 0);
+        assert_eq!(store.verdict_count(EvalMode::Strict).unwrap(), 0);
     }
 
     /// The real IPC evaluator, marking its verdicts and failing (like a
@@ -653,7 +661,7 @@ mod tests {
         fn bench(&self) -> Bench {
             self.inner.bench()
         }
-        fn mode(&self) -> &str {
+        fn mode(&self) -> EvalMode {
             self.inner.mode()
         }
         fn evaluate_batch(
@@ -681,7 +689,7 @@ mod tests {
         let run = Run::open(&out, None, &TaskSets::default()).unwrap();
         let store = run.store();
         evaluate(&run, ipc_evaluator().as_ref(), 500, &Progress::silent()).unwrap();
-        let old = store.verdicts("compat").unwrap();
+        let old = store.verdicts(EvalMode::Compat).unwrap();
         assert_eq!(old.len(), 1982);
         let marked = |fail| Marked {
             inner: ipc_evaluator(),
@@ -691,7 +699,7 @@ mod tests {
         // Three chunks of 100 stored, then the pass breaks.
         let e = redo(&run, &marked(Some(3)), 100, &Progress::silent()).unwrap_err();
         assert!(format!("{e:#}").contains("returned 99 verdicts"), "{e:#}");
-        let after_failure = store.verdicts("compat").unwrap();
+        let after_failure = store.verdicts(EvalMode::Compat).unwrap();
         assert_eq!(
             after_failure.len(),
             1982,
@@ -708,7 +716,7 @@ mod tests {
         let finished = evaluate(&run, &marked(None), 100, &Progress::silent()).unwrap();
         assert_eq!(finished.evaluated, 1982 - 300);
         assert_eq!(finished.total_with_verdict, 1982);
-        let new = store.verdicts("compat").unwrap();
+        let new = store.verdicts(EvalMode::Compat).unwrap();
         assert!(new.values().all(|v| v.detail.starts_with("new: ")));
         for (id, v) in &new {
             assert_eq!(v.status, old[id].status, "{id}");

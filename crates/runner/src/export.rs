@@ -2,6 +2,7 @@
 //! results with their own tools. Needs no benchmark data: the language and
 //! task id come from the sample's task key.
 
+use polyeval_core::EvalMode;
 use polyeval_core::Verdict;
 use polyeval_lang::Language;
 use polyeval_store::{RunStore, SampleRow};
@@ -26,7 +27,7 @@ pub struct ExportRecord {
     pub task_id: String,
     pub language: String,
     pub sample_index: u32,
-    pub mode: Option<String>,
+    pub mode: Option<EvalMode>,
     pub status: Option<String>,
     pub category: Option<String>,
     pub detail: Option<String>,
@@ -61,7 +62,10 @@ pub const CSV_HEADER: [&str; 13] = [
 /// The verdict mode to export: the one `report` would show (see
 /// `polyeval_report::load::pick_mode`); `None` when the run has no verdicts
 /// of ours yet (recorded verdicts are always exported as `recorded_passed`).
-pub fn choose_mode(store: &RunStore, requested: Option<&str>) -> anyhow::Result<Option<String>> {
+pub fn choose_mode(
+    store: &RunStore,
+    requested: Option<EvalMode>,
+) -> anyhow::Result<Option<EvalMode>> {
     polyeval_report::load::pick_mode(
         store.config().bench,
         &store.modes()?,
@@ -71,7 +75,7 @@ pub fn choose_mode(store: &RunStore, requested: Option<&str>) -> anyhow::Result<
 }
 
 /// One record per sample, in the store's order.
-pub fn records(store: &RunStore, mode: Option<&str>) -> anyhow::Result<Vec<ExportRecord>> {
+pub fn records(store: &RunStore, mode: Option<EvalMode>) -> anyhow::Result<Vec<ExportRecord>> {
     let verdicts: HashMap<String, Verdict> = match mode {
         Some(m) => store.verdicts(m)?,
         None => HashMap::new(),
@@ -83,7 +87,11 @@ pub fn records(store: &RunStore, mode: Option<&str>) -> anyhow::Result<Vec<Expor
         .collect())
 }
 
-fn record(s: SampleRow, mode: Option<&str>, verdicts: &HashMap<String, Verdict>) -> ExportRecord {
+fn record(
+    s: SampleRow,
+    mode: Option<EvalMode>,
+    verdicts: &HashMap<String, Verdict>,
+) -> ExportRecord {
     // Task keys are `<language key>/<task id>`; ids may contain '/' (`OOP/3`).
     let (lang_key, task_id) = s
         .task_key
@@ -97,7 +105,7 @@ fn record(s: SampleRow, mode: Option<&str>, verdicts: &HashMap<String, Verdict>)
         task_id: task_id.to_string(),
         language,
         sample_index: s.sample_index,
-        mode: v.and(mode.map(str::to_string)),
+        mode: v.and(mode),
         status: v.map(|v| v.status.as_str().to_string()),
         category: v.and_then(|v| v.category.clone()),
         detail: v.map(|v| v.detail.clone()),
@@ -145,7 +153,7 @@ pub fn write_records(
                     &r.task_id,
                     &r.language,
                     &r.sample_index.to_string(),
-                    r.mode.as_deref().unwrap_or(""),
+                    r.mode.map(|m| m.as_str()).unwrap_or(""),
                     r.status.as_deref().unwrap_or(""),
                     r.category.as_deref().unwrap_or(""),
                     r.detail.as_deref().unwrap_or(""),
@@ -199,10 +207,10 @@ mod tests {
                 "stderr_tail": "",
             }),
         };
-        s.put_verdicts("sound", &[("cpp/OOP/3#0".into(), v)])
+        s.put_verdicts(EvalMode::Sound, &[("cpp/OOP/3#0".into(), v)])
             .unwrap();
-        assert_eq!(choose_mode(&s, None).unwrap().as_deref(), Some("sound"));
-        let recs = records(&s, Some("sound")).unwrap();
+        assert_eq!(choose_mode(&s, None).unwrap(), Some(EvalMode::Sound));
+        let recs = records(&s, Some(EvalMode::Sound)).unwrap();
         assert_eq!(recs.len(), 2);
         assert_eq!(recs[0].task_id, "OOP/3");
         assert_eq!(recs[0].language, "C++");
@@ -244,17 +252,19 @@ mod tests {
         assert_eq!(&rows[1][6], "");
         assert!(rows[0][12].contains("CS1503"), "{:?}", &rows[0]);
 
-        s.put_verdicts("other", &[]).unwrap();
-        s.put_verdicts("strict", &[("csharp/OOP/3#1".into(), recs_verdict())])
-            .unwrap();
+        s.put_verdicts(
+            EvalMode::Strict,
+            &[("csharp/OOP/3#1".into(), recs_verdict())],
+        )
+        .unwrap();
         assert!(choose_mode(&s, None)
             .unwrap_err()
             .to_string()
             .contains("--mode"));
-        assert!(choose_mode(&s, Some("nope"))
+        assert!(choose_mode(&s, Some(EvalMode::InProcess))
             .unwrap_err()
             .to_string()
-            .contains("no `nope` verdicts"));
+            .contains("no `inprocess` verdicts"));
     }
 
     #[test]

@@ -4,6 +4,7 @@ use crate::tasks::TaskSets;
 use anyhow::Context;
 use polyeval_bench::Benchmark;
 use polyeval_bench::TaskSet;
+use polyeval_core::EvalMode;
 use polyeval_core::{Bench, TaskFilter};
 use polyeval_store::{check_fingerprint, task_data_dir, RunConfig, RunStore};
 use std::path::Path;
@@ -104,10 +105,10 @@ impl Run {
 
     /// The run's Markdown report (the tables of `polyeval report`) in `mode`
     /// (default: the run's only mode, else the benchmark's).
-    pub fn summary_markdown(&self, mode: Option<&str>) -> anyhow::Result<String> {
+    pub fn summary_markdown(&self, mode: Option<EvalMode>) -> anyhow::Result<String> {
         let data = self
             .report_data(&polyeval_report::load::LoadOptions {
-                mode: mode.map(str::to_string),
+                mode,
                 ..Default::default()
             })
             .with_context(|| format!("loading run {}", self.dir().display()))?;
@@ -136,10 +137,10 @@ pub fn what_it_keeps(run: &Path) -> String {
         if samples == 1 { "" } else { "s" }
     );
     for mode in store.modes().unwrap_or_default() {
-        if mode == polyeval_store::RECORDED_MODE {
+        if !mode.is_scored() {
             continue;
         }
-        let scored = store.verdict_count(&mode).unwrap_or(0);
+        let scored = store.verdict_count(mode).unwrap_or(0);
         text.push_str(&format!(", {scored} with `{mode}` verdicts"));
     }
     text

@@ -14,6 +14,7 @@ use crate::tasks::TaskSets;
 use anyhow::Context;
 use polyeval_bench::TaskSet;
 use polyeval_core::progress::Progress;
+use polyeval_core::EvalMode;
 use polyeval_store::shard::{checkpoint, config_for_shard, shard_stores};
 use polyeval_store::{check_fingerprint, task_data_dir, RunConfig, RunStore, ShardStore};
 use std::collections::HashSet;
@@ -40,10 +41,8 @@ pub fn evaluate_shard(
     let tasks = sets.get(config.bench, &task_data_dir(&config, data)?, false)?;
     check_fingerprint(&config, &tasks)
         .with_context(|| format!("cannot use run {}", run_dir.display()))?;
-    let mode = evaluators.get(config.bench)?.mode().to_string();
-    let dir = closed(ShardStore::open_for_evaluation(
-        run_dir, shard, &mode, redo,
-    )?)?;
+    let mode = evaluators.get(config.bench)?.mode();
+    let dir = closed(ShardStore::open_for_evaluation(run_dir, shard, mode, redo)?)?;
     let run = Run::new(RunStore::open(&dir)?, tasks)?;
     let summary = run.evaluate(&evaluators, progress)?;
     drop(run);
@@ -84,7 +83,7 @@ pub fn merge(run_dir: &Path, progress: &Progress) -> anyhow::Result<MergeReport>
 /// Drop the `mode` verdicts of every shard store of the run in `run_dir`,
 /// so that a later merge cannot bring back verdicts the run dropped (to
 /// score again). Returns how many were dropped.
-pub fn clear_shard_verdicts(run_dir: &Path, mode: &str) -> anyhow::Result<usize> {
+pub fn clear_shard_verdicts(run_dir: &Path, mode: EvalMode) -> anyhow::Result<usize> {
     let mut removed = 0;
     for (_, dir) in shard_stores(run_dir)? {
         removed += RunStore::open(&dir)?.clear_verdicts(mode)?;

@@ -83,10 +83,10 @@ pub fn submit_evaluation(
     refuse_while_active(run_dir)?;
     let run = Run::open(run_dir, data, sets)?;
     let evaluators = Evaluators::new(eval.clone());
-    let mode = evaluators.get(run.bench())?.mode().to_string();
+    let mode = evaluators.get(run.bench())?.mode();
     if redo {
-        let removed = run.store().clear_verdicts(&mode)?;
-        let in_shards = clear_shard_verdicts(run_dir, &mode)?;
+        let removed = run.store().clear_verdicts(mode)?;
+        let in_shards = clear_shard_verdicts(run_dir, mode)?;
         progress.note(
             Level::Info,
             format!(
@@ -100,7 +100,7 @@ pub fn submit_evaluation(
             ),
         );
     }
-    let pending = run.store().pending(&mode)?.len();
+    let pending = run.store().pending(mode)?.len();
     if pending == 0 {
         progress.note(
             Level::Info,

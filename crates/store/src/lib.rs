@@ -10,7 +10,7 @@
 //! most the batch it was writing.
 //!
 //! Recorded (upstream) verdicts are stored on the sample and are exposed as
-//! the read-only pseudo-mode [`RECORDED_MODE`].
+//! the read-only pseudo-mode [`EvalMode::Recorded`](polyeval_core::EvalMode::Recorded).
 //!
 //! ## Durability
 //!
@@ -55,8 +55,6 @@ pub const DB_FILE: &str = "run.sqlite";
 /// bumps it and adds a migration (see `migrate`): runs of every earlier
 /// version open, upgraded in place.
 pub const SCHEMA_VERSION: i64 = 1;
-/// Pseudo-mode under which the upstream-recorded verdicts are reported.
-pub const RECORDED_MODE: &str = "recorded";
 /// `meta` key holding what generation learned about the model server.
 const SERVER_CAPABILITIES: &str = "server_capabilities";
 /// A store that writes checkpoints (flushes to disk) at most this often.

@@ -1,7 +1,8 @@
 //! A run's samples: the completions, keyed by `"{task_key}#{sample_index}"`.
 
-use crate::{utc_timestamp, RunStore, RECORDED_MODE};
+use crate::{utc_timestamp, RunStore};
 use anyhow::Context;
+use polyeval_core::EvalMode;
 use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -196,8 +197,8 @@ impl RunStore {
     }
 
     /// Samples without a verdict for `mode` (same order as [`samples`](Self::samples)).
-    pub fn pending(&self, mode: &str) -> anyhow::Result<Vec<SampleRow>> {
-        if mode == RECORDED_MODE {
+    pub fn pending(&self, mode: EvalMode) -> anyhow::Result<Vec<SampleRow>> {
+        if mode == EvalMode::Recorded {
             return self.query_samples(
                 "SELECT id, task_key, sample_index, completion, recorded_passed, usage, latency_ms
                  FROM samples WHERE recorded_passed IS NULL ORDER BY task_key, sample_index",
@@ -208,7 +209,7 @@ impl RunStore {
             "SELECT s.id, s.task_key, s.sample_index, s.completion, s.recorded_passed, s.usage, s.latency_ms
              FROM samples s LEFT JOIN verdicts v ON v.sample_id = s.id AND v.mode = ?1
              WHERE v.sample_id IS NULL ORDER BY s.task_key, s.sample_index",
-            &[&mode],
+            &[&mode.as_str()],
         )
     }
 

@@ -14,10 +14,10 @@
 //!   in progress.
 
 use crate::samples::SampleRow;
-use crate::{RunStore, RECORDED_MODE};
+use crate::RunStore;
 use anyhow::{bail, Context};
 use polyeval_core::eval::Settings;
-use polyeval_core::Verdict;
+use polyeval_core::{EvalMode, Verdict};
 use rusqlite::{params, OptionalExtension};
 
 const STAGING_TABLE: &str = "
@@ -50,7 +50,7 @@ fn redo_key(mode: &str) -> String {
 /// A pass scoring one mode's samples, begun by [`RunStore::begin_scoring`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScoringPass {
-    mode: String,
+    mode: EvalMode,
     /// Scoring every sample again into the staging table.
     redo: bool,
     /// The redo was begun by an earlier, unfinished pass.
@@ -58,8 +58,8 @@ pub struct ScoringPass {
 }
 
 impl ScoringPass {
-    pub fn mode(&self) -> &str {
-        &self.mode
+    pub fn mode(&self) -> EvalMode {
+        self.mode
     }
 
     /// Whether the pass scores every sample again (`--redo`).
@@ -144,8 +144,8 @@ impl RunStore {
 
     /// The settings the verdicts of `mode` were scored with; `None` when
     /// none were recorded (no verdicts yet, or an older polyeval scored them).
-    pub fn verdict_settings(&self, mode: &str) -> anyhow::Result<Option<Settings>> {
-        self.meta_settings(&settings_key(mode))
+    pub fn verdict_settings(&self, mode: EvalMode) -> anyhow::Result<Option<Settings>> {
+        self.meta_settings(&settings_key(mode.as_str()))
     }
 
     /// Record `settings` under the meta `key` (`None`: forget it).
@@ -172,19 +172,20 @@ impl RunStore {
     /// were made with other settings and `redo` is not asked for.
     pub fn begin_scoring(
         &self,
-        mode: &str,
+        mode: EvalMode,
         settings: &Settings,
         redo: bool,
     ) -> anyhow::Result<ScoringPass> {
-        if mode == RECORDED_MODE || mode.is_empty() {
+        if !mode.is_scored() {
             bail!("cannot score in mode `{mode}`");
         }
+        let name = mode.as_str();
         let dir = self.dir.display();
         let encoded = serde_json::to_string(settings)?;
         let tx = self.conn.unchecked_transaction()?;
-        let unfinished = self.meta_settings(&redo_key(mode))?;
+        let unfinished = self.meta_settings(&redo_key(name))?;
         let pass = |redo, continued| ScoringPass {
-            mode: mode.to_string(),
+            mode,
             redo,
             continued,
         };
@@ -197,15 +198,15 @@ impl RunStore {
             ),
             _ if redo => {
                 tx.execute_batch(STAGING_TABLE)?;
-                tx.execute("DELETE FROM staged_verdicts WHERE mode = ?1", [mode])?;
+                tx.execute("DELETE FROM staged_verdicts WHERE mode = ?1", [name])?;
                 tx.execute(
                     "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)",
-                    params![redo_key(mode), encoded],
+                    params![redo_key(name), encoded],
                 )?;
                 pass(true, false)
             }
             _ => {
-                if let Some(run) = self.meta_settings(&run_settings_key(mode))? {
+                if let Some(run) = self.meta_settings(&run_settings_key(name))? {
                     if run != *settings {
                         bail!(
                             "the run this shard belongs to scored its `{mode}` verdicts with other options ({}); \
@@ -230,7 +231,7 @@ impl RunStore {
                     }
                     tx.execute(
                         "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)",
-                        params![settings_key(mode), encoded],
+                        params![settings_key(name), encoded],
                     )?;
                 }
                 pass(false, false)
@@ -244,13 +245,13 @@ impl RunStore {
     /// The samples `pass` has still to score, ordered as [`samples`](Self::samples).
     pub fn pending_in(&self, pass: &ScoringPass) -> anyhow::Result<Vec<SampleRow>> {
         if !pass.redo {
-            return self.pending(&pass.mode);
+            return self.pending(pass.mode);
         }
         self.query_samples(
             "SELECT s.id, s.task_key, s.sample_index, s.completion, s.recorded_passed, s.usage, s.latency_ms
              FROM samples s LEFT JOIN staged_verdicts v ON v.sample_id = s.id AND v.mode = ?1
              WHERE v.sample_id IS NULL ORDER BY s.task_key, s.sample_index",
-            &[&pass.mode],
+            &[&pass.mode.as_str()],
         )
     }
 
@@ -265,7 +266,7 @@ impl RunStore {
             pass.table()
         ))?;
         let ids = stmt
-            .query_map([&pass.mode], |r| {
+            .query_map([pass.mode.as_str()], |r| {
                 Ok(match r.get_ref(0)? {
                     rusqlite::types::ValueRef::Text(id) => {
                         std::str::from_utf8(id).ok().map(str::to_string)
@@ -284,7 +285,7 @@ impl RunStore {
         pass: &ScoringPass,
         verdicts: &[(String, Verdict)],
     ) -> anyhow::Result<()> {
-        self.put_verdicts_into(pass.table(), &pass.mode, verdicts)
+        self.put_verdicts_into(pass.table(), pass.mode, verdicts)
     }
 
     /// End a pass whose samples are all scored: a redo's verdicts replace
@@ -293,7 +294,7 @@ impl RunStore {
         if !pass.redo {
             return Ok(());
         }
-        let mode = &pass.mode;
+        let mode = pass.mode.as_str();
         let tx = self.conn.unchecked_transaction()?;
         let missing: i64 = tx.query_row(
             "SELECT COUNT(*) FROM samples s WHERE NOT EXISTS

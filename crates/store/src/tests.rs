@@ -1,4 +1,5 @@
 use super::*;
+use polyeval_core::EvalMode;
 use polyeval_core::{Bench, Task, TaskSet, Verdict};
 use polyeval_lang::status::Status;
 
@@ -41,7 +42,7 @@ fn create_open_round_trip() {
         );
         store
             .put_verdicts(
-                "compat",
+                EvalMode::Compat,
                 &[("java/1#0".into(), verdict(Status::Failed, "stuck"))],
             )
             .unwrap();
@@ -58,20 +59,23 @@ fn create_open_round_trip() {
     );
     assert_eq!(samples[0].latency_ms, Some(42));
     assert_eq!(samples[1].recorded_passed, None);
-    let v = store.verdicts("compat").unwrap();
+    let v = store.verdicts(EvalMode::Compat).unwrap();
     assert_eq!(v["java/1#0"], verdict(Status::Failed, "stuck"));
     assert_eq!(
         store
-            .pending("compat")
+            .pending(EvalMode::Compat)
             .unwrap()
             .iter()
             .map(|s| s.id.as_str())
             .collect::<Vec<_>>(),
         ["java/2#0"]
     );
-    assert_eq!(store.pending("strict").unwrap().len(), 2);
-    assert_eq!(store.modes().unwrap(), ["compat", RECORDED_MODE]);
-    let rec = store.verdicts(RECORDED_MODE).unwrap();
+    assert_eq!(store.pending(EvalMode::Strict).unwrap().len(), 2);
+    assert_eq!(
+        store.modes().unwrap(),
+        [EvalMode::Compat, EvalMode::Recorded]
+    );
+    let rec = store.verdicts(EvalMode::Recorded).unwrap();
     assert_eq!(rec.len(), 1);
     assert!(rec["java/1#0"].passed());
     assert!(store.has_sample("java/2", 0).unwrap());
@@ -104,17 +108,23 @@ fn reinserting_and_reevaluating_never_duplicates() {
     assert_eq!(store.sample_count().unwrap(), 5);
 
     store
-        .put_verdicts("sound", &[("go/3#0".into(), verdict(Status::Failed, "a"))])
+        .put_verdicts(
+            EvalMode::Sound,
+            &[("go/3#0".into(), verdict(Status::Failed, "a"))],
+        )
         .unwrap();
     store
-        .put_verdicts("sound", &[("go/3#0".into(), verdict(Status::Passed, "b"))])
+        .put_verdicts(
+            EvalMode::Sound,
+            &[("go/3#0".into(), verdict(Status::Passed, "b"))],
+        )
         .unwrap();
-    let v = store.verdicts("sound").unwrap();
+    let v = store.verdicts(EvalMode::Sound).unwrap();
     assert_eq!(v.len(), 1);
     assert_eq!(v["go/3#0"].status, Status::Passed);
-    assert_eq!(store.pending("sound").unwrap().len(), 4);
-    assert_eq!(store.clear_verdicts("sound").unwrap(), 1);
-    assert_eq!(store.pending("sound").unwrap().len(), 5);
+    assert_eq!(store.pending(EvalMode::Sound).unwrap().len(), 4);
+    assert_eq!(store.clear_verdicts(EvalMode::Sound).unwrap(), 1);
+    assert_eq!(store.pending(EvalMode::Sound).unwrap().len(), 5);
 }
 
 #[test]
@@ -127,7 +137,7 @@ fn failed_batch_writes_nothing() {
     // The second verdict names a sample that does not exist: the whole batch is rolled back.
     let e = store
         .put_verdicts(
-            "compat",
+            EvalMode::Compat,
             &[
                 ("php/1#0".into(), verdict(Status::Passed, "")),
                 ("php/9#0".into(), verdict(Status::Passed, "")),
@@ -135,8 +145,8 @@ fn failed_batch_writes_nothing() {
         )
         .unwrap_err();
     assert!(format!("{e:#}").contains("php/9#0"), "{e:#}");
-    assert!(store.verdicts("compat").unwrap().is_empty());
-    assert!(store.put_verdicts(RECORDED_MODE, &[]).is_err());
+    assert!(store.verdicts(EvalMode::Compat).unwrap().is_empty());
+    assert!(store.put_verdicts(EvalMode::Recorded, &[]).is_err());
 }
 
 #[test]
@@ -251,12 +261,12 @@ fn survives_concurrent_reader_while_writing() {
     )
     .unwrap();
     assert!(
-        reader.verdicts("compat").unwrap().is_empty(),
+        reader.verdicts(EvalMode::Compat).unwrap().is_empty(),
         "uncommitted verdicts are invisible"
     );
     drop(tx); // rolled back, as if the process died mid-batch
-    assert!(reader.verdicts("compat").unwrap().is_empty());
-    assert_eq!(reader.pending("compat").unwrap().len(), 2);
+    assert!(reader.verdicts(EvalMode::Compat).unwrap().is_empty());
+    assert_eq!(reader.pending(EvalMode::Compat).unwrap().len(), 2);
 }
 
 #[test]
@@ -269,14 +279,14 @@ fn sync_leaves_everything_in_the_database_file() {
         .unwrap();
     store
         .put_verdicts(
-            "compat",
+            EvalMode::Compat,
             &[("java/1#0".into(), verdict(Status::Passed, "ok"))],
         )
         .unwrap();
     // Committed: visible to a second connection at once (from the log).
     let reader = RunStore::open(&dir).unwrap();
     assert_eq!(reader.sample_count().unwrap(), 1);
-    assert_eq!(reader.verdict_count("compat").unwrap(), 1);
+    assert_eq!(reader.verdict_count(EvalMode::Compat).unwrap(), 1);
     drop(reader);
     store.sync().unwrap();
     // After a sync the database file alone holds the run.
@@ -285,7 +295,7 @@ fn sync_leaves_everything_in_the_database_file() {
     std::fs::copy(dir.join(DB_FILE), copy.join(DB_FILE)).unwrap();
     let copied = RunStore::open(&copy).unwrap();
     assert_eq!(copied.samples().unwrap()[0].completion, "code a");
-    assert!(copied.verdicts("compat").unwrap()["java/1#0"].passed());
+    assert!(copied.verdicts(EvalMode::Compat).unwrap()["java/1#0"].passed());
 }
 
 #[test]
@@ -299,13 +309,13 @@ fn counts_and_completion_free_listing_match_the_full_ones() {
         .unwrap();
     store
         .put_verdicts(
-            "compat",
+            EvalMode::Compat,
             &[("java/2#0".into(), verdict(Status::Failed, "stuck"))],
         )
         .unwrap();
-    assert_eq!(store.verdict_count("compat").unwrap(), 1);
-    assert_eq!(store.verdict_count("strict").unwrap(), 0);
-    assert_eq!(store.verdict_count(RECORDED_MODE).unwrap(), 1);
+    assert_eq!(store.verdict_count(EvalMode::Compat).unwrap(), 1);
+    assert_eq!(store.verdict_count(EvalMode::Strict).unwrap(), 0);
+    assert_eq!(store.verdict_count(EvalMode::Recorded).unwrap(), 1);
     let full = store.samples().unwrap();
     let light = store.samples_without_completions().unwrap();
     assert_eq!(full.len(), light.len());
@@ -364,7 +374,7 @@ fn scored_run(dir: &std::path::Path, timeout: &str) -> RunStore {
         ])
         .unwrap();
     let pass = store
-        .begin_scoring("compat", &settings(timeout), false)
+        .begin_scoring(EvalMode::Compat, &settings(timeout), false)
         .unwrap();
     let rows: Vec<(String, Verdict)> = ["java/1#0", "java/2#0"]
         .iter()
@@ -380,14 +390,14 @@ fn a_mode_keeps_the_settings_of_its_verdicts() {
     let tmp = tempfile::tempdir().unwrap();
     let store = scored_run(tmp.path(), "0.2");
     assert_eq!(
-        store.verdict_settings("compat").unwrap(),
+        store.verdict_settings(EvalMode::Compat).unwrap(),
         Some(settings("0.2"))
     );
     assert!(store
-        .begin_scoring("compat", &settings("0.2"), false)
+        .begin_scoring(EvalMode::Compat, &settings("0.2"), false)
         .is_ok());
     let e = store
-        .begin_scoring("compat", &settings("15"), false)
+        .begin_scoring(EvalMode::Compat, &settings("15"), false)
         .unwrap_err()
         .to_string();
     assert!(
@@ -397,14 +407,14 @@ fn a_mode_keeps_the_settings_of_its_verdicts() {
     );
     // Another mode has its own settings; a mode without verdicts takes new ones.
     assert!(store
-        .begin_scoring("strict", &settings("15"), false)
+        .begin_scoring(EvalMode::Strict, &settings("15"), false)
         .is_ok());
-    store.clear_verdicts("compat").unwrap();
+    store.clear_verdicts(EvalMode::Compat).unwrap();
     assert!(store
-        .begin_scoring("compat", &settings("15"), false)
+        .begin_scoring(EvalMode::Compat, &settings("15"), false)
         .is_ok());
     assert_eq!(
-        store.verdict_settings("compat").unwrap(),
+        store.verdict_settings(EvalMode::Compat).unwrap(),
         Some(settings("15"))
     );
 }
@@ -418,16 +428,16 @@ fn verdicts_of_an_older_polyeval_adopt_the_current_settings() {
         .unwrap();
     store
         .put_verdicts(
-            "compat",
+            EvalMode::Compat,
             &[("java/1#0".into(), verdict(Status::Passed, "x"))],
         )
         .unwrap();
-    assert_eq!(store.verdict_settings("compat").unwrap(), None);
+    assert_eq!(store.verdict_settings(EvalMode::Compat).unwrap(), None);
     store
-        .begin_scoring("compat", &settings("7"), false)
+        .begin_scoring(EvalMode::Compat, &settings("7"), false)
         .unwrap();
     assert_eq!(
-        store.verdict_settings("compat").unwrap(),
+        store.verdict_settings(EvalMode::Compat).unwrap(),
         Some(settings("7"))
     );
 }
@@ -438,17 +448,17 @@ fn a_redo_replaces_the_verdicts_only_when_complete_and_can_be_continued() {
     let store = scored_run(tmp.path(), "0.2");
     let new = |id: &str| (id.to_string(), verdict(Status::Passed, "new"));
     let pass = store
-        .begin_scoring("compat", &settings("15"), true)
+        .begin_scoring(EvalMode::Compat, &settings("15"), true)
         .unwrap();
     assert!(pass.is_redo() && !pass.continues_redo());
     assert_eq!(store.pending_in(&pass).unwrap().len(), 3);
     store.put_pass_verdicts(&pass, &[new("java/1#0")]).unwrap();
     // Killed here: the old verdicts are all there, and so are their settings.
-    let old = store.verdicts("compat").unwrap();
+    let old = store.verdicts(EvalMode::Compat).unwrap();
     assert_eq!(old.len(), 2);
     assert!(old.values().all(|v| v.detail == "old"));
     assert_eq!(
-        store.verdict_settings("compat").unwrap(),
+        store.verdict_settings(EvalMode::Compat).unwrap(),
         Some(settings("0.2"))
     );
     assert!(store
@@ -458,12 +468,12 @@ fn a_redo_replaces_the_verdicts_only_when_complete_and_can_be_continued() {
         .contains("2 samples left"));
     // Resumed with other settings: refused; with the redo's: continued.
     let e = store
-        .begin_scoring("compat", &settings("0.2"), false)
+        .begin_scoring(EvalMode::Compat, &settings("0.2"), false)
         .unwrap_err()
         .to_string();
     assert!(e.contains("unfinished `evaluate --redo`"), "{e}");
     let pass = store
-        .begin_scoring("compat", &settings("15"), false)
+        .begin_scoring(EvalMode::Compat, &settings("15"), false)
         .unwrap();
     assert!(pass.is_redo() && pass.continues_redo());
     let left: Vec<String> = store
@@ -477,21 +487,25 @@ fn a_redo_replaces_the_verdicts_only_when_complete_and_can_be_continued() {
         .put_pass_verdicts(&pass, &[new("java/2#0"), new("java/3#0")])
         .unwrap();
     store.finish_scoring(&pass).unwrap();
-    let done = store.verdicts("compat").unwrap();
+    let done = store.verdicts(EvalMode::Compat).unwrap();
     assert_eq!(done.len(), 3);
     assert!(done.values().all(|v| v.detail == "new"));
     assert_eq!(
-        store.verdict_settings("compat").unwrap(),
+        store.verdict_settings(EvalMode::Compat).unwrap(),
         Some(settings("15"))
     );
     assert!(!store
-        .begin_scoring("compat", &settings("15"), false)
+        .begin_scoring(EvalMode::Compat, &settings("15"), false)
         .unwrap()
         .is_redo());
     // A redo with other settings than an unfinished one starts over.
-    let pass = store.begin_scoring("compat", &settings("1"), true).unwrap();
+    let pass = store
+        .begin_scoring(EvalMode::Compat, &settings("1"), true)
+        .unwrap();
     store.put_pass_verdicts(&pass, &[new("java/1#0")]).unwrap();
-    let pass = store.begin_scoring("compat", &settings("2"), true).unwrap();
+    let pass = store
+        .begin_scoring(EvalMode::Compat, &settings("2"), true)
+        .unwrap();
     assert!(!pass.continues_redo());
     assert_eq!(store.pending_in(&pass).unwrap().len(), 3);
 }
@@ -514,10 +528,10 @@ fn invalid_utf8_is_read_lossily_and_marked() {
         [false, true, false]
     );
     assert_eq!(
-        store.verdicts("compat").unwrap()["java/1#0"].detail,
+        store.verdicts(EvalMode::Compat).unwrap()["java/1#0"].detail,
         "\u{FFFD}"
     );
-    assert!(store.pending("compat").unwrap()[0].id == "java/3#0");
+    assert!(store.pending(EvalMode::Compat).unwrap()[0].id == "java/3#0");
 }
 
 #[test]
@@ -830,4 +844,31 @@ fn force_never_adopts_a_configuration_that_orphans_the_stored_samples() {
     let store = RunStore::open_or_create(tmp.path(), &other, true).unwrap();
     assert_eq!(store.config(), &other);
     assert_eq!(store.sample_languages().unwrap(), ["java"]);
+}
+
+#[test]
+fn a_mode_this_release_does_not_know_is_an_error_naming_it_and_the_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = RunStore::create(tmp.path(), &config()).unwrap();
+    store
+        .insert_samples(&[NewSample::new("java/1", 0, "x")])
+        .unwrap();
+    store
+        .put_verdicts(
+            EvalMode::Strict,
+            &[("java/1#0".into(), verdict(Status::Passed, ""))],
+        )
+        .unwrap();
+    assert_eq!(store.modes().unwrap(), [EvalMode::Strict]);
+    // As a later release adding a mode would have stored it.
+    store
+        .conn
+        .execute("UPDATE verdicts SET mode = 'quantum'", [])
+        .unwrap();
+    let e = format!("{:#}", store.modes().unwrap_err());
+    assert!(
+        e.contains("`quantum`") && e.contains(&tmp.path().display().to_string()),
+        "{e}"
+    );
+    assert!(e.contains("compat, executed"), "{e}");
 }

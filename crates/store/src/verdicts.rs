@@ -1,9 +1,10 @@
 //! A run's verdicts: one per sample and evaluation mode, plus the recorded
-//! (upstream) verdicts exposed as the pseudo-mode [`RECORDED_MODE`].
+//! (upstream) verdicts exposed as the pseudo-mode [`EvalMode::Recorded`].
 
 use crate::samples::{warn_repaired, Text};
-use crate::{utc_timestamp, RunStore, RECORDED_MODE};
+use crate::{utc_timestamp, RunStore};
 use anyhow::{bail, Context};
+use polyeval_core::EvalMode;
 use polyeval_core::Verdict;
 use polyeval_lang::status::Status;
 use rayon::prelude::*;
@@ -12,7 +13,11 @@ use std::collections::HashMap;
 
 impl RunStore {
     /// Store verdicts for `mode` in one transaction (upsert by sample id and mode).
-    pub fn put_verdicts(&self, mode: &str, verdicts: &[(String, Verdict)]) -> anyhow::Result<()> {
+    pub fn put_verdicts(
+        &self,
+        mode: EvalMode,
+        verdicts: &[(String, Verdict)],
+    ) -> anyhow::Result<()> {
         self.put_verdicts_into("verdicts", mode, verdicts)
     }
 
@@ -21,14 +26,11 @@ impl RunStore {
     pub(crate) fn put_verdicts_into(
         &self,
         table: &str,
-        mode: &str,
+        mode: EvalMode,
         verdicts: &[(String, Verdict)],
     ) -> anyhow::Result<()> {
-        if mode == RECORDED_MODE {
-            bail!("mode `{RECORDED_MODE}` is reserved for upstream-recorded verdicts");
-        }
-        if mode.is_empty() {
-            bail!("verdict mode must not be empty");
+        if !mode.is_scored() {
+            bail!("mode `{mode}` is reserved for upstream-recorded verdicts");
         }
         // Serialised before the transaction, on this thread: a chunk's data
         // takes well under a millisecond, less than handing it to the rayon
@@ -51,7 +53,7 @@ impl RunStore {
             for ((id, v), data) in verdicts.iter().zip(data) {
                 stmt.execute(params![
                     id,
-                    mode,
+                    mode.as_str(),
                     v.status.as_str(),
                     v.category,
                     v.detail,
@@ -69,10 +71,10 @@ impl RunStore {
         Ok(())
     }
 
-    /// Verdicts of `mode` by sample id. For [`RECORDED_MODE`], the recorded
+    /// Verdicts of `mode` by sample id. For [`EvalMode::Recorded`], the recorded
     /// pass/fail of every sample that has one.
-    pub fn verdicts(&self, mode: &str) -> anyhow::Result<HashMap<String, Verdict>> {
-        if mode == RECORDED_MODE {
+    pub fn verdicts(&self, mode: EvalMode) -> anyhow::Result<HashMap<String, Verdict>> {
+        if mode == EvalMode::Recorded {
             let mut stmt = self.conn.prepare(
                 "SELECT id, recorded_passed FROM samples WHERE recorded_passed IS NOT NULL",
             )?;
@@ -90,7 +92,7 @@ impl RunStore {
             .conn
             .prepare("SELECT sample_id, status, category, detail, pass_o, data FROM verdicts WHERE mode = ?1")?;
         let rows = stmt
-            .query_map([mode], |r| {
+            .query_map([mode.as_str()], |r| {
                 let mut text = Text::default();
                 Ok((
                     text.get(r, 0)?,
@@ -134,8 +136,8 @@ impl RunStore {
     }
 
     /// How many samples have a verdict of `mode`.
-    pub fn verdict_count(&self, mode: &str) -> anyhow::Result<usize> {
-        let n: i64 = if mode == RECORDED_MODE {
+    pub fn verdict_count(&self, mode: EvalMode) -> anyhow::Result<usize> {
+        let n: i64 = if mode == EvalMode::Recorded {
             self.conn.query_row(
                 "SELECT COUNT(*) FROM samples WHERE recorded_passed IS NOT NULL",
                 [],
@@ -144,21 +146,29 @@ impl RunStore {
         } else {
             self.conn.query_row(
                 "SELECT COUNT(*) FROM verdicts WHERE mode = ?1",
-                [mode],
+                [mode.as_str()],
                 |r| r.get(0),
             )?
         };
         Ok(n as usize)
     }
 
-    /// Modes that have verdicts, plus [`RECORDED_MODE`] when samples carry recorded verdicts.
-    pub fn modes(&self) -> anyhow::Result<Vec<String>> {
+    /// Modes that have verdicts (ordered by name), plus [`EvalMode::Recorded`]
+    /// when samples carry recorded verdicts. A mode this polyeval does not
+    /// know (a newer release's) is an error naming it: its verdicts cannot
+    /// be read for what they mean.
+    pub fn modes(&self) -> anyhow::Result<Vec<EvalMode>> {
         let mut stmt = self
             .conn
             .prepare("SELECT DISTINCT mode FROM verdicts ORDER BY mode")?;
-        let mut modes: Vec<String> = stmt
+        let names: Vec<String> = stmt
             .query_map([], |r| Text::default().get(r, 0))?
             .collect::<Result<_, _>>()?;
+        let mut modes: Vec<EvalMode> = names
+            .iter()
+            .map(|name| name.parse())
+            .collect::<Result<_, _>>()
+            .with_context(|| format!("{}: reading the verdicts' modes", self.dir().display()))?;
         let recorded: Option<i64> = self
             .conn
             .query_row(
@@ -168,15 +178,15 @@ impl RunStore {
             )
             .optional()?;
         if recorded.is_some() {
-            modes.push(RECORDED_MODE.to_string());
+            modes.push(EvalMode::Recorded);
         }
         Ok(modes)
     }
 
     /// Remove every verdict of `mode` (to re-evaluate from scratch). Returns how many were removed.
-    pub fn clear_verdicts(&self, mode: &str) -> anyhow::Result<usize> {
+    pub fn clear_verdicts(&self, mode: EvalMode) -> anyhow::Result<usize> {
         let tx = self.conn.unchecked_transaction()?;
-        let n = tx.execute("DELETE FROM verdicts WHERE mode = ?1", [mode])?;
+        let n = tx.execute("DELETE FROM verdicts WHERE mode = ?1", [mode.as_str()])?;
         tx.commit()?;
         Ok(n)
     }

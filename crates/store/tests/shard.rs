@@ -1,6 +1,7 @@
 //! Sharded runs through the public API, as a shard process and `merge` use it.
 
 use polyeval_core::progress::{Progress, Recorder};
+use polyeval_core::EvalMode;
 use polyeval_core::{Bench, Verdict};
 use polyeval_lang::status::Status;
 use polyeval_store::shard::{checkpoint, config_for_shard, shard_stores, SHARDS_DIR};
@@ -9,7 +10,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-const MODE: &str = "sound";
+const MODE: EvalMode = EvalMode::Sound;
 
 fn config() -> RunConfig {
     RunConfig {
@@ -165,12 +166,12 @@ fn evaluation_shards_merged_equal_a_single_machine_evaluation() {
     assert!(!report.created_run);
     assert_eq!(report.shards.len(), 4);
     assert_eq!(recorder.items_advanced("merge shards"), 4);
-    let merged_new: usize = report.shards.iter().map(|s| s.verdicts[MODE].new).sum();
+    let merged_new: usize = report.shards.iter().map(|s| s.verdicts[&MODE].new).sum();
     assert_eq!(merged_new, pending_total);
     assert!(report
         .shards
         .iter()
-        .all(|s| s.new_samples == 0 && s.verdicts[MODE].changed == 0));
+        .all(|s| s.new_samples == 0 && s.verdicts[&MODE].changed == 0));
     assert!(report.to_string().contains("shard     0/4: "), "{report}");
 
     let a = RunStore::open(&single).unwrap().verdicts(MODE).unwrap();
@@ -212,7 +213,7 @@ fn merging_twice_changes_nothing() {
     assert_eq!(dump(&dir), after_first);
     // The same verdicts are counted, none new or changed.
     let totals = |r: &polyeval_store::MergeReport| -> usize {
-        r.shards.iter().map(|s| s.verdicts[MODE].total).sum()
+        r.shards.iter().map(|s| s.verdicts[&MODE].total).sum()
     };
     assert_eq!(totals(&first), totals(&second));
 }
@@ -241,7 +242,7 @@ fn a_shard_killed_midway_resumes_with_nothing_lost_or_doubled() {
     evaluate(&other, usize::MAX);
     drop(other);
     let report = merge_shards(&dir, &Progress::silent()).unwrap();
-    let new: usize = report.shards.iter().map(|s| s.verdicts[MODE].new).sum();
+    let new: usize = report.shards.iter().map(|s| s.verdicts[&MODE].new).sum();
     assert_eq!(new, pending_total);
     let run = RunStore::open(&dir).unwrap();
     assert_eq!(
@@ -283,7 +284,7 @@ fn redo_scores_the_whole_part_again() {
     drop(store);
     let store = ShardStore::open_for_evaluation(&dir, shard, MODE, true).unwrap();
     assert_eq!(store.pending(MODE).unwrap().len(), total);
-    assert!(ShardStore::open_for_evaluation(&dir, shard, "recorded", false).is_err());
+    assert!(ShardStore::open_for_evaluation(&dir, shard, EvalMode::Recorded, false).is_err());
 }
 
 #[test]
@@ -331,7 +332,7 @@ fn generation_shards_create_the_run_and_skip_what_it_has() {
         report.shards.iter().map(|s| s.new_samples).sum::<usize>(),
         wanted.len()
     );
-    assert_eq!(report.shards[2].verdicts[MODE].new, judged);
+    assert_eq!(report.shards[2].verdicts[&MODE].new, judged);
     let run = RunStore::open(&dir).unwrap();
     assert_eq!(run.config(), &config());
     assert_eq!(

@@ -28,7 +28,7 @@ impl Benchmark for CrossplFfi {
     fn loader(&self) -> &'static dyn TaskLoader<TaskMeta> {
         &super::loader::Loader
     }
-    fn modes(&self) -> &'static [&'static str] {
+    fn modes(&self) -> &'static [polyeval_core::EvalMode] {
         crate::scoring::MODES
     }
     fn evaluator(&self, opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {

@@ -15,31 +15,70 @@ use polyeval_lang::status::Status;
 use regex::Regex;
 use std::sync::OnceLock;
 
-/// Failure classes, as stored in `Verdict::category`.
-pub const SYMBOL_RESOLUTION: &str = "symbol_resolution";
-pub const GSL_RUNTIME_ERROR: &str = "gsl_runtime_error";
-pub const CALLING_ERROR: &str = "calling_error";
-pub const NAME_ERROR: &str = "name_error";
-pub const ASSERTION_FAILURE: &str = "assertion_failure";
-pub const MEMORY_CRASH: &str = "memory_crash";
-pub const TIMEOUT: &str = "timeout";
-pub const SYNTAX_ERROR: &str = "syntax_error";
-pub const ENVIRONMENT: &str = "environment";
-pub const OTHER: &str = "other";
+/// Failure classes, as stored in `Verdict::category` (by their names,
+/// which must never change), declared in report order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FfiFailure {
+    /// A symbol GSL does not export (the answer's fault).
+    SymbolResolution,
+    /// GSL's error handler reported an error, or aborted.
+    GslRuntimeError,
+    /// A ctypes call with wrong arguments or types.
+    CallingError,
+    /// An undefined name or a missing module.
+    NameError,
+    /// `assert_test` found a wrong value.
+    AssertionFailure,
+    /// Killed by a signal, or out of memory.
+    MemoryCrash,
+    /// Did not finish within the time limit.
+    Timeout,
+    /// The program does not compile.
+    SyntaxError,
+    /// Not the answer's fault: the program could not run, or the installed GSL lacks a GSL 2.8 symbol (`Status::Error`).
+    Environment,
+    /// Anything else.
+    Other,
+}
 
-/// Every class, in report order.
-pub const CATEGORIES: [&str; 10] = [
-    SYMBOL_RESOLUTION,
-    GSL_RUNTIME_ERROR,
-    CALLING_ERROR,
-    NAME_ERROR,
-    ASSERTION_FAILURE,
-    MEMORY_CRASH,
-    TIMEOUT,
-    SYNTAX_ERROR,
-    ENVIRONMENT,
-    OTHER,
-];
+impl FfiFailure {
+    /// Every class, in report order.
+    pub const ALL: [FfiFailure; 10] = [
+        FfiFailure::SymbolResolution,
+        FfiFailure::GslRuntimeError,
+        FfiFailure::CallingError,
+        FfiFailure::NameError,
+        FfiFailure::AssertionFailure,
+        FfiFailure::MemoryCrash,
+        FfiFailure::Timeout,
+        FfiFailure::SyntaxError,
+        FfiFailure::Environment,
+        FfiFailure::Other,
+    ];
+
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FfiFailure::SymbolResolution => "symbol_resolution",
+            FfiFailure::GslRuntimeError => "gsl_runtime_error",
+            FfiFailure::CallingError => "calling_error",
+            FfiFailure::NameError => "name_error",
+            FfiFailure::AssertionFailure => "assertion_failure",
+            FfiFailure::MemoryCrash => "memory_crash",
+            FfiFailure::Timeout => "timeout",
+            FfiFailure::SyntaxError => "syntax_error",
+            FfiFailure::Environment => "environment",
+            FfiFailure::Other => "other",
+        }
+    }
+}
+
+impl std::fmt::Display for FfiFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
 
 const SIGABRT: i32 = 6;
 
@@ -64,7 +103,7 @@ pub struct RunFacts<'a> {
 pub struct Classification {
     /// `Status::Error` for environment defects, else the engine's status.
     pub status: Status,
-    pub category: &'static str,
+    pub category: FfiFailure,
     /// One line for humans.
     pub detail: String,
     /// The Python exception type, when there was a traceback.
@@ -144,17 +183,19 @@ fn malloc_abort(stderr: &str) -> bool {
     .any(|m| stderr.contains(m))
 }
 
-pub fn exception_category(kind: &str) -> &'static str {
+pub fn exception_category(kind: &str) -> FfiFailure {
     let short = kind.rsplit('.').next().unwrap_or(kind);
     match short {
-        "SyntaxError" | "IndentationError" | "TabError" => SYNTAX_ERROR,
-        "NameError" | "UnboundLocalError" | "ImportError" | "ModuleNotFoundError" => NAME_ERROR,
-        "AssertionError" => ASSERTION_FAILURE,
-        "TypeError" | "ArgumentError" | "ValueError" | "OverflowError" | "AttributeError" => {
-            CALLING_ERROR
+        "SyntaxError" | "IndentationError" | "TabError" => FfiFailure::SyntaxError,
+        "NameError" | "UnboundLocalError" | "ImportError" | "ModuleNotFoundError" => {
+            FfiFailure::NameError
         }
-        "MemoryError" => MEMORY_CRASH,
-        _ => OTHER,
+        "AssertionError" => FfiFailure::AssertionFailure,
+        "TypeError" | "ArgumentError" | "ValueError" | "OverflowError" | "AttributeError" => {
+            FfiFailure::CallingError
+        }
+        "MemoryError" => FfiFailure::MemoryCrash,
+        _ => FfiFailure::Other,
     }
 }
 
@@ -179,7 +220,7 @@ pub fn classify(run: &RunFacts<'_>, lacks_newer_symbol: &dyn Fn(&str) -> bool) -
         None => python_exception(stderr),
     };
     let exception_kind = exception.as_ref().map(|(k, _)| k.clone());
-    let make = |category: &'static str, detail: String| Classification {
+    let make = |category: FfiFailure, detail: String| Classification {
         status: run.status,
         category,
         detail,
@@ -188,11 +229,14 @@ pub fn classify(run: &RunFacts<'_>, lacks_newer_symbol: &dyn Fn(&str) -> bool) -
     };
 
     if run.status == Status::Timeout {
-        return make(TIMEOUT, "did not finish within the time limit".into());
+        return make(
+            FfiFailure::Timeout,
+            "did not finish within the time limit".into(),
+        );
     }
     if run.status == Status::Error {
         return make(
-            ENVIRONMENT,
+            FfiFailure::Environment,
             format!("could not run the program: {}", one_line(stderr, 200)),
         );
     }
@@ -200,7 +244,7 @@ pub fn classify(run: &RunFacts<'_>, lacks_newer_symbol: &dyn Fn(&str) -> bool) -
         if lacks_newer_symbol(&symbol) {
             return Classification {
                 status: Status::Error,
-                category: ENVIRONMENT,
+                category: FfiFailure::Environment,
                 detail: format!(
                     "the installed GSL lacks `{symbol}` (added in GSL 2.8); not the answer's fault"
                 ),
@@ -209,7 +253,7 @@ pub fn classify(run: &RunFacts<'_>, lacks_newer_symbol: &dyn Fn(&str) -> bool) -
             };
         }
         let mut c = make(
-            SYMBOL_RESOLUTION,
+            FfiFailure::SymbolResolution,
             format!("undefined symbol `{symbol}`: GSL does not export it"),
         );
         c.missing_symbol = Some(symbol);
@@ -219,7 +263,7 @@ pub fn classify(run: &RunFacts<'_>, lacks_newer_symbol: &dyn Fn(&str) -> bool) -
         // Only a failure class among failures: never the environment's.
         if let Some(symbol) = undefined_symbol(stderr) {
             let mut c = make(
-                SYMBOL_RESOLUTION,
+                FfiFailure::SymbolResolution,
                 format!("undefined symbol `{symbol}` (from the program's output)"),
             );
             c.missing_symbol = Some(symbol);
@@ -227,21 +271,21 @@ pub fn classify(run: &RunFacts<'_>, lacks_newer_symbol: &dyn Fn(&str) -> bool) -
         }
     }
     if let Some(message) = gsl_error(stderr) {
-        return make(GSL_RUNTIME_ERROR, message);
+        return make(FfiFailure::GslRuntimeError, message);
     }
     if let Some(sig) = run.signal {
         let name = polyeval_sandbox::signal_name(sig);
         if sig == SIGABRT && !malloc_abort(stderr) {
             // In these programs aborts come from GSL's default error handler.
             return make(
-                GSL_RUNTIME_ERROR,
+                FfiFailure::GslRuntimeError,
                 format!("aborted ({name}), GSL error handler"),
             );
         }
-        return make(MEMORY_CRASH, format!("killed by {name}"));
+        return make(FfiFailure::MemoryCrash, format!("killed by {name}"));
     }
     if run.status == Status::MemoryExceeded {
-        return make(MEMORY_CRASH, "exceeded the memory limit".into());
+        return make(FfiFailure::MemoryCrash, "exceeded the memory limit".into());
     }
     if let Some((kind, message)) = &exception {
         let detail = if message.is_empty() {
@@ -252,11 +296,14 @@ pub fn classify(run: &RunFacts<'_>, lacks_newer_symbol: &dyn Fn(&str) -> bool) -
         return make(exception_category(kind), detail);
     }
     if run.status == Status::OutputExceeded {
-        return make(OTHER, "produced more output than allowed".into());
+        return make(
+            FfiFailure::Other,
+            "produced more output than allowed".into(),
+        );
     }
     if run.exit_code == Some(0) && !run.marker_seen {
         return make(
-            OTHER,
+            FfiFailure::Other,
             "exited 0 before assert_test() completed (the harness never reached its end)".into(),
         );
     }
@@ -266,7 +313,7 @@ pub fn classify(run: &RunFacts<'_>, lacks_newer_symbol: &dyn Fn(&str) -> bool) -
         .find(|l| !l.trim().is_empty())
         .unwrap_or("");
     make(
-        OTHER,
+        FfiFailure::Other,
         format!(
             "exit code {}{}",
             run.exit_code.map_or("?".to_string(), |c| c.to_string()),
@@ -318,10 +365,17 @@ mod tests {
         let c = classify(&f, &none);
         assert_eq!(
             (c.category, c.missing_symbol.as_deref(), c.status),
-            (SYMBOL_RESOLUTION, Some("gsl_made_up"), Status::Failed)
+            (
+                FfiFailure::SymbolResolution,
+                Some("gsl_made_up"),
+                Status::Failed
+            )
         );
         let c = classify(&f, &|s| s == "gsl_made_up");
-        assert_eq!((c.category, c.status), (ENVIRONMENT, Status::Error));
+        assert_eq!(
+            (c.category, c.status),
+            (FfiFailure::Environment, Status::Error)
+        );
         assert!(c.detail.contains("gsl_made_up"));
     }
 
@@ -335,13 +389,19 @@ mod tests {
         let lacks = |s: &str| s == "gsl_bspline_ncontrol";
         // No harness report (the candidate took over the end).
         let c = classify(&facts(Status::Failed, Some(1), None, &err), &lacks);
-        assert_eq!((c.category, c.status), (SYMBOL_RESOLUTION, Status::Failed));
+        assert_eq!(
+            (c.category, c.status),
+            (FfiFailure::SymbolResolution, Status::Failed)
+        );
         // The harness's report: an AttributeError, no loader failure behind it.
         let raised = report(None);
         let mut f = facts(Status::Failed, Some(1), None, &err);
         f.harness = Some(&raised);
         let c = classify(&f, &lacks);
-        assert_eq!((c.category, c.status), (CALLING_ERROR, Status::Failed));
+        assert_eq!(
+            (c.category, c.status),
+            (FfiFailure::CallingError, Status::Failed)
+        );
         assert_eq!(c.missing_symbol, None);
     }
 
@@ -349,11 +409,11 @@ mod tests {
     #[test]
     fn exit_codes_are_not_signals() {
         let c = classify(&facts(Status::Failed, Some(134), None, ""), &none);
-        assert_eq!(c.category, OTHER);
+        assert_eq!(c.category, FfiFailure::Other);
         assert_eq!(c.detail, "exit code 134");
         assert_eq!(
             classify(&facts(Status::KilledBySignal, None, Some(6), ""), &none).category,
-            GSL_RUNTIME_ERROR
+            FfiFailure::GslRuntimeError
         );
     }
 
@@ -361,11 +421,11 @@ mod tests {
     fn gsl_errors() {
         let err = "gsl: oper_source.c:27: ERROR: vectors must have same length\nDefault GSL error handler invoked.\n";
         let c = classify(&facts(Status::KilledBySignal, None, Some(6), err), &none);
-        assert_eq!(c.category, GSL_RUNTIME_ERROR);
+        assert_eq!(c.category, FfiFailure::GslRuntimeError);
         assert!(c.detail.contains("vectors must have same length"));
         assert_eq!(
             classify(&facts(Status::KilledBySignal, None, Some(6), ""), &none).category,
-            GSL_RUNTIME_ERROR
+            FfiFailure::GslRuntimeError
         );
         assert_eq!(
             classify(
@@ -378,31 +438,40 @@ mod tests {
                 &none
             )
             .category,
-            MEMORY_CRASH
+            FfiFailure::MemoryCrash
         );
     }
 
     #[test]
     fn python_exceptions() {
         let cases = [
-            ("NameError: name 'foo' is not defined", NAME_ERROR),
-            ("ModuleNotFoundError: No module named 'scipy'", NAME_ERROR),
+            (
+                "NameError: name 'foo' is not defined",
+                FfiFailure::NameError,
+            ),
+            (
+                "ModuleNotFoundError: No module named 'scipy'",
+                FfiFailure::NameError,
+            ),
             (
                 "AssertionError: First bin should have 2 counts",
-                ASSERTION_FAILURE,
+                FfiFailure::AssertionFailure,
             ),
-            ("AssertionError", ASSERTION_FAILURE),
+            ("AssertionError", FfiFailure::AssertionFailure),
             (
                 "ctypes.ArgumentError: argument 1: TypeError: wrong type",
-                CALLING_ERROR,
+                FfiFailure::CallingError,
             ),
             (
                 "TypeError: f() takes 1 positional argument but 2 were given",
-                CALLING_ERROR,
+                FfiFailure::CallingError,
             ),
-            ("OverflowError: int too long to convert", CALLING_ERROR),
-            ("ZeroDivisionError: division by zero", OTHER),
-            ("RuntimeError: GSL failed", OTHER),
+            (
+                "OverflowError: int too long to convert",
+                FfiFailure::CallingError,
+            ),
+            ("ZeroDivisionError: division by zero", FfiFailure::Other),
+            ("RuntimeError: GSL failed", FfiFailure::Other),
         ];
         for (line, want) in cases {
             let err = format!("{TB}{line}\n");
@@ -417,7 +486,7 @@ mod tests {
         let err = format!("{TB}ValueError: bad\n\nDuring handling of the above exception, another exception occurred:\n\n{TB}AssertionError: wrong\n");
         assert_eq!(
             classify(&facts(Status::Failed, Some(1), None, &err), &none).category,
-            ASSERTION_FAILURE
+            FfiFailure::AssertionFailure
         );
     }
 
@@ -426,12 +495,12 @@ mod tests {
         let err = "  File \"/w/main.py\", line 3\n    def f(:\n          ^\nSyntaxError: invalid syntax\n";
         assert_eq!(
             classify(&facts(Status::Failed, Some(1), None, err), &none).category,
-            SYNTAX_ERROR
+            FfiFailure::SyntaxError
         );
         let err = "  File \"/w/main.py\", line 4\n    x = 1\nIndentationError: unexpected indent\n";
         assert_eq!(
             classify(&facts(Status::Failed, Some(1), None, err), &none).category,
-            SYNTAX_ERROR
+            FfiFailure::SyntaxError
         );
     }
 
@@ -439,14 +508,14 @@ mod tests {
     fn crashes_timeouts_and_others() {
         assert_eq!(
             classify(&facts(Status::KilledBySignal, None, Some(11), ""), &none).category,
-            MEMORY_CRASH
+            FfiFailure::MemoryCrash
         );
         assert_eq!(
             classify(&facts(Status::Timeout, None, Some(9), ""), &none).category,
-            TIMEOUT
+            FfiFailure::Timeout
         );
         let c = classify(&facts(Status::Failed, Some(0), None, ""), &none);
-        assert_eq!(c.category, OTHER);
+        assert_eq!(c.category, FfiFailure::Other);
         assert!(c.detail.contains("never reached its end"));
         assert_eq!(
             classify(&facts(Status::Failed, Some(3), None, "boom\n"), &none).detail,
@@ -454,7 +523,31 @@ mod tests {
         );
         assert_eq!(
             classify(&facts(Status::Error, None, None, "bwrap failed"), &none).category,
-            ENVIRONMENT
+            FfiFailure::Environment
         );
+    }
+
+    #[test]
+    fn classes_are_stored_by_their_names() {
+        let names = [
+            "symbol_resolution",
+            "gsl_runtime_error",
+            "calling_error",
+            "name_error",
+            "assertion_failure",
+            "memory_crash",
+            "timeout",
+            "syntax_error",
+            "environment",
+            "other",
+        ];
+        for (class, name) in FfiFailure::ALL.into_iter().zip(names) {
+            assert_eq!(class.as_str(), name);
+            assert_eq!(class.to_string(), name);
+            assert_eq!(
+                serde_json::to_string(&class).unwrap(),
+                format!("\"{name}\"")
+            );
+        }
     }
 }

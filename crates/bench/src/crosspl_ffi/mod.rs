@@ -45,6 +45,7 @@ pub use polyeval_gsl::GslInstall;
 pub use crate::scoring::Scoring;
 use crate::EvalOptions;
 use crate::{EvalItem, Evaluator, Task, TaskMeta};
+use classify::FfiFailure;
 use judged::Judged;
 use polyeval_core::{Bench, Verdict};
 use polyeval_gsl::{GSL_BUILD_VERSION, GSL_SETUP_HINT};
@@ -254,9 +255,9 @@ pub fn verdict_from_outcome(
                     c[polyeval_judge::ffi::EXCEPTION_CATEGORY_PREFIX.len()..].to_string(),
                 )),
                 Some("AssertionError") => {
-                    Some((classify::ASSERTION_FAILURE, "AssertionError".to_string()))
+                    Some((FfiFailure::AssertionFailure, "AssertionError".to_string()))
                 }
-                Some("early_exit") => Some((classify::OTHER, String::new())),
+                Some("early_exit") => Some((FfiFailure::Other, String::new())),
                 _ => None,
             };
             (
@@ -306,7 +307,7 @@ pub fn verdict_from_outcome(
                 Blame::TaskNeeds(needed) => needed.is_some_and(|n| gsl.lacks_newer_symbol(n)),
             }
     });
-    if c.category == classify::SYMBOL_RESOLUTION && gsl.reference.is_none() {
+    if c.category == FfiFailure::SymbolResolution && gsl.reference.is_none() {
         c.detail.push_str(&format!(
             " (GSL {}; whether GSL {GSL_BUILD_VERSION} has it is unknown without a GSL {GSL_BUILD_VERSION} build: run `{GSL_SETUP_HINT}`)",
             gsl.version.as_deref().unwrap_or("of unknown version")
@@ -346,7 +347,7 @@ pub struct FfiEvaluator {
 
 impl FfiEvaluator {
     pub fn new(opts: &EvalOptions) -> anyhow::Result<FfiEvaluator> {
-        let scoring = Scoring::from_mode(Bench::CrossplFfi, opts.mode.as_deref())?;
+        let scoring = Scoring::from_mode(Bench::CrossplFfi, opts.mode)?;
         let gsl = GslInstall::discover(opts.gsl_dir.as_deref().map(Path::new))?;
         if !gsl.is_benchmark_release() {
             tracing::warn!(
@@ -479,7 +480,7 @@ impl Evaluator for FfiEvaluator {
         Bench::CrossplFfi
     }
 
-    fn mode(&self) -> &str {
+    fn mode(&self) -> polyeval_core::EvalMode {
         self.scoring.mode()
     }
 

@@ -9,6 +9,7 @@ use crate::{Evaluator, Task, TaskSet};
 use polyeval_core::chat::Message;
 use polyeval_core::loading::TaskLoader;
 use polyeval_core::Bench;
+use polyeval_core::EvalMode;
 use polyeval_lang::Language;
 use std::sync::LazyLock;
 
@@ -32,8 +33,8 @@ impl Benchmark for CrossplIpc {
     fn loader(&self) -> &'static dyn TaskLoader<TaskMeta> {
         &super::loader::Loader
     }
-    fn modes(&self) -> &'static [&'static str] {
-        &["compat", "strict"]
+    fn modes(&self) -> &'static [EvalMode] {
+        &[EvalMode::Compat, EvalMode::Strict]
     }
     fn evaluator(&self, opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
         super::evaluator(opts)

@@ -29,6 +29,7 @@ pub use polyeval_lang::ipc::{ClassWords, IpcLanguage, CLASS};
 
 use crate::EvalOptions;
 use crate::{EvalItem, Evaluator, Task, TaskMeta};
+use polyeval_core::EvalMode;
 use polyeval_core::{Bench, Verdict};
 use polyeval_fsm::{catalog_path_for_task_file, Engine, Mode, Trace};
 use polyeval_lang::status::Status;
@@ -49,9 +50,10 @@ pub const CATALOG_ENV: &str = "POLYEVAL_FSM_CATALOG";
 
 /// The CrossPL-IPC evaluator for `opts.mode` (`compat` when unset, or `strict`).
 pub fn evaluator(opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
-    let mode = match opts.mode.as_deref() {
+    let mode = match opts.mode {
         None => Mode::Compat,
         Some(m) => m
+            .as_str()
             .parse::<Mode>()
             .map_err(|e| anyhow::anyhow!("crosspl-ipc: {e}"))?,
     };
@@ -61,6 +63,14 @@ pub fn evaluator(opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
     let mut ev = IpcEvaluator::new(mode, catalog.as_deref())?;
     ev.jobs = opts.jobs;
     Ok(Box::new(ev))
+}
+
+/// The evaluation mode an FSM mode's verdicts are stored under.
+pub fn verdict_mode(mode: Mode) -> EvalMode {
+    match mode {
+        Mode::Compat => EvalMode::Compat,
+        Mode::Strict => EvalMode::Strict,
+    }
 }
 
 /// Scores CrossPL-IPC samples with the FSM engine.
@@ -306,8 +316,8 @@ impl Evaluator for IpcEvaluator {
         Bench::CrossplIpc
     }
 
-    fn mode(&self) -> &str {
-        self.mode.as_str()
+    fn mode(&self) -> EvalMode {
+        verdict_mode(self.mode)
     }
 
     fn warm_up(&self, tasks: &[&Task]) {
@@ -350,7 +360,7 @@ mod tests {
     fn canonical_solutions_pass_and_verdict_data_follows_the_contract() {
         let set = tasks();
         let ev = evaluator(&EvalOptions::default()).unwrap();
-        assert_eq!(ev.mode(), "compat");
+        assert_eq!(ev.mode(), EvalMode::Compat);
         let items: Vec<EvalItem> = set
             .tasks
             .iter()
@@ -394,11 +404,11 @@ mod tests {
             .or_else(|| set.tasks.first())
             .unwrap();
         let ev = evaluator(&EvalOptions {
-            mode: Some("strict".into()),
+            mode: Some(EvalMode::Strict),
             ..EvalOptions::default()
         })
         .unwrap();
-        assert_eq!(ev.mode(), "strict");
+        assert_eq!(ev.mode(), EvalMode::Strict);
         let canonical = task.canonical_solution.clone().unwrap();
         // Commented out, the canonical solution cannot pass in strict mode, while
         // compat (whose `//` rule is per line) also rejects it: no difference.
@@ -447,7 +457,7 @@ mod tests {
         let code = format!("<think>\n{canonical}\n</think>\nclass Answer {{}}");
         let score = |mode: &str| {
             let ev = evaluator(&EvalOptions {
-                mode: Some(mode.into()),
+                mode: Some(mode.parse().unwrap()),
                 ..EvalOptions::default()
             })
             .unwrap();
@@ -469,7 +479,7 @@ mod tests {
     #[test]
     fn unknown_modes_are_refused() {
         let err = evaluator(&EvalOptions {
-            mode: Some("sound".into()),
+            mode: Some(EvalMode::Sound),
             ..EvalOptions::default()
         })
         .err()

@@ -8,6 +8,7 @@ use crate::{Evaluator, Task, TaskMeta, TaskSet};
 use polyeval_core::chat::Message;
 use polyeval_core::loading::TaskLoader;
 use polyeval_core::Bench;
+use polyeval_core::EvalMode;
 use polyeval_lang::Language;
 
 /// Executed CrossPL-IPC: the tasks `build ipc-exec` kept, each with a driver.
@@ -27,8 +28,8 @@ impl Benchmark for CrossplIpcExec {
     fn loader(&self) -> &'static dyn TaskLoader<TaskMeta> {
         &super::loader::Loader
     }
-    fn modes(&self) -> &'static [&'static str] {
-        &["executed"]
+    fn modes(&self) -> &'static [EvalMode] {
+        &[EvalMode::Executed]
     }
     fn evaluator(&self, opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {
         super::evaluator(opts)

@@ -8,49 +8,78 @@
 use polyeval_judge::Judgement;
 use polyeval_lang::status::Status;
 
-/// The code does not compile or parse.
-pub const COMPILE_ERROR: &str = "compile_error";
-/// A function, class or module the instruction names is not there.
-pub const MISSING_NAME: &str = "missing_name";
-/// The candidate's server never listened where the driver waited for it.
-pub const DID_NOT_START: &str = "did_not_start";
-/// A connection was refused (the candidate's client connected where
-/// nothing listened, or its server was gone).
-pub const REFUSED_CONNECTION: &str = "refused_connection";
-/// The candidate's reply, request or bytes differ from the canonical
-/// solution's.
-pub const WRONG_REPLY: &str = "wrong_reply";
-/// A call did not return in time, or the run hit its time limit.
-pub const TIMEOUT: &str = "timeout";
-/// The candidate's code raised or the program crashed.
-pub const CRASH: &str = "crash";
-/// The program stopped (exit 0) before the driver's end.
-pub const EARLY_EXIT: &str = "early_exit";
-/// Records no harness writes.
-pub const TAMPERING: &str = "tampering";
+/// A failed run's class, as stored in `Verdict::category` (by its name,
+/// which must never change), declared in the order reports list them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IpcExecFailure {
+    /// The code does not compile or parse.
+    CompileError,
+    /// A function, class or module the instruction names is not there.
+    MissingName,
+    /// The candidate's server never listened where the driver waited for it.
+    DidNotStart,
+    /// A connection was refused (the candidate's client connected where
+    /// nothing listened, or its server was gone).
+    RefusedConnection,
+    /// The candidate's reply, request or bytes differ from the canonical
+    /// solution's.
+    WrongReply,
+    /// A call did not return in time, or the run hit its time limit.
+    Timeout,
+    /// The candidate's code raised or the program crashed.
+    Crash,
+    /// The program stopped (exit 0) before the driver's end.
+    EarlyExit,
+    /// Records no harness writes.
+    Tampering,
+}
 
-/// Every class, in the order reports list them.
-pub const ALL: [&str; 9] = [
-    COMPILE_ERROR,
-    MISSING_NAME,
-    DID_NOT_START,
-    REFUSED_CONNECTION,
-    WRONG_REPLY,
-    TIMEOUT,
-    CRASH,
-    EARLY_EXIT,
-    TAMPERING,
-];
+impl IpcExecFailure {
+    /// Every class, in the order reports list them.
+    pub const ALL: [IpcExecFailure; 9] = [
+        IpcExecFailure::CompileError,
+        IpcExecFailure::MissingName,
+        IpcExecFailure::DidNotStart,
+        IpcExecFailure::RefusedConnection,
+        IpcExecFailure::WrongReply,
+        IpcExecFailure::Timeout,
+        IpcExecFailure::Crash,
+        IpcExecFailure::EarlyExit,
+        IpcExecFailure::Tampering,
+    ];
+
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IpcExecFailure::CompileError => "compile_error",
+            IpcExecFailure::MissingName => "missing_name",
+            IpcExecFailure::DidNotStart => "did_not_start",
+            IpcExecFailure::RefusedConnection => "refused_connection",
+            IpcExecFailure::WrongReply => "wrong_reply",
+            IpcExecFailure::Timeout => "timeout",
+            IpcExecFailure::Crash => "crash",
+            IpcExecFailure::EarlyExit => "early_exit",
+            IpcExecFailure::Tampering => "tampering",
+        }
+    }
+}
+
+impl std::fmt::Display for IpcExecFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
 
 /// What a failure text (a raised observation's type and message, or the
 /// error line of stderr) says, if it says something we know.
-fn from_text(text: &str) -> Option<&'static str> {
+fn from_text(text: &str) -> Option<IpcExecFailure> {
     let t = text.to_ascii_lowercase();
     let has = |words: &[&str]| words.iter().any(|w| t.contains(w));
     Some(if has(&["notready", "not_ready"]) {
-        DID_NOT_START
+        IpcExecFailure::DidNotStart
     } else if has(&["connection refused", "connectionrefused", "econnrefused"]) {
-        REFUSED_CONNECTION
+        IpcExecFailure::RefusedConnection
     } else if has(&[
         "ipctimeout",
         "polyeval_ipc.timeout",
@@ -61,14 +90,14 @@ fn from_text(text: &str) -> Option<&'static str> {
         "did not return within",
         "did not complete within",
     ]) {
-        TIMEOUT
+        IpcExecFailure::Timeout
     } else if has(&[
         "syntaxerror",
         "indentationerror",
         "parse error",
         "unexpected token",
     ]) {
-        COMPILE_ERROR
+        IpcExecFailure::CompileError
     } else if has(&[
         "importerror",
         "modulenotfounderror",
@@ -83,7 +112,7 @@ fn from_text(text: &str) -> Option<&'static str> {
         "undefined:",
         "cannot find module",
     ]) {
-        MISSING_NAME
+        IpcExecFailure::MissingName
     } else {
         return None;
     })
@@ -115,20 +144,20 @@ fn error_line(stderr: &str) -> &str {
 
 /// The class of a failed run: `run_status` is the engine's, `judgement`
 /// the judge's verdict on the records (not passed), `stderr` the run's.
-pub fn classify(run_status: Status, judgement: &Judgement, stderr: &str) -> &'static str {
+pub fn classify(run_status: Status, judgement: &Judgement, stderr: &str) -> IpcExecFailure {
     if judgement.status == Status::Tampering {
-        return TAMPERING;
+        return IpcExecFailure::Tampering;
     }
     if run_status == Status::CompileError {
-        return COMPILE_ERROR;
+        return IpcExecFailure::CompileError;
     }
     match judgement.category.as_deref() {
-        Some("AssertionError") => return WRONG_REPLY,
-        Some("early_exit") => return EARLY_EXIT,
+        Some("AssertionError") => return IpcExecFailure::WrongReply,
+        Some("early_exit") => return IpcExecFailure::EarlyExit,
         _ => {}
     }
     if run_status == Status::Timeout {
-        return TIMEOUT;
+        return IpcExecFailure::Timeout;
     }
     // A raised observation: its exception says what went wrong.
     if let Some(f) = &judgement.first_failure {
@@ -140,7 +169,7 @@ pub fn classify(run_status: Status, judgement: &Judgement, stderr: &str) -> &'st
             }
         }
     }
-    from_text(error_line(stderr)).unwrap_or(CRASH)
+    from_text(error_line(stderr)).unwrap_or(IpcExecFailure::Crash)
 }
 
 #[cfg(test)]
@@ -158,37 +187,66 @@ mod tests {
     fn classes_come_from_the_judgement_then_the_drivers_report() {
         assert_eq!(
             classify(Status::Passed, &failed(Some("AssertionError")), ""),
-            WRONG_REPLY
+            IpcExecFailure::WrongReply
         );
         assert_eq!(
             classify(Status::Passed, &failed(Some("early_exit")), ""),
-            EARLY_EXIT
+            IpcExecFailure::EarlyExit
         );
         assert_eq!(
             classify(Status::CompileError, &failed(None), "x.go:3: undefined: f"),
-            COMPILE_ERROR
+            IpcExecFailure::CompileError
         );
-        assert_eq!(classify(Status::Timeout, &failed(None), ""), TIMEOUT);
+        assert_eq!(
+            classify(Status::Timeout, &failed(None), ""),
+            IpcExecFailure::Timeout
+        );
         let py = "Traceback (most recent call last):\n  File \"driver.py\", line 4\npolyeval_ipc.NotReady: nothing listens on TCP port 9000 after 10.0 s\n";
         assert_eq!(
             classify(Status::RuntimeError, &failed(None), py),
-            DID_NOT_START
+            IpcExecFailure::DidNotStart
         );
         let js = "driver failed: Error: connect ECONNREFUSED 127.0.0.1:3000\n    at TCPConnectWrap.afterConnect\n";
         assert_eq!(
             classify(Status::RuntimeError, &failed(None), js),
-            REFUSED_CONNECTION
+            IpcExecFailure::RefusedConnection
         );
         let missing = "Traceback (most recent call last):\nImportError: cannot import name 'start_server' from 'solution'\n";
         assert_eq!(
             classify(Status::RuntimeError, &failed(None), missing),
-            MISSING_NAME
+            IpcExecFailure::MissingName
         );
         let go = "driver failed: main.ipcTimeout: the call did not return within 10s\n";
-        assert_eq!(classify(Status::RuntimeError, &failed(None), go), TIMEOUT);
+        assert_eq!(
+            classify(Status::RuntimeError, &failed(None), go),
+            IpcExecFailure::Timeout
+        );
         assert_eq!(
             classify(Status::RuntimeError, &failed(None), "ValueError: bad\n"),
-            CRASH
+            IpcExecFailure::Crash
         );
+    }
+
+    #[test]
+    fn classes_are_stored_by_their_names() {
+        let names = [
+            "compile_error",
+            "missing_name",
+            "did_not_start",
+            "refused_connection",
+            "wrong_reply",
+            "timeout",
+            "crash",
+            "early_exit",
+            "tampering",
+        ];
+        for (class, name) in IpcExecFailure::ALL.into_iter().zip(names) {
+            assert_eq!(class.as_str(), name);
+            assert_eq!(class.to_string(), name);
+            assert_eq!(
+                serde_json::to_string(&class).unwrap(),
+                format!("\"{name}\"")
+            );
+        }
     }
 }

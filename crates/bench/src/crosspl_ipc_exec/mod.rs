@@ -31,6 +31,7 @@ pub use benchmark::CrossplIpcExec;
 
 use crate::EvalOptions;
 use crate::{EvalItem, Evaluator, IpcDriver, IpcMeta, Task, TaskMeta};
+use classify::IpcExecFailure;
 use polyeval_core::{Bench, Verdict};
 use polyeval_judge::ipc::Reference;
 use polyeval_judge::Judgement;
@@ -250,7 +251,7 @@ impl IpcExecEvaluator {
         }
         let class = classify::classify(outcome.status, &judgement, &outcome.stderr);
         let mut detail = judgement.detail.clone();
-        if class != classify::WRONG_REPLY && class != classify::TAMPERING {
+        if class != IpcExecFailure::WrongReply && class != IpcExecFailure::Tampering {
             let line = outcome
                 .stderr
                 .lines()
@@ -360,8 +361,8 @@ impl Evaluator for IpcExecEvaluator {
         Bench::CrossplIpcExec
     }
 
-    fn mode(&self) -> &str {
-        "executed"
+    fn mode(&self) -> polyeval_core::EvalMode {
+        polyeval_core::EvalMode::Executed
     }
 
     fn settings(&self) -> polyeval_core::eval::Settings {

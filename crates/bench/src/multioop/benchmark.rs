@@ -70,7 +70,7 @@ impl Benchmark for OopFamily {
     fn loader(&self) -> &'static dyn TaskLoader<TaskMeta> {
         self.loader
     }
-    fn modes(&self) -> &'static [&'static str] {
+    fn modes(&self) -> &'static [polyeval_core::EvalMode] {
         super::MODES
     }
     fn evaluator(&self, opts: &EvalOptions) -> anyhow::Result<Box<dyn Evaluator>> {

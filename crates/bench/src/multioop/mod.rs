@@ -94,7 +94,7 @@ impl OopEvaluator {
         if !matches!(bench, Bench::MultiOop | Bench::Oop) {
             anyhow::bail!("the OOP evaluator scores multioop and oop, not {bench}");
         }
-        let scoring = Scoring::from_mode(bench, opts.mode.as_deref())?;
+        let scoring = Scoring::from_mode(bench, opts.mode)?;
         let engine = Engine::new(EngineConfig {
             jobs: opts.jobs.unwrap_or(0),
             limits: limits_from(opts),
@@ -425,7 +425,7 @@ impl Evaluator for OopEvaluator {
         self.bench
     }
 
-    fn mode(&self) -> &str {
+    fn mode(&self) -> polyeval_core::EvalMode {
         self.scorer.scoring.mode()
     }
 

@@ -918,7 +918,7 @@ impl Ctx {
                 )
             } else {
                 let class = classify::classify(outcome.status, &judgement, &outcome.stderr);
-                if class == classify::COMPILE_ERROR {
+                if class == classify::IpcExecFailure::CompileError {
                     (
                         MutantFate::Stillborn,
                         format!("{class}: {}", judgement.detail),

@@ -71,8 +71,8 @@ impl ClientArgs {
 #[derive(clap::Args, Debug, Clone, Default, PartialEq)]
 pub struct EvalArgs {
     /// Evaluation mode: `compat` (default) or `strict` for crosspl-ipc; `sound` (default: judged, a candidate cannot fake the verdict) or `inprocess` (upstream's in-process scheme, for comparison) for executed benchmarks.
-    #[arg(long)]
-    pub mode: Option<String>,
+    #[arg(long, value_enum)]
+    pub mode: Option<polyeval_core::EvalMode>,
     /// Parallel workers / sandbox processes (default: number of cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
@@ -103,7 +103,7 @@ impl EvalArgs {
             anyhow::bail!("--timeout must be a positive number of seconds");
         }
         Ok(EvalSpec {
-            mode: self.mode.clone(),
+            mode: self.mode,
             jobs: self.jobs,
             timeout_secs: self.timeout,
             memory_mb: self.memory_mb,

@@ -53,8 +53,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let run = Run::with_store(store, args.data.as_deref(), &sets)?;
         let summary = if args.redo {
             // Or a later `merge` would bring back the verdicts this replaces.
-            let mode = evaluators.get(run.bench())?.mode().to_string();
-            clear_shard_verdicts(run.dir(), &mode)?;
+            let mode = evaluators.get(run.bench())?.mode();
+            clear_shard_verdicts(run.dir(), mode)?;
             run.redo(&evaluators, &progress)?
         } else {
             run.evaluate(&evaluators, &progress)?

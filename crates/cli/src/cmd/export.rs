@@ -23,8 +23,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Format::Jsonl)]
     pub format: Format,
     /// Which of our verdict modes to export (default: the run's only mode, else the benchmark's default, as `report` chooses).
-    #[arg(long)]
-    pub mode: Option<String>,
+    #[arg(long, value_enum)]
+    pub mode: Option<polyeval_core::EvalMode>,
     /// Output file (default: standard output).
     #[arg(long, short = 'o')]
     pub out: Option<PathBuf>,
@@ -32,8 +32,8 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let store = RunStore::open_read_only(&args.run)?;
-    let mode = choose_mode(&store, args.mode.as_deref())?;
-    let records = records(&store, mode.as_deref())?;
+    let mode = choose_mode(&store, args.mode)?;
+    let records = records(&store, mode)?;
     let format = match args.format {
         Format::Jsonl => export::Format::Jsonl,
         Format::Csv => export::Format::Csv,

@@ -48,8 +48,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "ours")]
     pub verdicts: VerdictsArg,
     /// Mode of our verdicts (compat, strict, sound …); default: the run's only mode, else the benchmark's default.
-    #[arg(long)]
-    pub mode: Option<String>,
+    #[arg(long, value_enum)]
+    pub mode: Option<polyeval_core::EvalMode>,
     /// Task data directory (default: the one each run remembers).
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
@@ -73,7 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             VerdictsArg::Ours => VerdictSource::Ours,
             VerdictsArg::Recorded => VerdictSource::Recorded,
         },
-        mode: args.mode.clone(),
+        mode: args.mode,
         data_dir: args.data.clone(),
         defects: args.defects.clone(),
         sound_only: args.sound_only,

@@ -31,6 +31,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     print_outcome(&outcome);
     let summary = run.evaluate(&evaluators, &progress)?;
     eprintln!("{} sample(s) evaluated now", summary.evaluated);
-    print!("{}", run.summary_markdown(args.eval.mode.as_deref())?);
+    print!("{}", run.summary_markdown(args.eval.mode)?);
     Ok(())
 }

@@ -119,7 +119,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 slurm::submit_evaluation(&a.run, data, &spec, a.redo, &cluster, &sets, &progress)?;
             if let Some(st) = done {
                 let run = Run::open(&a.run, data, &sets)?;
-                print!("{st}{}", run.summary_markdown(a.eval.mode.as_deref())?);
+                print!("{st}{}", run.summary_markdown(a.eval.mode)?);
             }
             Vec::new()
         }

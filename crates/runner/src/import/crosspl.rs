@@ -495,7 +495,8 @@ pub(crate) mod tests {
     use super::*;
     use polyeval_bench::{IpcMeta, TaskMeta};
     use polyeval_core::data::shared_test_data;
-    use polyeval_store::{RunStore, RECORDED_MODE};
+    use polyeval_core::EvalMode;
+    use polyeval_store::RunStore;
     use std::collections::BTreeMap;
 
     /// One model's import, as the tests ask for it.
@@ -540,7 +541,7 @@ pub(crate) mod tests {
         tasks: &TaskSet,
         group: impl Fn(&Task) -> String,
     ) -> BTreeMap<String, String> {
-        let verdicts = store.verdicts(RECORDED_MODE).unwrap();
+        let verdicts = store.verdicts(EvalMode::Recorded).unwrap();
         let mut counts: BTreeMap<String, (usize, usize)> = BTreeMap::new();
         for t in &tasks.tasks {
             let passed = verdicts
@@ -684,7 +685,7 @@ pub(crate) mod tests {
         // results_10.json exists for C++ (51 tasks) and PHP (151 tasks), 10 generations each.
         assert_eq!(s.total, 10 * (51 + 151));
         let store = RunStore::open(&out).unwrap();
-        let rec = store.verdicts(RECORDED_MODE).unwrap();
+        let rec = store.verdicts(EvalMode::Recorded).unwrap();
         // C++ recorded 426 matched generations of 510.
         let cpp_passed = rec
             .iter()

@@ -3,8 +3,9 @@
 use super::*;
 use crate::open::{wal_is_empty, Immutable};
 use crate::scoring::{run_settings_key, settings_by_mode};
-use crate::{read_config, RunConfig, RunStore, DB_FILE, RECORDED_MODE, SCHEMA_VERSION};
+use crate::{read_config, RunConfig, RunStore, DB_FILE, SCHEMA_VERSION};
 use anyhow::{bail, Context};
+use polyeval_core::EvalMode;
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -43,10 +44,10 @@ impl ShardStore {
     pub fn open_for_evaluation(
         run_dir: &Path,
         shard: Shard,
-        mode: &str,
+        mode: EvalMode,
         redo: bool,
     ) -> anyhow::Result<ShardStore> {
-        if mode == RECORDED_MODE || mode.is_empty() {
+        if !mode.is_scored() {
             bail!("cannot evaluate a shard in mode `{mode}`");
         }
         let dir = shard.dir(run_dir);
@@ -91,7 +92,7 @@ impl ShardStore {
                    (SELECT 1 FROM verdicts v WHERE v.sample_id = s.id AND v.mode = ?1)"
             };
             let mut stmt = run.prepare(sql)?;
-            let args: &[&dyn rusqlite::ToSql] = if redo { &[] } else { &[&mode] };
+            let args: &[&dyn rusqlite::ToSql] = if redo { &[] } else { &[&mode.as_str()] };
             let ids = stmt
                 .query_map(args, |r| r.get::<_, String>(0))?
                 .collect::<Result<Vec<_>, _>>()
@@ -105,9 +106,9 @@ impl ShardStore {
         let copied = store.insert_samples(&samples)?;
         // The shard scores with the settings of the run's verdicts, or is
         // refused; a redo scores the whole part again, the merge decides.
-        let run_settings = settings_by_mode(&run)?.remove(mode).flatten();
+        let run_settings = settings_by_mode(&run)?.remove(mode.as_str()).flatten();
         store.set_meta_settings(
-            &run_settings_key(mode),
+            &run_settings_key(mode.as_str()),
             run_settings.as_ref().filter(|_| !redo),
         )?;
         Ok(ShardStore {

@@ -7,6 +7,7 @@
 
 use super::names::{looks_like_task_class, test_calls, BIND_DECL, BIND_NEW};
 use super::patterns::{blank_literals, CHAR_LIT_ANYWHERE, PY_LITERAL};
+use super::DefectClass;
 use crate::multioop::keywords::{contains_identifier, required_names};
 use crate::multioop::oop_meta;
 use crate::Task;
@@ -65,7 +66,7 @@ pub(super) fn first_error(lang: Language, text: &str) -> Option<(usize, String)>
     lang.dialect().multioop()?.first_error(text)
 }
 
-pub(super) fn free_line_class(line: &str, message: &str) -> &'static str {
+pub(super) fn free_line_class(line: &str, message: &str) -> DefectClass {
     let m = message.replace(['‘', '’', '`'], "'");
     let lower = m.to_ascii_lowercase();
     let undeclared = lower.contains("not declared")
@@ -75,15 +76,15 @@ pub(super) fn free_line_class(line: &str, message: &str) -> &'static str {
         || lower.contains("undefined constant");
     let code = blank_literals(line);
     if undeclared && PY_LITERAL.is_match(&code) {
-        return "python_literal";
+        return DefectClass::PythonLiteral;
     }
     let char_literal_into_string =
         CHAR_LIT_ANYWHERE.is_match(line) && line.to_ascii_lowercase().contains("string");
     if (lower.contains("char") && lower.contains("string")) || char_literal_into_string {
-        return "char_literal_for_string";
+        return DefectClass::CharLiteralForString;
     }
     if line.contains("pair") && (lower.contains("initializer") || lower.contains("convert")) {
-        return "pair_vector_from_ints";
+        return DefectClass::PairVectorFromInts;
     }
     let syntax = lower.contains("expected")
         || lower.contains("not a statement")
@@ -93,10 +94,10 @@ pub(super) fn free_line_class(line: &str, message: &str) -> &'static str {
         || lower.contains("cs1525")
         || lower.contains("unexpected");
     if syntax {
-        return "test_syntax_error";
+        return DefectClass::TestSyntaxError;
     }
     if undeclared {
-        return "undeclared_test_variable";
+        return DefectClass::UndeclaredTestVariable;
     }
-    "literal_type_mismatch"
+    DefectClass::LiteralTypeMismatch
 }

@@ -29,6 +29,7 @@
 //!    failing reference is explained by a defect of checks 1–2 or recorded
 //!    as a wrong reference (not a task defect).
 
+mod class;
 mod free_lines;
 mod names;
 mod patterns;
@@ -38,6 +39,7 @@ use super::assemble;
 pub use super::reference::{load_reference, strip_reference_checks};
 use super::{oop_meta, Prepared, Scorer, Scoring};
 use crate::Task;
+pub use class::DefectClass;
 use free_lines::{first_error, free_line_class, free_program, solution_free_lines};
 use names::name_checks;
 use patterns::pattern_checks;
@@ -69,7 +71,7 @@ pub struct Defect {
     pub task_id: String,
     /// `Language::key()`.
     pub language: String,
-    pub class: String,
+    pub class: DefectClass,
     /// The offending test line (or test function), when one is known.
     pub line: Option<String>,
     pub detail: String,
@@ -103,7 +105,7 @@ pub struct DoctorReport {
     pub all_defects: Vec<Defect>,
     pub ceiling: BTreeMap<String, Ceiling>,
     /// Defect counts per language and class.
-    pub by_class: BTreeMap<String, BTreeMap<String, usize>>,
+    pub by_class: BTreeMap<String, BTreeMap<DefectClass, usize>>,
     pub references_run: usize,
     pub references_passed: usize,
     pub reference_failures: Vec<ReferenceFailure>,
@@ -179,35 +181,17 @@ fn re(p: &str) -> Regex {
     Regex::new(p).expect("valid built-in regex")
 }
 
-/// Defect classes from most to least specific (the first one found names the task).
-const PRIORITY: [&str; 15] = [
-    "garbled_test_function",
-    "class_name_mismatch",
-    "method_name_mismatch",
-    "argument_count_mismatch",
-    "python_literal",
-    "char_literal_for_string",
-    "pair_vector_from_ints",
-    "bare_brace_argument",
-    "test_syntax_error",
-    "undeclared_test_variable",
-    "php_string_interpolation",
-    "literal_type_mismatch",
-    "string_identity_comparison",
-    "other",
-    NOT_JUDGEABLE,
-];
-
-/// The class of a test line the judge cannot turn into an observation
-/// compared outside the program (a sample of its task never passes).
-pub const NOT_JUDGEABLE: &str = "not_judgeable";
-
-fn defect(task: &Task, class: &str, line: Option<&str>, detail: impl Into<String>) -> Defect {
+fn defect(
+    task: &Task,
+    class: DefectClass,
+    line: Option<&str>,
+    detail: impl Into<String>,
+) -> Defect {
     Defect {
         task_key: task.key.clone(),
         task_id: task.task_id.clone(),
         language: task.language.key().into(),
-        class: class.into(),
+        class,
         line: line.map(|l| l.trim().to_string()),
         detail: detail.into(),
     }
@@ -247,7 +231,7 @@ pub fn scan_with_progress(
         for (line, n) in plan.not_judgeable_lines() {
             let d = defect(
                 task,
-                NOT_JUDGEABLE,
+                DefectClass::NotJudgeable,
                 Some(line),
                 format!(
                     "{}: {}; the judge cannot compare it outside the program, so no sample of the task passes",
@@ -298,7 +282,7 @@ pub fn scan_with_progress(
             .collect();
         let (fixed, kept): (Vec<Defect>, Vec<Defect>) =
             std::mem::take(&mut found[i]).into_iter().partition(|d| {
-                d.class == "string_identity_comparison"
+                d.class == DefectClass::StringIdentityComparison
                     && d.line
                         .as_deref()
                         .is_some_and(|l| repaired_lines.contains(l))
@@ -361,7 +345,7 @@ pub fn scan_with_progress(
                     Some((_, message)) => {
                         found[i].push(defect(
                             task,
-                            "literal_type_mismatch",
+                            DefectClass::LiteralTypeMismatch,
                             None,
                             message.trim().to_string(),
                         ));
@@ -371,7 +355,7 @@ pub fn scan_with_progress(
                         let tail = polyeval_sandbox::tail(text.trim(), 300);
                         found[i].push(defect(
                             task,
-                            "literal_type_mismatch",
+                            DefectClass::LiteralTypeMismatch,
                             None,
                             format!("{}: {tail}", outcome.status),
                         ));
@@ -458,16 +442,10 @@ fn summarise(
     references_passed: usize,
     reference_failures: Vec<ReferenceFailure>,
 ) -> DoctorReport {
-    let rank = |c: &str| {
-        PRIORITY
-            .iter()
-            .position(|p| *p == c)
-            .unwrap_or(PRIORITY.len())
-    };
     let mut defective = Vec::new();
     let mut all_defects = Vec::new();
     let mut ceiling: BTreeMap<String, Ceiling> = BTreeMap::new();
-    let mut by_class: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    let mut by_class: BTreeMap<String, BTreeMap<DefectClass, usize>> = BTreeMap::new();
     let mut languages: Vec<String> = Vec::new();
     for (task, defects) in tasks.iter().zip(found) {
         let lang = task.language.key().to_string();
@@ -480,12 +458,12 @@ fn summarise(
             passable: 0,
         });
         entry.tasks += 1;
-        if let Some(first) = defects.iter().min_by_key(|d| rank(&d.class)) {
+        if let Some(first) = defects.iter().min_by_key(|d| d.class.rank()) {
             entry.defective += 1;
             *by_class
                 .entry(lang.clone())
                 .or_default()
-                .entry(first.class.clone())
+                .entry(first.class)
                 .or_default() += 1;
             defective.push(first.clone());
         }
@@ -996,14 +974,42 @@ mod tests {
         assert_eq!(l, 9);
         assert_eq!(
             free_line_class("boolean input0 = True", &m),
-            "python_literal"
+            DefectClass::PythonLiteral
         );
         assert_eq!(
             free_line_class(
                 "std::string input0 = 'a'",
                 "conversion from 'char' to non-scalar type 'std::string' requested"
             ),
-            "char_literal_for_string"
+            DefectClass::CharLiteralForString
         );
+    }
+
+    #[test]
+    fn a_defect_list_of_every_class_reads_and_writes_back_the_same() {
+        let defect = |class: DefectClass| {
+            format!(
+                r#"{{"task_key":"cpp/OOP/{r}","task_id":"OOP/{r}","language":"cpp","class":"{class}","line":null,"detail":"d"}}"#,
+                r = class.rank()
+            )
+        };
+        let defective: Vec<String> = DefectClass::ALL.into_iter().map(defect).collect();
+        let text = format!(
+            r#"{{"format":"{DEFECTS_FORMAT}","bench":"multioop","data_dir":"/d","task_fingerprint":"f","languages":["cpp"],"defective":[{}],"ceiling":{{}},"reference_failures":[]}}"#,
+            defective.join(",")
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("defects.json");
+        std::fs::write(&path, &text).unwrap();
+        let list = DefectList::load(&path).unwrap();
+        let classes: Vec<DefectClass> = list.defective.iter().map(|d| d.class).collect();
+        assert_eq!(classes, DefectClass::ALL);
+        let again = dir.path().join("again.json");
+        list.save(&again).unwrap();
+        let read = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap();
+        assert_eq!(read(&std::fs::read_to_string(&again).unwrap()), read(&text));
+        std::fs::write(&path, text.replace("\"other\"", "\"no_such_class\"")).unwrap();
+        let e = DefectList::load(&path).unwrap_err().to_string();
+        assert!(e.contains("no_such_class"), "{e}");
     }
 }

@@ -1,7 +1,7 @@
 //! Check 1, every language: the classes and methods the tests call must be
 //! named in the question (`method_name_mismatch`, `class_name_mismatch`).
 
-use super::{defect, re, Defect};
+use super::{defect, re, Defect, DefectClass};
 use crate::multioop::keywords::contains_identifier;
 use crate::Task;
 use regex::Regex;
@@ -89,7 +89,7 @@ pub(super) fn name_checks(task: &Task, lines: &[String], out: &mut Vec<Defect>) 
         if !contains_identifier(question, class) && seen.insert(class.clone()) {
             out.push(defect(
                 task,
-                "class_name_mismatch",
+                DefectClass::ClassNameMismatch,
                 Some(line),
                 format!("the tests use class `{class}`, which the question never names"),
             ));
@@ -113,7 +113,7 @@ pub(super) fn name_checks(task: &Task, lines: &[String], out: &mut Vec<Defect>) 
                 .unwrap_or_default();
             out.push(defect(
                 task,
-                "method_name_mismatch",
+                DefectClass::MethodNameMismatch,
                 Some(line),
                 format!("the tests call `{method}`, which the question never names{hint}"),
             ));

@@ -5,7 +5,7 @@
 //! `polyeval_lang::oop::TestLineChecks`.
 
 use super::names::{looks_like_task_class, MEMBER_CALL};
-use super::{defect, re, Defect};
+use super::{defect, re, Defect, DefectClass};
 use crate::Task;
 use polyeval_lang::oop::PythonLiterals;
 use regex::Regex;
@@ -130,7 +130,7 @@ pub(super) fn pattern_checks(task: &Task, lines: &[String], out: &mut Vec<Defect
         if let Some(m) = lit_re.find(&code) {
             out.push(defect(
                 task,
-                "python_literal",
+                DefectClass::PythonLiteral,
                 Some(line),
                 format!(
                     "Python literal `{}` in a {} test line",
@@ -142,7 +142,7 @@ pub(super) fn pattern_checks(task: &Task, lines: &[String], out: &mut Vec<Defect
         if checks.bare_brace_arguments && BARE_BRACE.is_match(&code) {
             out.push(defect(
                 task,
-                "bare_brace_argument",
+                DefectClass::BareBraceArgument,
                 Some(line),
                 "a bare `{…}` is not an expression here",
             ));
@@ -152,7 +152,7 @@ pub(super) fn pattern_checks(task: &Task, lines: &[String], out: &mut Vec<Defect
             if !declared.contains(name) {
                 out.push(defect(
                     task,
-                    "undeclared_test_variable",
+                    DefectClass::UndeclaredTestVariable,
                     Some(line),
                     format!("`{name}` is used but no test line declares it"),
                 ));
@@ -163,7 +163,7 @@ pub(super) fn pattern_checks(task: &Task, lines: &[String], out: &mut Vec<Defect
             if let Some(name) = php_interpolated_variable(line) {
                 out.push(defect(
                     task,
-                    "php_string_interpolation",
+                    DefectClass::PhpStringInterpolation,
                     Some(line),
                     format!(
                         "the double-quoted string interpolates `${name}`: the test passes the string without it (undefined, empty), not the text the question means"
@@ -174,7 +174,7 @@ pub(super) fn pattern_checks(task: &Task, lines: &[String], out: &mut Vec<Defect
         if checks.string_identity && JAVA_STR_EQ.is_match(line) {
             out.push(defect(
                 task,
-                "string_identity_comparison",
+                DefectClass::StringIdentityComparison,
                 Some(line),
                 "Java `==` compares string references, not contents",
             ));
@@ -218,7 +218,7 @@ pub(super) fn pattern_checks(task: &Task, lines: &[String], out: &mut Vec<Defect
         {
             out.push(defect(
                 task,
-                "char_literal_for_string",
+                DefectClass::CharLiteralForString,
                 Some(&line),
                 format!(
                     "argument {} of `{method}` is a char literal here and a string elsewhere",

@@ -4,7 +4,7 @@
 
 use super::names::name_checks;
 use super::patterns::blank_literals;
-use super::{defect, re, Defect};
+use super::{defect, re, Defect, DefectClass};
 use crate::multioop::oop_meta;
 use crate::Task;
 use regex::Regex;
@@ -71,7 +71,7 @@ pub(super) fn python_checks(task: &Task, out: &mut Vec<Defect>) {
     if PY_GARBLED.is_match(test_function) {
         out.push(defect(
             task,
-            "garbled_test_function",
+            DefectClass::GarbledTestFunction,
             Some(test_function),
             "the test function's call expression is malformed",
         ));
@@ -83,7 +83,7 @@ pub(super) fn python_checks(task: &Task, out: &mut Vec<Defect>) {
     else {
         out.push(defect(
             task,
-            "garbled_test_function",
+            DefectClass::GarbledTestFunction,
             Some(test_function),
             format!("the test function does not define `{entry_point}`"),
         ));
@@ -102,7 +102,7 @@ pub(super) fn python_checks(task: &Task, out: &mut Vec<Defect>) {
         if let Some(m) = PY_LEADING_ZERO.find(&blank_literals(line)) {
             out.push(defect(
                 task,
-                "test_syntax_error",
+                DefectClass::TestSyntaxError,
                 Some(line),
                 format!("`{}` is not a valid Python 3 integer literal", m.as_str()),
             ));
@@ -121,7 +121,7 @@ pub(super) fn python_checks(task: &Task, out: &mut Vec<Defect>) {
                 if n != params {
                     out.push(defect(
                         task,
-                        "argument_count_mismatch",
+                        DefectClass::ArgumentCountMismatch,
                         Some(line),
                         format!("the test passes {n} argument(s) to `{entry_point}`, which takes {params}"),
                     ));
