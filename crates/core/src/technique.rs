@@ -323,6 +323,9 @@ mod tests {
                 rmp_serde::to_vec(t.as_str()).unwrap()
             );
         }
+        // Tables align them as they aligned the strings.
+        assert_eq!(format!("{:<13}|", Technique::Http), "HTTP         |");
+        assert_eq!(format!("{:>16}|", CodeLevel::Class), "     Class-level|");
         for (l, name) in CodeLevel::ALL
             .into_iter()
             .zip(["Class-level", "Function-level"])
