@@ -5,6 +5,7 @@
 pub use crate::crosspl_ffi::FfiMeta;
 pub use crate::crosspl_ipc::{IpcDriver, IpcMeta};
 pub use crate::multioop::OopMeta;
+use polyeval_core::technique::{CodeLevel, Technique};
 use polyeval_core::TaskAttributes;
 use polyeval_judge::coverage::TestLines;
 use serde::{Deserialize, Serialize};
@@ -29,16 +30,16 @@ pub enum TaskMeta {
 }
 
 impl TaskAttributes for TaskMeta {
-    fn technique(&self) -> Option<&str> {
+    fn technique(&self) -> Option<Technique> {
         match self {
-            TaskMeta::Ipc(ipc) => Some(&ipc.technique),
+            TaskMeta::Ipc(ipc) => Some(ipc.technique),
             TaskMeta::Ffi(_) | TaskMeta::Oop(_) => None,
         }
     }
 
-    fn code_level(&self) -> Option<&str> {
+    fn code_level(&self) -> Option<CodeLevel> {
         match self {
-            TaskMeta::Ipc(ipc) => Some(&ipc.code_level),
+            TaskMeta::Ipc(ipc) => Some(ipc.code_level),
             TaskMeta::Ffi(_) | TaskMeta::Oop(_) => None,
         }
     }
@@ -81,8 +82,8 @@ mod tests {
                     suffix: ".java".into(),
                     fsm_id: 12,
                     interface: "java.net ServerSocket".into(),
-                    code_level: "Class-level".into(),
-                    technique: "TCP".into(),
+                    code_level: CodeLevel::Class,
+                    technique: Technique::Tcp,
                     github_project: "owner/project".into(),
                     driver: None,
                 }),
@@ -94,8 +95,8 @@ mod tests {
                     suffix: ".go".into(),
                     fsm_id: 3,
                     interface: "net/http".into(),
-                    code_level: "Function-level".into(),
-                    technique: "Message Queue".into(),
+                    code_level: CodeLevel::Function,
+                    technique: Technique::MessageQueue,
                     github_project: String::new(),
                     driver: Some(Box::new(IpcDriver {
                         driver: "package main".into(),

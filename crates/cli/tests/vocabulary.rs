@@ -149,3 +149,66 @@ fn languages_are_a_list_and_limits_can_apply_per_language() {
         );
     }
 }
+
+#[test]
+fn techniques_and_levels_are_read_in_every_spelling() {
+    let data = demo("crosspl");
+    let data = data.to_str().unwrap();
+    let list = |extra: &[&str]| -> (bool, String, String) {
+        let mut args = vec!["tasks", "list", "--bench", "crosspl-ipc", "--data", data];
+        args.extend_from_slice(extra);
+        run(&mut polyeval(&args))
+    };
+    let keys = |extra: &[&str]| -> Vec<String> {
+        let (ok, stdout, stderr) = list(extra);
+        assert!(ok, "{extra:?}: {stderr}");
+        stdout
+            .lines()
+            .map(|l| l.split_whitespace().next().unwrap().to_string())
+            .collect()
+    };
+    let tcp_http = keys(&["--technique", "TCP,HTTP"]);
+    assert_eq!(tcp_http.len(), 3, "{tcp_http:?}");
+    for spelling in ["tcp,http", " Tcp , hTTP ", "t-c-p,h_t_t_p"] {
+        assert_eq!(keys(&["--technique", spelling]), tcp_http, "{spelling:?}");
+    }
+    let class = keys(&["--technique", "TCP,HTTP", "--level", "Class-level"]);
+    assert_eq!(class.len(), 1, "{class:?}");
+    for level in ["class", "CLASS", "class-level"] {
+        assert_eq!(
+            keys(&["--technique", "tcp,http", "--level", level]),
+            class,
+            "{level:?}"
+        );
+    }
+    let function = keys(&["--technique", "WebSocket,Pipe", "--level", "Function-level"]);
+    assert_eq!(function.len(), 2, "{function:?}");
+    assert_eq!(
+        keys(&["--technique", "web-socket,PIPE", "--level", "function"]),
+        function
+    );
+    // Each line names its technique and level canonically.
+    let (_, stdout, _) = list(&["--technique", "web_socket", "--level", "function"]);
+    assert!(
+        stdout.contains(" WebSocket ") && stdout.contains(" Function-level "),
+        "{stdout}"
+    );
+    // `mq` is a technique (the demo has none of its tasks); `smoke` is not.
+    let (ok, _, stderr) = list(&["--technique", "mq"]);
+    assert!(
+        !ok && stderr.contains("no tasks left after the filters"),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = list(&["--technique", "http,smoke"]);
+    assert!(
+        !ok && stderr.contains(
+            "unknown technique `smoke` (expected one of: HTTP, TCP, UDP, WebSocket, Pipe, gRPC, Message Queue, or mq)"
+        ),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = list(&["--level", "module"]);
+    assert!(
+        !ok && stderr.contains("unknown code level `module` (expected class or function)"),
+        "{stderr}"
+    );
+}

@@ -3,7 +3,7 @@
 //! its filter in its configuration (`params.filters`) and reports read it
 //! back from there.
 
-use crate::technique::{parse_code_level, parse_technique};
+use crate::technique::{CodeLevel, Technique};
 use crate::{Task, TaskSet};
 use polyeval_lang::Language;
 use serde::{Deserialize, Serialize};
@@ -16,9 +16,9 @@ pub struct TaskFilter {
     /// Only these languages.
     #[serde(rename = "lang", default)]
     pub languages: Vec<Language>,
-    /// Only these IPC techniques (canonical names, see [`crate::technique`]).
+    /// Only these IPC techniques.
     #[serde(rename = "technique", default)]
-    pub techniques: Vec<String>,
+    pub techniques: Vec<Technique>,
     /// Only these tasks: upstream ids (`17`, `OOP/3`) or task keys (`java/17`).
     #[serde(default)]
     pub tasks: Vec<String>,
@@ -29,9 +29,9 @@ pub struct TaskFilter {
     /// in task order; before `limit`). Absent from runs made without it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit_per_lang: Option<usize>,
-    /// Only this IPC code level (`Class-level` / `Function-level`).
+    /// Only this IPC code level.
     #[serde(rename = "level", default, skip_serializing_if = "Option::is_none")]
-    pub code_level: Option<String>,
+    pub code_level: Option<CodeLevel>,
 }
 
 /// The attributes of a task a filter looks at.
@@ -40,17 +40,17 @@ pub struct Candidate<'a> {
     pub key: &'a str,
     pub task_id: &'a str,
     pub language: Language,
-    pub technique: Option<&'a str>,
-    pub code_level: Option<&'a str>,
+    pub technique: Option<Technique>,
+    pub code_level: Option<CodeLevel>,
 }
 
 /// What a filter asks of a benchmark's task metadata: the IPC technique
 /// and code level, for the benchmarks that have them.
 pub trait TaskAttributes {
-    /// The technique's canonical name (see [`crate::technique`]).
-    fn technique(&self) -> Option<&str>;
-    /// The code level's canonical name (`Class-level` / `Function-level`).
-    fn code_level(&self) -> Option<&str>;
+    /// The task's IPC technique.
+    fn technique(&self) -> Option<Technique>;
+    /// The task's IPC code level.
+    fn code_level(&self) -> Option<CodeLevel>;
 }
 
 impl<'a, M: TaskAttributes> From<&'a Task<M>> for Candidate<'a> {
@@ -67,31 +67,25 @@ impl<'a, M: TaskAttributes> From<&'a Task<M>> for Candidate<'a> {
 
 impl TaskFilter {
     /// The same filter in canonical form: languages sorted by key and
-    /// deduplicated, techniques and the code level spelled canonically (an
-    /// unknown spelling is an error naming it), task ids trimmed.
-    pub fn normalised(mut self) -> Result<TaskFilter, String> {
+    /// deduplicated, techniques deduplicated (first mention kept), task ids
+    /// trimmed.
+    pub fn normalised(mut self) -> TaskFilter {
         self.languages.sort_by_key(|l| l.key());
         self.languages.dedup();
-        let mut techniques: Vec<String> = Vec::new();
-        for t in &self.techniques {
-            let canonical = parse_technique(t)?.to_string();
-            if !techniques.contains(&canonical) {
-                techniques.push(canonical);
+        let mut techniques: Vec<Technique> = Vec::new();
+        for t in self.techniques {
+            if !techniques.contains(&t) {
+                techniques.push(t);
             }
         }
         self.techniques = techniques;
-        self.code_level = self
-            .code_level
-            .as_deref()
-            .map(|l| parse_code_level(l).map(str::to_string))
-            .transpose()?;
         self.tasks = self
             .tasks
             .iter()
             .map(|t| t.trim().to_string())
             .filter(|t| !t.is_empty())
             .collect();
-        Ok(self)
+        self
     }
 
     /// Whether the filter selects everything.
@@ -115,15 +109,10 @@ impl TaskFilter {
 
     /// Whether a task passes every filter except `--limit`.
     pub fn matches(&self, t: Candidate<'_>) -> bool {
-        let same = |a: &str, b: &str| a.eq_ignore_ascii_case(b);
         (self.languages.is_empty() || self.languages.contains(&t.language))
             && (self.techniques.is_empty()
-                || t.technique
-                    .is_some_and(|x| self.techniques.iter().any(|w| same(w, x))))
-            && self
-                .code_level
-                .as_deref()
-                .is_none_or(|w| t.code_level.is_some_and(|x| same(w, x)))
+                || t.technique.is_some_and(|x| self.techniques.contains(&x)))
+            && self.code_level.is_none_or(|w| t.code_level == Some(w))
             && (self.tasks.is_empty() || self.tasks.iter().any(|w| w == t.key || w == t.task_id))
     }
 
@@ -183,7 +172,7 @@ impl TaskFilter {
             flags.push(format!("--lang {}", keys.join(",")));
         }
         if !self.techniques.is_empty() {
-            flags.push(format!("--technique {}", self.techniques.join(",")));
+            flags.push(format!("--technique {}", self.names_of_techniques(",")));
         }
         if let Some(level) = &self.code_level {
             flags.push(format!("--level {level}"));
@@ -209,15 +198,21 @@ impl TaskFilter {
             label.push(names.join("/"));
         }
         if !self.techniques.is_empty() {
-            label.push(self.techniques.join("/"));
+            label.push(self.names_of_techniques("/"));
         }
-        if let Some(level) = &self.code_level {
-            label.push(level.clone());
+        if let Some(level) = self.code_level {
+            label.push(level.to_string());
         }
         if !self.tasks.is_empty() {
             label.push("selected".to_string());
         }
         (!label.is_empty()).then(|| label.join(" "))
+    }
+
+    /// The techniques' canonical names joined by `sep`.
+    fn names_of_techniques(&self, sep: &str) -> String {
+        let names: Vec<&str> = self.techniques.iter().map(|t| t.as_str()).collect();
+        names.join(sep)
     }
 }
 
@@ -228,20 +223,20 @@ mod tests {
 
     /// The attributes an IPC task's metadata gives the filter.
     struct Ipc {
-        technique: &'static str,
-        code_level: &'static str,
+        technique: Technique,
+        code_level: CodeLevel,
     }
 
     impl TaskAttributes for Ipc {
-        fn technique(&self) -> Option<&str> {
+        fn technique(&self) -> Option<Technique> {
             Some(self.technique)
         }
-        fn code_level(&self) -> Option<&str> {
+        fn code_level(&self) -> Option<CodeLevel> {
             Some(self.code_level)
         }
     }
 
-    fn task(lang: Language, id: &str, technique: &'static str) -> Task<Ipc> {
+    fn task(lang: Language, id: &str, technique: Technique) -> Task<Ipc> {
         Task {
             bench: Bench::CrossplIpc,
             key: format!("{}/{id}", lang.key()),
@@ -252,7 +247,7 @@ mod tests {
             source_path: String::new(),
             meta: Ipc {
                 technique,
-                code_level: "Class-level",
+                code_level: CodeLevel::Class,
             },
         }
     }
@@ -264,17 +259,17 @@ mod tests {
             fingerprint: String::new(),
             texts: true,
             tasks: vec![
-                task(Language::Java, "1", "HTTP"),
-                task(Language::Java, "2", "Message Queue"),
-                task(Language::Go, "1", "HTTP"),
-                task(Language::Python, "3", "TCP"),
+                task(Language::Java, "1", Technique::Http),
+                task(Language::Java, "2", Technique::MessageQueue),
+                task(Language::Go, "1", Technique::Http),
+                task(Language::Python, "3", Technique::Tcp),
             ],
         }
     }
 
     #[test]
     fn selects_by_every_filter_and_reports_unknown_ids() {
-        let f = |f: TaskFilter| f.normalised().unwrap().select(&set());
+        let f = |f: TaskFilter| f.normalised().select(&set());
         assert_eq!(f(TaskFilter::default()).unwrap(), [0, 1, 2, 3]);
         let by_lang = TaskFilter {
             languages: vec![Language::Java, Language::Go, Language::Java],
@@ -282,12 +277,12 @@ mod tests {
         };
         assert_eq!(f(by_lang.clone()).unwrap(), [0, 1, 2]);
         assert_eq!(
-            by_lang.clone().normalised().unwrap().languages,
+            by_lang.clone().normalised().languages,
             [Language::Go, Language::Java],
             "sorted by key, deduplicated"
         );
         let mq = TaskFilter {
-            techniques: vec!["mq".into()],
+            techniques: vec!["mq".parse().unwrap()],
             ..Default::default()
         };
         assert_eq!(f(mq).unwrap(), [1]);
@@ -326,16 +321,11 @@ mod tests {
             .unwrap_err()
             .contains("no crosspl-ipc task matches"));
         let level = TaskFilter {
-            code_level: Some("function".into()),
+            code_level: Some("function".parse().unwrap()),
             ..Default::default()
         };
         assert_eq!(f(level).unwrap_err(), "no tasks left after the filters");
-        assert!(TaskFilter {
-            techniques: vec!["smoke".into()],
-            ..Default::default()
-        }
-        .normalised()
-        .is_err());
+        assert!("smoke".parse::<Technique>().is_err());
     }
 
     #[test]
@@ -355,5 +345,44 @@ mod tests {
         assert_eq!(f.flags().as_deref(), Some("--lang python --limit 2"));
         assert_eq!(f.scope_label().as_deref(), Some("Python"));
         assert!(TaskFilter::default().flags().is_none());
+    }
+
+    /// A run configuration stored by an earlier release, its filter holding
+    /// techniques and a level as strings.
+    const STORED_FILTER: &str = r#"{"lang":["cpp","java"],"technique":["HTTP","gRPC","Message Queue","WebSocket"],"tasks":["17"],"limit":5,"limit_per_lang":2,"level":"Function-level"}"#;
+
+    #[test]
+    fn a_stored_filter_reads_into_the_enums_and_writes_back_the_same_bytes() {
+        let f: TaskFilter = serde_json::from_str(STORED_FILTER).unwrap();
+        assert_eq!(
+            f.techniques,
+            [
+                Technique::Http,
+                Technique::Grpc,
+                Technique::MessageQueue,
+                Technique::WebSocket
+            ]
+        );
+        assert_eq!(f.code_level, Some(CodeLevel::Function));
+        assert_eq!(serde_json::to_string(&f).unwrap(), STORED_FILTER);
+        let value: serde_json::Value = serde_json::from_str(STORED_FILTER).unwrap();
+        assert_eq!(serde_json::to_value(&f).unwrap(), value);
+        assert_eq!(
+            f.flags().as_deref(),
+            Some("--lang cpp,java --technique HTTP,gRPC,Message Queue,WebSocket --level Function-level --tasks 17 --limit-per-lang 2 --limit 5")
+        );
+        assert_eq!(
+            f.scope_label().as_deref(),
+            Some("C++/Java HTTP/gRPC/Message Queue/WebSocket Function-level selected")
+        );
+        // What a user typed reads too, and is written canonically.
+        let typed: TaskFilter =
+            serde_json::from_str(r#"{"technique":["mq","grpc"],"level":"class"}"#).unwrap();
+        assert_eq!(typed.techniques, [Technique::MessageQueue, Technique::Grpc]);
+        assert_eq!(
+            serde_json::to_string(&typed).unwrap(),
+            r#"{"lang":[],"technique":["Message Queue","gRPC"],"tasks":[],"limit":null,"level":"Class-level"}"#
+        );
+        assert!(serde_json::from_str::<TaskFilter>(r#"{"technique":["smoke"]}"#).is_err());
     }
 }

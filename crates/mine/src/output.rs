@@ -342,10 +342,12 @@ impl<'a> Row<'a> {
         }
     }
 
+    /// The `Technique` column: `FFI`, an IPC technique's name, or empty
+    /// for an interface no technique is known for.
     fn technique(&self) -> &'static str {
         match self.hit.kind {
             Kind::Ffi => "FFI",
-            Kind::Ipc => technique_for_interface(self.interface).unwrap_or(""),
+            Kind::Ipc => technique_for_interface(self.interface).map_or("", |t| t.as_str()),
         }
     }
 

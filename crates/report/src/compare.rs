@@ -5,6 +5,7 @@
 use crate::model::{Criterion, RunData, TaskRecord};
 use crate::summary::ReportOptions;
 use polyeval_core::metrics::{self, PairedComparison};
+use polyeval_core::technique::Technique;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
@@ -25,7 +26,7 @@ pub struct GroupDelta {
 pub struct FlippedTask {
     pub key: String,
     pub language: String,
-    pub technique: Option<String>,
+    pub technique: Option<Technique>,
     pub a: f64,
     pub b: f64,
 }
@@ -110,7 +111,7 @@ pub fn compare(a: &RunData, b: &RunData, opts: &ReportOptions) -> Option<Compari
     let flip = |t: &TaskRecord, sa: f64, sb: f64| FlippedTask {
         key: t.key.clone(),
         language: t.language.display_name().to_string(),
-        technique: t.technique.clone(),
+        technique: t.technique,
         a: sa,
         b: sb,
     };

@@ -210,8 +210,8 @@ fn html_task(run: &RunData, t: &TaskRecord, opts: &HtmlOptions) -> HtmlTask {
     HtmlTask {
         key: t.key.clone(),
         language: t.language.display_name().to_string(),
-        technique: t.technique.clone().unwrap_or_default(),
-        code_level: t.code_level.clone().unwrap_or_default(),
+        technique: t.technique.map(|x| x.to_string()).unwrap_or_default(),
+        code_level: t.code_level.map(|x| x.to_string()).unwrap_or_default(),
         sound: t.sound,
         judgeable: t.judgeable,
         instruction: t.instruction.clone(),
@@ -299,8 +299,8 @@ pub fn render_html(
         .map(|(i, run)| {
             for t in &run.tasks {
                 languages.insert(t.language.display_name().to_string());
-                if let Some(tech) = &t.technique {
-                    techniques.insert(tech.clone());
+                if let Some(tech) = t.technique {
+                    techniques.insert(tech.to_string());
                 }
                 if t.samples.len() > opts.max_samples_per_task {
                     truncated_tasks += 1;

@@ -95,7 +95,7 @@ fn record_for(task: &Task) -> TaskRecord {
             technique,
             code_level,
             ..
-        }) => (Some(technique.clone()), Some(code_level.clone())),
+        }) => (Some(*technique), Some(*code_level)),
         _ => (None, None),
     };
     TaskRecord {
@@ -378,8 +378,8 @@ fn candidate(t: &TaskRecord) -> Candidate<'_> {
         key: &t.key,
         task_id: &t.task_id,
         language: t.language,
-        technique: t.technique.as_deref(),
-        code_level: t.code_level.as_deref(),
+        technique: t.technique,
+        code_level: t.code_level,
     }
 }
 

@@ -3,6 +3,7 @@
 //! any source; `crate::load` fills it from a run directory.
 
 use polyeval_core::EvalMode;
+use polyeval_core::technique::{CodeLevel, Technique};
 use polyeval_core::{Bench, Verdict};
 use polyeval_lang::Language;
 use serde::{Deserialize, Serialize};
@@ -65,10 +66,10 @@ pub struct TaskRecord {
     pub key: String,
     pub task_id: String,
     pub language: Language,
-    /// IPC technique (HTTP, TCP, …).
-    pub technique: Option<String>,
-    /// IPC code level (`Class-level` / `Function-level`).
-    pub code_level: Option<String>,
+    /// IPC technique.
+    pub technique: Option<Technique>,
+    /// IPC code level.
+    pub code_level: Option<CodeLevel>,
     pub instruction: String,
     /// False when a defect list (`--defects`) marks the task as unpassable.
     pub sound: bool,

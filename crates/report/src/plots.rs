@@ -7,11 +7,12 @@
 //! vertical axis, one text line each, and the legend sits above the plot.
 
 use crate::render::Report;
-use crate::summary::{paper_language_order, RunSummary, TECHNIQUES};
+use crate::summary::{paper_language_order, RunSummary};
 use anyhow::{anyhow, Result};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use polyeval_core::technique::Technique;
 use polyeval_core::Bench;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -106,7 +107,7 @@ pub fn charts_for(report: &Report) -> Vec<Chart> {
                 })
                 .collect(),
         ));
-        let techs: Vec<String> = TECHNIQUES.iter().map(|s| s.to_string()).collect();
+        let techs: Vec<String> = Technique::ALL.map(|t| t.to_string()).to_vec();
         charts.extend(radar(
             "radar-technique",
             "CrossPL-IPC pass@1 by technique",

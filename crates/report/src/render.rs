@@ -4,9 +4,10 @@
 use crate::compare::Comparison;
 use crate::summary::{
     paper_language_order, GroupSummary, Metrics, RunSummary, SUBSET_ALL, SUBSET_JUDGEABLE,
-    SUBSET_SOUND, TECHNIQUES,
+    SUBSET_SOUND,
 };
 use crate::table::{pct, to_latex, to_markdown, Cell, Column, Row, Table};
+use polyeval_core::technique::Technique;
 use polyeval_core::Bench;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -40,6 +41,15 @@ fn group_cell(groups: &BTreeMap<String, GroupSummary>, group: &str, metric: &str
         .get(group)
         .map(|g| metric_cell(&g.metrics, metric))
         .unwrap_or(Cell::Empty)
+}
+
+/// Where a technique group (keyed by its name) stands in the paper's
+/// order; groups that are no technique (`(unknown)`) go last.
+fn paper_position(group: &str) -> usize {
+    Technique::ALL
+        .iter()
+        .position(|t| t.as_str() == group)
+        .unwrap_or(usize::MAX)
 }
 
 fn runs_of(report: &Report, bench: Bench) -> Vec<&RunSummary> {
@@ -79,7 +89,7 @@ pub fn paper_tables(report: &Report) -> Vec<Table> {
                 (
                     "technique",
                     tab_tech,
-                    TECHNIQUES.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+                    Technique::ALL.map(|t| t.to_string()).to_vec(),
                     "technique",
                 ),
             ] {
@@ -311,7 +321,7 @@ pub fn run_detail_table(r: &RunSummary) -> Table {
         push(format!("Language: {l}"), Some(g.tasks), &g.metrics);
     }
     let mut techs: Vec<&String> = r.by_technique.keys().collect();
-    techs.sort_by_key(|t| TECHNIQUES.iter().position(|o| o == t).unwrap_or(usize::MAX));
+    techs.sort_by_key(|t| paper_position(t));
     for t in techs {
         let g = &r.by_technique[t];
         push(format!("Technique: {t}"), Some(g.tasks), &g.metrics);
@@ -621,10 +631,10 @@ fn failure_tables(r: &RunSummary) -> Vec<Table> {
             rows,
         });
         let mut rows = Vec::new();
-        for t in TECHNIQUES.iter().map(|s| s.to_string()).chain(
+        for t in Technique::ALL.map(|t| t.to_string()).into_iter().chain(
             f.missing_steps_by_technique
                 .keys()
-                .filter(|k| !TECHNIQUES.contains(&k.as_str()))
+                .filter(|k| paper_position(k) == usize::MAX)
                 .cloned(),
         ) {
             let Some(steps) = f.missing_steps_by_technique.get(&t) else {

@@ -262,9 +262,9 @@ fn static_vs_executed(run: &RunData) -> Option<StaticVsExecuted> {
                 .entry(t.language.display_name().to_string())
                 .or_default()
                 .add(static_passed, executed);
-            if let Some(tech) = &t.technique {
+            if let Some(tech) = t.technique {
                 out.by_technique
-                    .entry(tech.clone())
+                    .entry(tech.to_string())
                     .or_default()
                     .add(static_passed, executed);
             }
@@ -471,8 +471,8 @@ pub fn summarise(run: &RunData, opts: &ReportOptions) -> RunSummary {
         .collect();
 
     let by_lang = by_group(&all_scored, |t| Some(t.language.display_name().to_string()));
-    let by_tech = by_group(&all_scored, |t| t.technique.clone());
-    let by_level = by_group(&all_scored, |t| t.code_level.clone());
+    let by_tech = by_group(&all_scored, |t| t.technique.map(|x| x.to_string()));
+    let by_level = by_group(&all_scored, |t| t.code_level.map(|x| x.to_string()));
 
     let sound_subset = if all_scored.iter().any(|t| !t.sound) {
         let sound: Vec<&TaskRecord> = all_scored.iter().copied().filter(|t| t.sound).collect();
@@ -633,7 +633,9 @@ fn fsm_analysis(run: &RunData) -> Option<FsmAnalysis> {
             *deepest.entry(lang).or_default().entry(deep).or_default() += 1;
             if let Some(fu) = d.first_unreached {
                 let fsm = d.fsm_id.unwrap_or(0) as u64;
-                let tech = t.technique.clone().unwrap_or_else(|| "(unknown)".into());
+                let tech = t
+                    .technique
+                    .map_or_else(|| "(unknown)".into(), |x| x.to_string());
                 let e = missing
                     .entry(tech)
                     .or_default()
@@ -701,6 +703,3 @@ fn fsm_analysis(run: &RunData) -> Option<FsmAnalysis> {
 pub fn paper_language_order(bench: Bench) -> Vec<Language> {
     polyeval_bench::benchmark(bench).language_order().to_vec()
 }
-
-/// The seven IPC techniques in the paper's column order (the loader's list).
-pub use polyeval_core::technique::TECHNIQUES;

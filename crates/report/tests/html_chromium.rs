@@ -41,7 +41,7 @@ fn html_report_renders_in_chromium_and_model_output_stays_text() {
             if i % 6 == 5 {
                 t.language = polyeval_lang::Language::Go;
                 t.key = format!("go/{}", t.task_id);
-                t.technique = Some("UDP".into());
+                t.technique = Some(polyeval_core::technique::Technique::Udp);
             }
         }
         run

@@ -268,11 +268,7 @@ pub fn prepare(spec: &GenerateSpec, sets: &TaskSets) -> anyhow::Result<Prepared>
     if spec.filter.uses_ipc_groups() && !benchmark.has_techniques() {
         bail!("--technique and --level apply to crosspl-ipc only");
     }
-    let filter = spec
-        .filter
-        .clone()
-        .normalised()
-        .map_err(anyhow::Error::msg)?;
+    let filter = spec.filter.clone().normalised();
     let dir = polyeval_core::data::resolve(spec.data.as_deref())?;
     let tasks = sets.get(spec.bench, &dir, true)?;
     let selected = filter.select(&tasks).map_err(anyhow::Error::msg)?;

@@ -2,7 +2,7 @@
 //! MultiOOP papers report about their tasks.
 
 use polyeval_bench::{IpcMeta, OopMeta, Task, TaskMeta, TaskSet};
-use polyeval_core::technique::TECHNIQUES;
+use polyeval_core::technique::{CodeLevel, Technique};
 use polyeval_lang::Language;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -107,8 +107,8 @@ fn histogram(values: &[usize], width: usize) -> Vec<Bin> {
 }
 
 struct Ipc<'a> {
-    technique: &'a str,
-    code_level: &'a str,
+    technique: Technique,
+    code_level: CodeLevel,
     fsm_id: usize,
     interface: &'a str,
 }
@@ -122,8 +122,8 @@ fn ipc(t: &Task) -> Option<Ipc<'_>> {
             interface,
             ..
         }) => Some(Ipc {
-            technique,
-            code_level,
+            technique: *technique,
+            code_level: *code_level,
             fsm_id: *fsm_id,
             interface,
         }),
@@ -183,7 +183,7 @@ pub fn stats(ts: &TaskSet) -> TaskStats {
         out.by_code_level = Some(counts(&all, |t| ipc(t).map(|m| m.code_level.to_string())));
         let class = all
             .iter()
-            .filter(|t| ipc(t).is_some_and(|m| m.code_level == "Class-level"))
+            .filter(|t| ipc(t).is_some_and(|m| m.code_level == CodeLevel::Class))
             .count();
         out.class_level_share =
             Some((class as f64 / all.len().max(1) as f64 * 10000.0).round() / 10000.0);
@@ -268,13 +268,13 @@ impl TaskStats {
             &mut out,
             "by technique",
             self.by_technique.as_ref(),
-            &TECHNIQUES,
+            &Technique::ALL.map(Technique::as_str),
         );
         section(
             &mut out,
             "by code level",
             self.by_code_level.as_ref(),
-            &["Class-level", "Function-level"],
+            &CodeLevel::ALL.map(CodeLevel::as_str),
         );
         let dist = |out: &mut String, title: &str, d: &Option<Distribution>| {
             if let Some(d) = d {

@@ -134,7 +134,7 @@ fn entries_are_used_while_inputs_are_unchanged_and_dropped_when_they_change() {
     let recatalogued = load_with(Bench::CrossplIpc, &root, &options(cache.path(), true)).unwrap();
     assert!(matches!(
         &recatalogued.tasks[0].meta,
-        TaskMeta::Ipc(IpcMeta { technique, .. }) if technique == "UDP"
+        TaskMeta::Ipc(IpcMeta { technique, .. }) if technique.as_str() == "UDP"
     ));
 }
 

@@ -3,7 +3,7 @@
 use crate::{IpcDriver, IpcMeta, Task, TaskMeta};
 use anyhow::{bail, Context};
 use polyeval_core::loading::{parse_json, Inputs, Record, TaskLoader};
-pub use polyeval_core::technique::technique_for_interface;
+use polyeval_core::technique::{technique_for_interface, CodeLevel, Technique};
 use polyeval_core::Bench;
 use polyeval_lang::Language;
 use rayon::prelude::*;
@@ -46,7 +46,7 @@ struct CatalogFsm {
 }
 
 /// Per FSM id: (interface name, technique).
-fn load_catalog(root: &Path, inputs: &Inputs) -> anyhow::Result<Vec<(String, &'static str)>> {
+fn load_catalog(root: &Path, inputs: &Inputs) -> anyhow::Result<Vec<(String, Technique)>> {
     let path = root.join("fsm/crosspl_fsms.json");
     let file = path.display().to_string();
     if !path.is_file() {
@@ -144,7 +144,7 @@ pub(crate) fn load(root: &Path, inputs: &Inputs, bench: Bench) -> anyhow::Result
 fn load_file(
     lang: Language,
     path: &Path,
-    catalog: &[(String, &'static str)],
+    catalog: &[(String, Technique)],
     inputs: &Inputs,
     bench: Bench,
 ) -> anyhow::Result<Task> {
@@ -171,13 +171,17 @@ fn load_file(
             ),
         ));
     };
-    let code_level = rec.string("Code_level")?;
-    if !matches!(code_level, "Class-level" | "Function-level") {
+    // Exactly as upstream spells it: the data is not typed by users.
+    let stored_level = rec.string("Code_level")?;
+    let Some(code_level) = CodeLevel::ALL
+        .into_iter()
+        .find(|l| l.as_str() == stored_level)
+    else {
         return Err(rec.error(
             "Code_level",
-            format!("expected Class-level or Function-level, found \"{code_level}\""),
+            format!("expected Class-level or Function-level, found \"{stored_level}\""),
         ));
-    }
+    };
     let interface = match rec.obj.get("Interface_name") {
         Some(_) => rec.string("Interface_name")?.to_string(),
         None => fsm_interface.clone(),
@@ -197,8 +201,8 @@ fn load_file(
             suffix: rec.string("suffix")?.to_string(),
             fsm_id,
             interface,
-            code_level: code_level.to_string(),
-            technique: technique.to_string(),
+            code_level,
+            technique: *technique,
             github_project: rec
                 .obj
                 .get("Github_Project_Name")

@@ -1,5 +1,6 @@
 //! What a CrossPL-IPC task carries besides the common task fields.
 
+use polyeval_core::technique::{CodeLevel, Technique};
 use serde::{Deserialize, Serialize};
 
 /// A CrossPL-IPC task's metadata (statically checked, or executed by
@@ -9,10 +10,8 @@ pub struct IpcMeta {
     pub suffix: String,
     pub fsm_id: usize,
     pub interface: String,
-    /// `Class-level` or `Function-level` as upstream spells it.
-    pub code_level: String,
-    /// One of: HTTP, TCP, UDP, WebSocket, Pipe, gRPC, Message Queue.
-    pub technique: String,
+    pub code_level: CodeLevel,
+    pub technique: Technique,
     pub github_project: String,
     /// Executed CrossPL-IPC (`crosspl-ipc-exec`): what exercises a
     /// candidate. `None` for the statically checked tasks.

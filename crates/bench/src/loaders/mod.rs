@@ -2,11 +2,8 @@
 //! benchmark run through the shared machinery of [`polyeval_core::loading`]
 //! (parsed-task cache, fingerprint, error locations).
 
-pub use crate::crosspl_ipc::loader::{
-    language_of_dir as ipc_language_of_dir, technique_for_interface,
-};
+pub use crate::crosspl_ipc::loader::language_of_dir as ipc_language_of_dir;
 pub use polyeval_core::loading::{fingerprint, LoadOptions, CACHE_MAX_ENTRIES, CACHE_RACY_SECS};
-pub use polyeval_core::technique::TECHNIQUES;
 
 use crate::benchmark;
 use crate::TaskSet;

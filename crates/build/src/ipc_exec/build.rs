@@ -362,7 +362,7 @@ fn technique_of(task: &Task) -> (&str, &str) {
             technique,
             interface,
             ..
-        }) => (technique, interface),
+        }) => (technique.as_str(), interface),
         _ => ("", ""),
     }
 }

@@ -56,7 +56,7 @@ pub fn check_out_dir(out: &Path) -> anyhow::Result<()> {
 
 fn technique(task: &Task) -> &str {
     match &task.meta {
-        TaskMeta::Ipc(IpcMeta { technique, .. }) => technique,
+        TaskMeta::Ipc(IpcMeta { technique, .. }) => technique.as_str(),
         _ => "",
     }
 }

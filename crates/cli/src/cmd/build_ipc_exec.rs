@@ -1,6 +1,7 @@
 //! `polyeval build ipc-exec` (the work is in `polyeval_build::ipc_exec::build`).
 
 use super::args::ClientArgs;
+use polyeval_core::technique::Technique;
 use polyeval_core::TaskFilter;
 use polyeval_lang::Language;
 use std::path::PathBuf;
@@ -21,7 +22,7 @@ pub struct IpcExecArgs {
     langs: Vec<Language>,
     /// Only tasks of these techniques (comma-separated: HTTP, TCP, UDP, WebSocket, Pipe, gRPC, mq).
     #[arg(long = "technique", value_delimiter = ',')]
-    techniques: Vec<String>,
+    techniques: Vec<Technique>,
     /// Only these tasks: keys (`python/17`) or upstream ids, comma-separated.
     #[arg(long = "tasks", value_delimiter = ',')]
     tasks: Vec<String>,
@@ -74,8 +75,7 @@ pub fn run(a: IpcExecArgs) -> anyhow::Result<()> {
         limit_per_lang: a.limit_per_lang,
         ..TaskFilter::default()
     }
-    .normalised()
-    .map_err(anyhow::Error::msg)?;
+    .normalised();
     let options = polyeval_build::ipc_exec::build::Options {
         data: polyeval_core::data::resolve(a.data.as_deref())?,
         model: a.model.unwrap_or_default(),

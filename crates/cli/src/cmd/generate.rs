@@ -4,6 +4,7 @@
 use super::args::ClientArgs;
 use polyeval_bench::prompts::PromptMode;
 use polyeval_client::Sampling;
+use polyeval_core::technique::Technique;
 use polyeval_core::{Bench, TaskFilter};
 use polyeval_lang::Language;
 use polyeval_runner::shard::Shard;
@@ -50,7 +51,7 @@ pub struct GenArgs {
     pub langs: Vec<Language>,
     /// Only these CrossPL-IPC techniques (comma-separated; e.g. HTTP,TCP,message-queue or mq).
     #[arg(long = "technique", value_delimiter = ',')]
-    pub techniques: Vec<String>,
+    pub techniques: Vec<Technique>,
     /// Only these tasks: upstream ids (`17`, `OOP/3`) or task keys (`java/17`), comma-separated.
     #[arg(long = "tasks", value_delimiter = ',')]
     pub tasks: Vec<String>,

@@ -2,6 +2,7 @@
 
 use clap::Subcommand;
 use polyeval_bench::{Task, TaskSet};
+use polyeval_core::technique::{CodeLevel, Technique};
 use polyeval_core::{Bench, TaskFilter};
 use polyeval_lang::Language;
 use polyeval_runner::stats::stats;
@@ -43,10 +44,10 @@ enum Action {
         lang: Vec<Language>,
         /// Only tasks of these IPC techniques (comma-separated: HTTP, TCP, UDP, WebSocket, Pipe, gRPC, "Message Queue" or mq; case-insensitive).
         #[arg(long, value_delimiter = ',')]
-        technique: Vec<String>,
+        technique: Vec<Technique>,
         /// Only tasks of this IPC code level (class or function).
         #[arg(long)]
-        level: Option<String>,
+        level: Option<CodeLevel>,
         /// Only these tasks: upstream ids (`17`, `OOP/3`) or task keys (`java/17`), comma-separated.
         #[arg(long, value_delimiter = ',')]
         tasks: Vec<String>,
@@ -108,8 +109,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 limit,
                 limit_per_lang,
             }
-            .normalised()
-            .map_err(anyhow::Error::msg)?;
+            .normalised();
             let selected: Vec<&Task> = filter
                 .select(&ts)
                 .map_err(anyhow::Error::msg)?

@@ -1,6 +1,7 @@
 //! Small hand-made runs for report tests (no benchmark data copied).
 #![allow(dead_code)]
 
+use polyeval_core::technique::{CodeLevel, Technique};
 use polyeval_core::{Bench, Verdict};
 use polyeval_lang::{status::Status, Language};
 use polyeval_report::{RunData, SampleRecord, TaskRecord, VerdictSource};
@@ -41,14 +42,14 @@ pub fn ipc_run(model: &str, n_tasks: usize, pass: impl Fn(usize) -> bool) -> Run
                 task_id: (i + 1).to_string(),
                 language,
                 technique: Some(if i % 2 == 0 {
-                    "HTTP".into()
+                    Technique::Http
                 } else {
-                    "TCP".into()
+                    Technique::Tcp
                 }),
                 code_level: Some(if i % 4 == 0 {
-                    "Function-level".into()
+                    CodeLevel::Function
                 } else {
-                    "Class-level".into()
+                    CodeLevel::Class
                 }),
                 instruction: format!("Write a <b>server</b> number {i} & more"),
                 sound: true,

@@ -559,7 +559,7 @@ pub(crate) mod tests {
 
     fn technique(t: &Task) -> String {
         match &t.meta {
-            TaskMeta::Ipc(IpcMeta { technique, .. }) => technique.clone(),
+            TaskMeta::Ipc(IpcMeta { technique, .. }) => technique.to_string(),
             _ => unreachable!(),
         }
     }
