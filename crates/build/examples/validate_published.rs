@@ -11,8 +11,7 @@
 
 use polyeval_bench::crosspl_ipc::scored_text;
 use polyeval_bench::{IpcMeta, TaskMeta};
-use polyeval_build::ipc::{answers, snippet, Level};
-use polyeval_core::technique::CodeLevel;
+use polyeval_build::ipc::{answers, snippet};
 use polyeval_core::Bench;
 use polyeval_fsm::Mode;
 use polyeval_lang::Language;
@@ -84,11 +83,7 @@ fn main() -> anyhow::Result<()> {
             } else if tally.failures.len() < 3 {
                 tally.failures.push(format!("{}: {}", task.key, check.note));
             }
-            let level = if *code_level == CodeLevel::Class {
-                Level::Class
-            } else {
-                Level::Function
-            };
+            let level = *code_level;
             tally.instruction_ok += usize::from(
                 answers::instruction_problems(&task.instruction, code, language, level).is_empty(),
             );

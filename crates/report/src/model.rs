@@ -2,8 +2,8 @@
 //! independent of the run store so reports can be built (and tested) from
 //! any source; `crate::load` fills it from a run directory.
 
-use polyeval_core::EvalMode;
 use polyeval_core::technique::{CodeLevel, Technique};
+use polyeval_core::EvalMode;
 use polyeval_core::{Bench, Verdict};
 use polyeval_lang::Language;
 use serde::{Deserialize, Serialize};

@@ -84,15 +84,7 @@ mod tests {
 
     #[test]
     fn every_oop_language_has_two_examples_with_fenced_answers_in_that_language() {
-        for lang in [
-            Language::Python,
-            Language::Cpp,
-            Language::Java,
-            Language::CSharp,
-            Language::Php,
-            Language::JavaScript,
-            Language::Go,
-        ] {
+        for lang in Language::ALL {
             let ex = few_shot_examples(lang);
             assert_eq!(ex.len(), 2, "{lang}");
             for e in &ex {

@@ -1,13 +1,13 @@
 //! Reading the judge's and the instructor's answers.
 
-use super::Level;
+use polyeval_core::technique::CodeLevel;
 use polyeval_lang::Language;
 use serde::{Deserialize, Serialize};
 
 /// What the judge said.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Judgement {
-    Level(Level),
+    Level(CodeLevel),
     /// `null`: nothing to extract.
     None,
     /// Anything else (kept raw in the stage record; never taken as `null`).
@@ -41,8 +41,8 @@ fn label(text: &str) -> Judgement {
         .collect();
     let words: Vec<&str> = words.split_whitespace().collect();
     match words.as_slice() {
-        ["function", "level"] | ["functionlevel"] => Judgement::Level(Level::Function),
-        ["class", "level"] | ["classlevel"] => Judgement::Level(Level::Class),
+        ["function", "level"] | ["functionlevel"] => Judgement::Level(CodeLevel::Function),
+        ["class", "level"] | ["classlevel"] => Judgement::Level(CodeLevel::Class),
         ["null"] | ["none"] => Judgement::None,
         _ => Judgement::Unreadable,
     }
@@ -101,7 +101,7 @@ fn json_field(text: &str) -> Option<String> {
 /// The instruction in the instructor's answer: reasoning blocks removed, a
 /// fence around the whole answer unwrapped, and any preamble before the
 /// first heading ("Sure! Here is …") dropped.
-pub fn instruction(answer: &str, language: Language, level: Level) -> String {
+pub fn instruction(answer: &str, language: Language, level: CodeLevel) -> String {
     let mut text = polyeval_core::extract::strip_reasoning(answer);
     let first = super::prompts::headings(language, level)[0];
     if text.contains("```") || text.contains("~~~") {
@@ -144,7 +144,7 @@ pub fn instruction_problems(
     instruction: &str,
     code: &str,
     language: Language,
-    level: Level,
+    level: CodeLevel,
 ) -> Vec<String> {
     let mut problems = Vec::new();
     for heading in super::prompts::headings(language, level) {
@@ -205,29 +205,29 @@ mod tests {
     #[test]
     fn judge_answers_are_normalised() {
         for (answer, expected) in [
-            ("Function-level", Judgement::Level(Level::Function)),
-            ("Function-level.", Judgement::Level(Level::Function)),
-            ("**Class-level**", Judgement::Level(Level::Class)),
-            ("`class level`\n", Judgement::Level(Level::Class)),
+            ("Function-level", Judgement::Level(CodeLevel::Function)),
+            ("Function-level.", Judgement::Level(CodeLevel::Function)),
+            ("**Class-level**", Judgement::Level(CodeLevel::Class)),
+            ("`class level`\n", Judgement::Level(CodeLevel::Class)),
             ("\"null\"", Judgement::None),
             ("'NULL'.", Judgement::None),
             (
                 "```\nFunction-Level\n```",
-                Judgement::Level(Level::Function),
+                Judgement::Level(CodeLevel::Function),
             ),
             ("<think>maybe class-level?</think>null", Judgement::None),
             (
                 "My judgement: {\"level\": \"Class-level\"} because it has state.",
-                Judgement::Level(Level::Class),
+                Judgement::Level(CodeLevel::Class),
             ),
             ("{\"answer\": null}", Judgement::None),
             (
                 "Answer: 'Function-level'.",
-                Judgement::Level(Level::Function),
+                Judgement::Level(CodeLevel::Function),
             ),
             (
                 "**Final answer:** Class-level",
-                Judgement::Level(Level::Class),
+                Judgement::Level(CodeLevel::Class),
             ),
             ("Judgement: null", Judgement::None),
             (
@@ -253,10 +253,10 @@ mod tests {
             format!("```text\n{body}\n```\nHope this helps."),
             "**Task Description:** Send it.\n\nFunction Description: Does it.\n\nInput: None\n\nOutput: None".to_string(),
         ] {
-            let got = instruction(&answer, Language::Python, Level::Function);
+            let got = instruction(&answer, Language::Python, CodeLevel::Function);
             assert!(got.ends_with("Output: None"), "{got:?}");
             assert!(!got.contains("Sure") && !got.contains("```"), "{got:?}");
-            assert!(instruction_problems(&got, "x = 1", Language::Python, Level::Function).is_empty(), "{got:?}");
+            assert!(instruction_problems(&got, "x = 1", Language::Python, CodeLevel::Function).is_empty(), "{got:?}");
         }
     }
 
@@ -264,16 +264,16 @@ mod tests {
     fn missing_headings_and_copied_code_are_problems() {
         let code = "def send(host, port,\n         timeout: Optional[float] = None):\n    sock.connect((host, port))\n    return sock\n";
         let ok = "Task Description: x\nFunction Description: `def send(host, port,` connects.\nInput: host, port, timeout: Optional[float] = None):\nOutput: the socket";
-        assert!(instruction_problems(ok, code, Language::Python, Level::Function).is_empty());
+        assert!(instruction_problems(ok, code, Language::Python, CodeLevel::Function).is_empty());
         let leak = format!("{ok}\nCall sock.connect((host, port)) first.");
-        let p = instruction_problems(&leak, code, Language::Python, Level::Function);
+        let p = instruction_problems(&leak, code, Language::Python, CodeLevel::Function);
         assert_eq!(p.len(), 1);
         assert!(p[0].contains("sock.connect((host, port))"), "{p:?}");
         let p = instruction_problems(
             "Task Description: x\nStruct Description: y\nFields: z",
             "",
             Language::Go,
-            Level::Class,
+            CodeLevel::Class,
         );
         assert_eq!(p, ["the heading \"Methods:\" is missing"]);
     }

@@ -43,6 +43,7 @@ use polyeval_bench::crosspl_ipc::scored_text;
 use polyeval_client::ClientOptions;
 use polyeval_client::Sampling;
 use polyeval_core::progress::{Phase, Progress};
+use polyeval_core::technique::CodeLevel;
 use polyeval_fsm::Mode;
 use polyeval_journal::{
     CallError, Journal, ModelAnswer, ModelCall, ModelCaller, WorkflowStage, JOURNAL_FILE,
@@ -84,25 +85,6 @@ impl WorkflowStage for Stage {
 pub const EXTRACT_ATTEMPTS: u32 = 6;
 /// Instruction attempts per task.
 pub const INSTRUCT_ATTEMPTS: u32 = 3;
-
-/// A task's granularity.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Level {
-    #[serde(rename = "Function-level")]
-    Function,
-    #[serde(rename = "Class-level")]
-    Class,
-}
-
-impl Level {
-    /// As the published tasks spell it (`Code_level`).
-    pub fn label(self) -> &'static str {
-        match self {
-            Level::Function => "Function-level",
-            Level::Class => "Class-level",
-        }
-    }
-}
 
 /// What to build, from what, with which model.
 #[derive(Debug, Clone)]
@@ -227,7 +209,7 @@ pub enum HitOutcome {
 /// A task made from a hit (before deduplication and numbering).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Built {
-    pub level: Level,
+    pub level: CodeLevel,
     pub judge: JudgeRecord,
     pub extracts: Vec<ExtractAttempt>,
     pub instructs: Vec<InstructAttempt>,

@@ -7,10 +7,11 @@
 use super::dedup::Fingerprint;
 use super::hits::Hit;
 use super::snippet::normalised_tokens;
-use super::{ipc_dir, Built, HitOutcome, Level, Options};
+use super::{ipc_dir, Built, HitOutcome, Options};
 use crate::outdir::cell;
 use anyhow::Context;
 use polyeval_bench::{IpcMeta, TaskMeta, TaskSet};
+use polyeval_core::technique::CodeLevel;
 use polyeval_lang::Language;
 use serde::Serialize;
 use serde_json::Value;
@@ -204,7 +205,7 @@ struct TaskFile<'a> {
     #[serde(rename = "FSMID_for_test")]
     fsm_id: usize,
     #[serde(rename = "Code_level")]
-    level: Level,
+    level: CodeLevel,
     provenance: Provenance<'a>,
 }
 
@@ -237,7 +238,7 @@ struct Provenance<'a> {
 struct JudgeProvenance<'a> {
     request: &'a str,
     answer: &'a str,
-    level: Level,
+    level: CodeLevel,
 }
 
 #[derive(Serialize)]
@@ -356,7 +357,7 @@ fn report(b: &Build<'_>, tasks: &[Task<'_>], duplicates: &[Duplicate<'_>]) -> St
             HitOutcome::Built(t) => {
                 built += 1;
                 *extract_attempts.entry(t.extracts.len()).or_default() += 1;
-                *judged.entry(t.level.label()).or_default() += 1;
+                *judged.entry(t.level.as_str()).or_default() += 1;
             }
         }
     }
@@ -431,8 +432,8 @@ fn report(b: &Build<'_>, tasks: &[Task<'_>], duplicates: &[Duplicate<'_>]) -> St
     for t in tasks {
         let e = per_language.entry(t.hit.language).or_default();
         match t.built.level {
-            Level::Function => e.0 += 1,
-            Level::Class => e.1 += 1,
+            CodeLevel::Function => e.0 += 1,
+            CodeLevel::Class => e.1 += 1,
         }
     }
     let _ = writeln!(
@@ -452,7 +453,7 @@ fn report(b: &Build<'_>, tasks: &[Task<'_>], duplicates: &[Duplicate<'_>]) -> St
             r,
             "| {} | {} | {} | {} | {} |",
             task_path(t),
-            t.built.level.label(),
+            t.built.level.as_str(),
             cell(&t.hit.key()),
             s.span
                 .map(|s| format!("{}–{}", s.first, s.last))
@@ -492,13 +493,14 @@ fn report(b: &Build<'_>, tasks: &[Task<'_>], duplicates: &[Duplicate<'_>]) -> St
         "\n## Sample for human review\n\nUp to {} task(s) per language and level, chosen by SHA-256 of `<seed>:<task file>` (seed {}). Check that the instruction describes the solution, that the solution is the file's code (lines given) and that it implements the technique.\n\n| Task | Level | Source | Lines |\n|---|---|---|---|",
         o.review, o.seed
     );
-    let mut strata: BTreeMap<(Language, Level), Vec<(String, &Task<'_>)>> = BTreeMap::new();
+    // Keyed by (language, is class-level): function-level strata first.
+    let mut strata: BTreeMap<(Language, bool), Vec<(String, &Task<'_>)>> = BTreeMap::new();
     for t in tasks {
         let rank = hex::encode(Sha256::digest(
             format!("{}:{}", o.seed, task_path(t)).as_bytes(),
         ));
         strata
-            .entry((t.hit.language, t.built.level))
+            .entry((t.hit.language, t.built.level == CodeLevel::Class))
             .or_default()
             .push((rank, t));
     }
@@ -510,7 +512,7 @@ fn report(b: &Build<'_>, tasks: &[Task<'_>], duplicates: &[Duplicate<'_>]) -> St
                 r,
                 "| {} | {} | {} | {} |",
                 task_path(t),
-                t.built.level.label(),
+                t.built.level.as_str(),
                 cell(&format!("{}/{}", t.hit.repo_dir, t.hit.path)),
                 s.span
                     .map(|s| format!("{}–{}", s.first, s.last))

@@ -3,10 +3,10 @@
 //! in (a file that happens to contain `{{file}}`) is never expanded again.
 
 use super::hits::Hit;
-use super::Level;
 use polyeval_bench::crosspl_ipc::{ClassWords, CLASS};
 use polyeval_client::Message;
 use polyeval_core::hash::{fnv1a, FNV_OFFSET};
+use polyeval_core::technique::CodeLevel;
 use polyeval_lang::Language;
 
 const JUDGE: &str = include_str!("../../prompts/build-ipc/judge.txt");
@@ -101,12 +101,12 @@ pub fn judge(hit: &Hit, file: &str) -> Vec<Message> {
 }
 
 /// The extractor's prompt for the judged level: the file verbatim.
-pub fn extract(hit: &Hit, level: Level, file: &str) -> Vec<Message> {
+pub fn extract(hit: &Hit, level: CodeLevel, file: &str) -> Vec<Message> {
     let steps = steps(hit);
     let unit = class_words(hit.language).unit;
     let template = match level {
-        Level::Function => EXTRACT_FUNCTION,
-        Level::Class => EXTRACT_CLASS,
+        CodeLevel::Function => EXTRACT_FUNCTION,
+        CodeLevel::Class => EXTRACT_CLASS,
     };
     vec![Message::user(render(
         template,
@@ -127,7 +127,7 @@ pub fn extract(hit: &Hit, level: Level, file: &str) -> Vec<Message> {
 /// and why it was rejected (so it is a new request, not the same one again).
 pub fn instruct(
     hit: &Hit,
-    level: Level,
+    level: CodeLevel,
     code: &str,
     rejected: Option<(&str, &str)>,
 ) -> Vec<Message> {
@@ -139,8 +139,8 @@ pub fn instruct(
         ..
     } = class_words(hit.language);
     let template = match level {
-        Level::Function => INSTRUCT_FUNCTION,
-        Level::Class => INSTRUCT_CLASS,
+        CodeLevel::Function => INSTRUCT_FUNCTION,
+        CodeLevel::Class => INSTRUCT_CLASS,
     };
     let members_lower = members.to_ascii_lowercase();
     let mut messages = vec![Message::user(render(
@@ -165,15 +165,15 @@ pub fn instruct(
 }
 
 /// The headings an instruction of `level` must have, in order.
-pub fn headings(language: Language, level: Level) -> [&'static str; 4] {
+pub fn headings(language: Language, level: CodeLevel) -> [&'static str; 4] {
     match level {
-        Level::Function => [
+        CodeLevel::Function => [
             "Task Description",
             "Function Description",
             "Input",
             "Output",
         ],
-        Level::Class => {
+        CodeLevel::Class => {
             let words = class_words(language);
             [
                 "Task Description",
@@ -220,7 +220,7 @@ mod tests {
         };
         let file = "package main // {{code}}";
         let mut all = judge(&hit, file);
-        for level in [Level::Function, Level::Class] {
+        for level in [CodeLevel::Function, CodeLevel::Class] {
             all.extend(extract(&hit, level, file));
             all.extend(instruct(&hit, level, "func f() {}", Some(("old", "why"))));
         }
@@ -229,10 +229,10 @@ mod tests {
             assert!(!without_file.contains("{{"), "{}", m.content);
         }
         assert!(all[0].content.contains(file) && all[0].content.contains("Step 1: x"));
-        let class_extract = &extract(&hit, Level::Class, file)[0].content;
+        let class_extract = &extract(&hit, CodeLevel::Class, file)[0].content;
         assert!(class_extract.contains("the struct that"), "{class_extract}");
         assert!(class_extract.contains("fenced go block"), "{class_extract}");
-        let class_instruct = instruct(&hit, Level::Class, "c", None);
+        let class_instruct = instruct(&hit, CodeLevel::Class, "c", None);
         assert!(class_instruct[0].content.contains("Struct Description:"));
         assert!(class_instruct[0].content.contains("Fields:"));
         assert!(version().starts_with("ipc-") && version().len() == 20);
